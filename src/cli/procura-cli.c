@@ -1,0 +1,114 @@
+/* procura-cli.c: subcommand dispatch
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "procura-cli.h"
+
+typedef struct {
+  const char *name;
+  int       (*run) (int argc, char **argv);
+  const char *synopsis;
+} Command;
+
+static const Command commands[] = {
+  { "new",     procura_cli_new,     N_("PROJECT.procura [--title T]") },
+  { "import",  procura_cli_import,  N_("PROJECT.procura INPUT… [--candidate NAME] [--format FMT]") },
+  { "inspect", procura_cli_inspect, N_("INPUT [--format FMT] --json") },
+  { "summary", procura_cli_summary, N_("PROJECT.procura --json") },
+  { "fit",     procura_cli_fit,     N_("--model CONFIG.json|NAME --gpu NAME [options] --json") },
+  { "render",  procura_cli_render,  N_("PROJECT.procura FIGURE --output OUT.png|.svg|.pdf") },
+  { "report",  procura_cli_report,  N_("PROJECT.procura --output OUT.pdf|.md|.csv") },
+  { "cost",    procura_cli_cost,    N_("INPUTS.json --json") },
+  { "demo",    procura_cli_demo,    N_("PROJECT.procura") },
+  { "probe",   procura_cli_probe,   N_("[--device N] [--plan FILE] [--into PROJECT.procura] [--ssh HOST]") },
+};
+
+static void
+print_usage (FILE *out)
+{
+  fprintf (out, "%s\n", _("Usage: procura [open PROJECT.procura]   (the app)"));
+  for (gsize i = 0; i < G_N_ELEMENTS (commands); i++)
+    fprintf (out, "       procura %s %s\n", commands[i].name, _(commands[i].synopsis));
+  fprintf (out, "\n%s\n", _("Run “procura COMMAND --help” for the options of a command."));
+}
+
+gboolean
+procura_cli_wants (int    argc,
+                   char **argv)
+{
+  if (argc < 2)
+    return FALSE;
+  if (g_str_equal (argv[1], "open") || argv[1][0] != '-')
+    {
+      for (gsize i = 0; i < G_N_ELEMENTS (commands); i++)
+        if (g_str_equal (argv[1], commands[i].name))
+          return TRUE;
+      /* "open FILE" and a bare file name go to the GUI; unknown words are usage errors */
+      return !g_str_equal (argv[1], "open") && !g_str_has_suffix (argv[1], ".procura");
+    }
+  return g_str_equal (argv[1], "--help") || g_str_equal (argv[1], "-h")
+         || g_str_equal (argv[1], "--version");
+}
+
+int
+procura_cli_main (int    argc,
+                  char **argv)
+{
+  const char *name = argv[1];
+
+  if (g_str_equal (name, "--help") || g_str_equal (name, "-h"))
+    {
+      print_usage (stdout);
+      return PROCURA_EXIT_OK;
+    }
+  if (g_str_equal (name, "--version"))
+    {
+      g_print ("procura %s\n", PACKAGE_VERSION);
+      return PROCURA_EXIT_OK;
+    }
+
+  for (gsize i = 0; i < G_N_ELEMENTS (commands); i++)
+    if (g_str_equal (name, commands[i].name))
+      return commands[i].run (argc - 1, argv + 1);
+
+  g_printerr (_("procura: unknown command “%s”\n"), name);
+  print_usage (stderr);
+  return PROCURA_EXIT_USAGE;
+}
+
+gboolean
+procura_cli_parse (GOptionContext *context,
+                   int            *argc,
+                   char         ***argv)
+{
+  g_autoptr (GError) error = NULL;
+
+  if (!g_option_context_parse (context, argc, argv, &error))
+    {
+      g_printerr ("procura %s: %s\n", (*argv)[0], error->message);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+int
+procura_cli_fail (const char *command,
+                  int         code,
+                  const char *format,
+                  ...)
+{
+  g_autofree char *message = NULL;
+  va_list args;
+
+  va_start (args, format);
+  message = g_strdup_vprintf (format, args);
+  va_end (args);
+  g_printerr ("procura %s: %s\n", command, message);
+  return code;
+}

@@ -1,0 +1,49 @@
+/* procura-cli.h: the subcommands of `procura` that need no display
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Exit codes: 0 success, 1 bad input (a file, a project, a value), 2 usage error.
+ * Errors go to stderr; `--json` output goes to stdout.
+ */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+enum {
+  PROCURA_EXIT_OK = 0,
+  PROCURA_EXIT_BAD_INPUT = 1,
+  PROCURA_EXIT_USAGE = 2,
+};
+
+/* TRUE when argv names a subcommand (or --help/--version) rather than the GUI. */
+gboolean procura_cli_wants (int    argc,
+                            char **argv);
+int      procura_cli_main  (int    argc,
+                            char **argv);
+
+/* Each command gets argv starting at the subcommand's name. */
+int procura_cli_new     (int argc, char **argv);
+int procura_cli_import  (int argc, char **argv);
+int procura_cli_inspect (int argc, char **argv);
+int procura_cli_summary (int argc, char **argv);
+int procura_cli_fit     (int argc, char **argv);
+int procura_cli_render  (int argc, char **argv);
+int procura_cli_report  (int argc, char **argv);
+int procura_cli_cost    (int argc, char **argv);
+int procura_cli_demo    (int argc, char **argv);
+int procura_cli_probe   (int argc, char **argv);
+
+/* Shared helpers for commands */
+/* Parses options with GOptionContext; on failure prints the error and returns FALSE. */
+gboolean procura_cli_parse (GOptionContext *context,
+                            int            *argc,
+                            char         ***argv);
+/* Prints "procura CMD: message" to stderr and returns @code. */
+int      procura_cli_fail  (const char *command,
+                            int         code,
+                            const char *format,
+                            ...) G_GNUC_PRINTF (3, 4);
+
+G_END_DECLS

@@ -1,0 +1,54 @@
+/* procura-util.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "procura-util.h"
+
+char *
+procura_sha256_hex (const void *data,
+                    gsize       len)
+{
+  return g_compute_checksum_for_data (G_CHECKSUM_SHA256, data, len);
+}
+
+static GDateTime *
+now_utc (void)
+{
+  const char *epoch = g_getenv ("SOURCE_DATE_EPOCH");
+
+  if (epoch != NULL && *epoch != '\0')
+    {
+      char *end = NULL;
+      gint64 t = g_ascii_strtoll (epoch, &end, 10);
+      if (end != NULL && *end == '\0')
+        return g_date_time_new_from_unix_utc (t);
+    }
+  return g_date_time_new_now_utc ();
+}
+
+char *
+procura_now_iso8601 (void)
+{
+  g_autoptr (GDateTime) now = now_utc ();
+  return g_date_time_format (now, "%Y-%m-%dT%H:%M:%SZ");
+}
+
+int
+procura_days_since (const char *iso_date)
+{
+  g_autoptr (GDateTime) now = now_utc ();
+  g_autoptr (GDateTime) then = NULL;
+  int y, m, d;
+
+  if (iso_date == NULL || sscanf (iso_date, "%4d-%2d-%2d", &y, &m, &d) != 3)
+    return -1;
+  then = g_date_time_new_utc (y, m, d, 0, 0, 0);
+  if (then == NULL)
+    return -1;
+  return (int) (g_date_time_difference (now, then) / G_TIME_SPAN_DAY);
+}

@@ -1,0 +1,49 @@
+/* test-templates.c: every template widget instantiates on the installed GTK/libadwaita
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * A widget newer than the floor (GTK 4.8, libadwaita 1.2) in a .ui file fails here
+ * with "Invalid object type", which g_test turns into a failure.
+ */
+#include "config.h"
+
+#include "procura-application.h"
+#include "procura-window.h"
+
+static void
+test_window_template (void)
+{
+  g_autoptr (ProcuraApplication) app = procura_application_new ();
+  ProcuraWindow *window;
+
+  g_application_register (G_APPLICATION (app), NULL, NULL);
+  window = procura_window_new (app);
+  g_assert_true (PROCURA_IS_WINDOW (window));
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+static void
+test_help_overlay (void)
+{
+  g_autoptr (GtkBuilder) builder =
+    gtk_builder_new_from_resource ("/io/github/procura/Procura/gtk/help-overlay.ui");
+  GObject *overlay = gtk_builder_get_object (builder, "help_overlay");
+
+  g_assert_true (GTK_IS_SHORTCUTS_WINDOW (overlay));
+  gtk_window_destroy (GTK_WINDOW (overlay));
+}
+
+int
+main (int argc, char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+  if (!gtk_init_check ())
+    {
+      g_print ("1..0 # SKIP no display (run the suite under xvfb-run)\n");
+      return 0;
+    }
+  adw_init ();
+  g_test_add_func ("/templates/window", test_window_template);
+  g_test_add_func ("/templates/help-overlay", test_help_overlay);
+  return g_test_run ();
+}

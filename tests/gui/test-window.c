@@ -1,0 +1,87 @@
+/* test-window.c: the app's window opens and holds the six pages
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include "procura-application.h"
+#include "procura-window.h"
+
+static void
+wait_mapped (GtkWidget *widget)
+{
+  gint64 end = g_get_monotonic_time () + 5 * G_USEC_PER_SEC;
+
+  while (!(gtk_widget_get_mapped (widget) && gtk_widget_get_width (widget) > 0)
+         && g_get_monotonic_time () < end)
+    g_main_context_iteration (NULL, TRUE);
+  for (int i = 0; i < 20; i++)
+    g_main_context_iteration (NULL, FALSE);
+}
+
+static AdwViewStack *
+find_stack (GtkWidget *widget)
+{
+  if (ADW_IS_VIEW_STACK (widget))
+    return ADW_VIEW_STACK (widget);
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      AdwViewStack *found = find_stack (child);
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+static int
+i_count_pages (AdwViewStack *stack)
+{
+  g_autoptr (GtkSelectionModel) pages = adw_view_stack_get_pages (stack);
+  return (int) g_list_model_get_n_items (G_LIST_MODEL (pages));
+}
+
+static void
+test_six_pages (void)
+{
+  g_autoptr (ProcuraApplication) app = procura_application_new ();
+  ProcuraWindow *window;
+  AdwViewStack *stack;
+  static const char *titles[] = { "Brief", "Candidates", "Benchmarks", "Compare", "Fit", "Decision" };
+
+  g_application_register (G_APPLICATION (app), NULL, NULL);
+  window = procura_window_new (app);
+  gtk_window_present (GTK_WINDOW (window));
+  wait_mapped (GTK_WIDGET (window));
+
+  stack = find_stack (GTK_WIDGET (window));
+  g_assert_nonnull (stack);
+  for (int i = 0; procura_window_page_names[i] != NULL; i++)
+    {
+      GtkWidget *child = adw_view_stack_get_child_by_name (stack, procura_window_page_names[i]);
+      AdwViewStackPage *page;
+
+      g_assert_nonnull (child);
+      page = adw_view_stack_get_page (stack, child);
+      g_assert_cmpstr (adw_view_stack_page_get_title (page), ==, titles[i]);
+      /* each page is reachable through the page action (Alt+1…6) */
+      gtk_widget_activate_action (GTK_WIDGET (window), "win.page", "i", i);
+      g_assert_cmpstr (adw_view_stack_get_visible_child_name (stack), ==, procura_window_page_names[i]);
+    }
+  g_assert_cmpint (i_count_pages (stack), ==, 6);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+int
+main (int argc, char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+  if (!gtk_init_check ())
+    {
+      g_print ("1..0 # SKIP no display (run the suite under xvfb-run)\n");
+      return 0;
+    }
+  adw_init ();
+  g_test_add_func ("/window/six-pages", test_six_pages);
+  return g_test_run ();
+}
