@@ -45,4 +45,43 @@ ProcuraImportResult *procura_import_result_new  (void);
 void                 procura_import_result_free (ProcuraImportResult *r);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (ProcuraImportResult, procura_import_result_free)
 
+/* One importer. Every area that reads a kind of file exports one or more of these
+ * (e.g. `extern const ProcuraImporter procura_importer_vllm_serve;` in its header),
+ * and src/core/import/procura-import-registry.c lists them all. */
+typedef struct {
+  const char *id;            /* "vllm-bench-serve", "guidellm", "quote-json", "hf-config", ... */
+  const char *description;   /* human name, e.g. "vLLM bench serve result (JSON)" */
+  /* Confidence 0..100 that @data (the whole file, NUL-terminated after @len) is this
+   * format; 0 = certainly not. Must be cheap and never fail. */
+  int       (*sniff) (const char *data,
+                      gsize       len);
+  /* Parses @data into @result (runs, quotes, shapes, logs, probe results, warnings).
+   * @name is the file name to put in messages. On error leaves @result as it was
+   * or partially filled: the caller throws it away. */
+  gboolean  (*parse) (const char          *name,
+                      const char          *data,
+                      gsize                len,
+                      ProcuraImportResult *result,
+                      GCancellable        *cancellable,
+                      GError             **error);
+} ProcuraImporter;
+
+/* NULL-terminated list of every importer (src/core/import/procura-import-registry.c). */
+const ProcuraImporter * const *procura_importers (void);
+const ProcuraImporter         *procura_importer_find (const char *id);
+
+/* Reads @path, sniffs its format (or uses @format when not NULL), parses it and fills
+ * the provenance (file name, size, SHA-256, importer and version, time). An ambiguous
+ * or unknown format is an error that lists the candidates. Nothing is stored. */
+ProcuraImportResult *procura_import_file (const char    *path,
+                                          const char    *format,
+                                          GCancellable  *cancellable,
+                                          GError       **error);
+ProcuraImportResult *procura_import_data (const char    *name,
+                                          const char    *data,
+                                          gsize          len,
+                                          const char    *format,
+                                          GCancellable  *cancellable,
+                                          GError       **error);
+
 G_END_DECLS
