@@ -1,0 +1,168 @@
+/* procura-store-schema.c: the SQL of every schema version
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * NEVER edit a released schema or migration: add a migration instead, bump
+ * PROCURA_STORE_SCHEMA_VERSION and document it in docs/project-file.md.
+ */
+#include "config.h"
+
+#include "procura-store.h"
+#include "procura-store-schema.h"
+
+/* Version 1. */
+static const char schema_v1[] =
+  "CREATE TABLE project (\n"
+  "  id INTEGER PRIMARY KEY CHECK (id = 1),\n"
+  "  title TEXT NOT NULL,\n"
+  "  created TEXT NOT NULL,\n"
+  "  modified TEXT NOT NULL,\n"
+  "  illustrative INTEGER NOT NULL DEFAULT 0\n"
+  ");\n"
+  "CREATE TABLE brief (\n"
+  "  id INTEGER PRIMARY KEY CHECK (id = 1),\n"
+  "  workload_type TEXT, model_shape TEXT,\n"
+  "  input_tokens REAL, output_tokens REAL, context_tokens REAL, concurrency REAL,\n"
+  "  success_unit TEXT, slo_metric TEXT, slo_percentile REAL, slo_threshold_ms REAL,\n"
+  "  duty_cycle TEXT, operating_boundary TEXT, tooling TEXT,\n"
+  "  demand_average REAL, demand_peak REAL, window_hours REAL\n"
+  ");\n"
+  "CREATE TABLE assumptions (\n"
+  "  id INTEGER PRIMARY KEY CHECK (id = 1),\n"
+  "  acceptance_rate REAL, retry_rate REAL, failure_rate REAL,\n"
+  "  headroom REAL, stale_days REAL, currency TEXT\n"
+  ");\n"
+  "CREATE TABLE provenance (\n"
+  "  id INTEGER PRIMARY KEY,\n"
+  "  file_name TEXT, size INTEGER, sha256 TEXT, importer TEXT,\n"
+  "  format_version TEXT, imported_at TEXT\n"
+  ");\n"
+  "CREATE TABLE quotes (\n"
+  "  id INTEGER PRIMARY KEY,\n"
+  "  provenance_id INTEGER REFERENCES provenance (id) ON DELETE SET NULL,\n"
+  "  kind INTEGER NOT NULL,\n"
+  "  provider TEXT, sku TEXT, gpu_name TEXT, gpu_id TEXT, gpu_count INTEGER,\n"
+  "  price_per_hour REAL, currency TEXT, pricing_model TEXT, term_months REAL,\n"
+  "  min_commitment REAL, region TEXT, seen_date TEXT, source TEXT,\n"
+  "  storage_per_gb_month REAL, egress_per_gb REAL, support_pct REAL, setup_fee REAL,\n"
+  "  notes TEXT, api_model TEXT, price_input_per_mtok REAL, price_cached_per_mtok REAL,\n"
+  "  price_output_per_mtok REAL, rate_limit_rpm REAL, rate_limit_tpm REAL\n"
+  ");\n"
+  "CREATE TABLE candidates (\n"
+  "  id INTEGER PRIMARY KEY,\n"
+  "  name TEXT NOT NULL,\n"
+  "  kind INTEGER NOT NULL,\n"
+  "  gpu_name TEXT, gpus_per_replica INTEGER, provider TEXT, pricing_model TEXT,\n"
+  "  region TEXT, engine TEXT, tp INTEGER, pp INTEGER,\n"
+  "  quote_id INTEGER REFERENCES quotes (id) ON DELETE SET NULL,\n"
+  "  price_per_gpu_hour REAL, price_date TEXT, provisioning INTEGER,\n"
+  "  billed_hours REAL, target_utilization REAL, capacity_override REAL,\n"
+  "  storage REAL, network REAL, serving_stack REAL, observability REAL,\n"
+  "  labor_hours REAL, labor_rate REAL,\n"
+  "  api_provider TEXT, api_model TEXT, input_tokens REAL, cached_input_tokens REAL,\n"
+  "  output_tokens REAL, price_input_per_mtok REAL, price_cached_per_mtok REAL,\n"
+  "  price_output_per_mtok REAL, gateway REAL, rate_limit_rpm REAL, notes TEXT\n"
+  ");\n"
+  "CREATE UNIQUE INDEX candidates_name ON candidates (name);\n"
+  "CREATE TABLE decision (\n"
+  "  id INTEGER PRIMARY KEY CHECK (id = 1),\n"
+  "  candidate_id INTEGER REFERENCES candidates (id) ON DELETE SET NULL,\n"
+  "  rationale TEXT, approver TEXT, date TEXT\n"
+  ");\n"
+  "CREATE TABLE runs (\n"
+  "  id INTEGER PRIMARY KEY,\n"
+  "  candidate_id INTEGER REFERENCES candidates (id) ON DELETE CASCADE,\n"
+  "  provenance_id INTEGER REFERENCES provenance (id) ON DELETE SET NULL,\n"
+  "  label TEXT, format TEXT, format_version TEXT,\n"
+  "  model TEXT, engine TEXT, engine_version TEXT, gpu_name TEXT, gpu_count INTEGER,\n"
+  "  tp INTEGER, pp INTEGER, dp INTEGER, load_type TEXT, load_value REAL,\n"
+  "  input_len REAL, output_len REAL,\n"
+  "  duration_s REAL, completed INTEGER, failed INTEGER, request_throughput REAL,\n"
+  "  output_throughput REAL, total_throughput REAL, input_tokens_mean REAL,\n"
+  "  output_tokens_mean REAL, warnings TEXT, extras_json TEXT\n"
+  ");\n"
+  "CREATE INDEX runs_candidate ON runs (candidate_id);\n"
+  "CREATE TABLE run_stats (\n"
+  "  run_id INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,\n"
+  "  metric TEXT NOT NULL, stat TEXT NOT NULL, source INTEGER NOT NULL,\n"
+  "  value REAL, samples INTEGER,\n"
+  "  PRIMARY KEY (run_id, metric, stat, source)\n"
+  ") WITHOUT ROWID;\n"
+  "CREATE TABLE run_samples (\n"
+  "  id INTEGER PRIMARY KEY,\n"
+  "  run_id INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,\n"
+  "  metric TEXT NOT NULL, n INTEGER NOT NULL, data BLOB NOT NULL,\n"
+  "  UNIQUE (run_id, metric)\n"
+  ");\n"
+  "CREATE TABLE model_shapes (\n"
+  "  id INTEGER PRIMARY KEY,\n"
+  "  provenance_id INTEGER REFERENCES provenance (id) ON DELETE SET NULL,\n"
+  "  model_id TEXT, architecture TEXT, num_layers INTEGER, hidden_size INTEGER,\n"
+  "  intermediate_size INTEGER, moe_intermediate_size INTEGER, num_experts INTEGER,\n"
+  "  num_shared_experts INTEGER, experts_per_token INTEGER, first_dense_layers INTEGER,\n"
+  "  num_attention_heads INTEGER, num_kv_heads INTEGER, head_dim INTEGER,\n"
+  "  vocab_size INTEGER, tie_word_embeddings INTEGER, sliding_window INTEGER,\n"
+  "  layer_is_sliding BLOB, kv_lora_rank INTEGER, q_lora_rank INTEGER,\n"
+  "  qk_rope_head_dim INTEGER, qk_nope_head_dim INTEGER, v_head_dim INTEGER,\n"
+  "  weights_dtype TEXT, quant_group_size INTEGER, published_params REAL\n"
+  ");\n"
+  "CREATE TABLE engine_logs (\n"
+  "  id INTEGER PRIMARY KEY,\n"
+  "  candidate_id INTEGER REFERENCES candidates (id) ON DELETE CASCADE,\n"
+  "  provenance_id INTEGER REFERENCES provenance (id) ON DELETE SET NULL,\n"
+  "  engine TEXT, engine_version TEXT, model TEXT, gpu_name TEXT, tp INTEGER, pp INTEGER,\n"
+  "  gpu_memory_utilization REAL, mem_fraction_static REAL, max_model_len INTEGER,\n"
+  "  block_size INTEGER, kv_dtype TEXT, weights_gib REAL, kv_available_gib REAL,\n"
+  "  kv_tokens INTEGER, max_concurrency REAL, cuda_graph_gib REAL, errors TEXT\n"
+  ");\n"
+  "CREATE TABLE probe_results (\n"
+  "  id INTEGER PRIMARY KEY,\n"
+  "  candidate_id INTEGER REFERENCES candidates (id) ON DELETE CASCADE,\n"
+  "  provenance_id INTEGER REFERENCES provenance (id) ON DELETE SET NULL,\n"
+  "  device_name TEXT, test TEXT, fits INTEGER, total_bytes REAL, free_bytes REAL,\n"
+  "  headroom_bytes REAL, bandwidth_gbps REAL, json TEXT, measured_at TEXT\n"
+  ");\n"
+  "CREATE TABLE ops_tests (\n"
+  "  id INTEGER PRIMARY KEY,\n"
+  "  candidate_id INTEGER REFERENCES candidates (id) ON DELETE CASCADE,\n"
+  "  kind TEXT NOT NULL, result TEXT, recovery_s REAL, failed_requests REAL,\n"
+  "  per_month REAL, notes TEXT\n"
+  ");\n"
+  "CREATE TABLE checklist (\n"
+  "  id INTEGER PRIMARY KEY,\n"
+  "  candidate_id INTEGER REFERENCES candidates (id) ON DELETE CASCADE,\n"
+  "  section TEXT, item TEXT NOT NULL, answer TEXT, evidence TEXT\n"
+  ");\n";
+
+/* Version 2: undoable deletion (undo_log, deleted_by) and the candidate's interconnect. */
+static const char migration_v2[] =
+  "CREATE TABLE undo_log (\n"
+  "  id INTEGER PRIMARY KEY AUTOINCREMENT,\n"
+  "  kind TEXT NOT NULL,\n"
+  "  target_id INTEGER NOT NULL,\n"
+  "  decision_candidate_id INTEGER,\n"
+  "  created TEXT NOT NULL\n"
+  ");\n"
+  "ALTER TABLE candidates ADD COLUMN interconnect TEXT;\n"
+  "ALTER TABLE candidates ADD COLUMN deleted_by INTEGER;\n"
+  "ALTER TABLE runs ADD COLUMN deleted_by INTEGER;\n"
+  "DROP INDEX candidates_name;\n"
+  "CREATE UNIQUE INDEX candidates_name ON candidates (name) WHERE deleted_by IS NULL;\n";
+
+const char *
+procura_store_schema_v1_sql (void)
+{
+  return schema_v1;
+}
+
+const char *
+procura_store_migration_sql (int to)
+{
+  switch (to)
+    {
+    case 2:
+      return migration_v2;
+    default:
+      return NULL;
+    }
+}

@@ -1,0 +1,212 @@
+/* procura-store.h: the project file, one SQLite database per decision
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Everything Procura knows about a decision lives in one `*.procura` file (see
+ * docs/project-file.md). Every function that writes is one transaction: it either
+ * stores everything it was given or nothing. A file written by a newer Procura, a file
+ * that is not a Procura project or a damaged one is refused with a
+ * PROCURA_STORE_ERROR saying which, and is never written to.
+ *
+ * A project opened by a second process (or a second ProcuraStore in the same process)
+ * opens read-only; procura_store_get_read_only_reason() says why. Writes to a read-only
+ * store fail with PROCURA_STORE_ERROR_READ_ONLY.
+ *
+ * Per-request samples are stored as one BLOB per (run, metric): little-endian IEEE-754
+ * float64 values, 8 bytes each, no header.
+ */
+#pragma once
+
+#include <glib.h>
+
+#include "procura-model.h"
+#include "procura-import.h"
+
+G_BEGIN_DECLS
+
+#define PROCURA_STORE_ERROR (procura_store_error_quark ())
+
+typedef enum {
+  PROCURA_STORE_ERROR_NOT_A_PROJECT, /* not SQLite, or SQLite but not a Procura project */
+  PROCURA_STORE_ERROR_NEWER_SCHEMA,  /* written by a newer Procura */
+  PROCURA_STORE_ERROR_DAMAGED,       /* integrity check failed, unexpected schema objects */
+  PROCURA_STORE_ERROR_LOCKED,        /* cannot get the write lock when it was required */
+  PROCURA_STORE_ERROR_IO,            /* cannot read, write or create the file */
+  PROCURA_STORE_ERROR_NOT_FOUND,     /* no such file, candidate, run, undo token... */
+  PROCURA_STORE_ERROR_READ_ONLY,     /* a write to a store opened read-only */
+  PROCURA_STORE_ERROR_INVALID,       /* bad arguments: empty name, duplicate, bad value */
+} ProcuraStoreError;
+
+GQuark procura_store_error_quark (void);
+
+/* The current schema version (PRAGMA user_version) and the application_id. */
+#define PROCURA_STORE_SCHEMA_VERSION 2
+#define PROCURA_STORE_APPLICATION_ID 0x50524f43  /* "PROC" */
+
+typedef enum {
+  PROCURA_STORE_OPEN_DEFAULT   = 0,
+  PROCURA_STORE_OPEN_READ_ONLY = 1 << 0,  /* never write, never migrate */
+  PROCURA_STORE_OPEN_NO_CHECK  = 1 << 1,  /* quick_check instead of the full integrity_check */
+  PROCURA_STORE_OPEN_WRITABLE  = 1 << 2,  /* fail with LOCKED instead of falling back to
+                                             read-only when another store holds the file */
+} ProcuraStoreFlags;
+
+typedef enum {
+  PROCURA_STORE_LOAD_DEFAULT      = 0,        /* summary figures and stats, no samples */
+  PROCURA_STORE_LOAD_WITH_SAMPLES = 1 << 0,   /* also every per-request sample array */
+} ProcuraStoreLoad;
+
+typedef struct _ProcuraStore ProcuraStore;
+
+/* Creates a new project at @path (refuses to overwrite an existing file). */
+ProcuraStore   *procura_store_create     (const char         *path,
+                                          const char         *title,
+                                          GError            **error);
+/* Opens @path. Refuses non-projects, damaged files and newer schemas without writing
+ * to them; migrates an older schema forward (a read-only store migrates an in-memory
+ * copy and leaves the file as it is). If another store holds the project, opens it
+ * read-only and says so (or fails with LOCKED given PROCURA_STORE_OPEN_WRITABLE).
+ * A store is used from one thread at a time. */
+ProcuraStore   *procura_store_open       (const char         *path,
+                                          ProcuraStoreFlags   flags,
+                                          GError            **error);
+void            procura_store_close      (ProcuraStore       *store);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (ProcuraStore, procura_store_close)
+
+const char     *procura_store_get_path              (ProcuraStore *store);
+gboolean        procura_store_is_read_only          (ProcuraStore *store);
+/* NULL when writable; otherwise a sentence such as "opened by another Procura window
+ * or process". */
+const char     *procura_store_get_read_only_reason  (ProcuraStore *store);
+/* The schema version found in the file before any migration. */
+int             procura_store_get_file_schema_version (ProcuraStore *store);
+
+/* The whole project in memory (what the analysis, figures and report read). Runs
+ * carry their stats; samples only with WITH_SAMPLES. Deleted (undoable) candidates
+ * and runs are not included. */
+ProcuraProject *procura_store_load_project (ProcuraStore      *store,
+                                            ProcuraStoreLoad   flags,
+                                            GError           **error);
+/* Loads the samples of @run_id into @run (replacing any it has). */
+gboolean        procura_store_load_samples (ProcuraStore      *store,
+                                            gint64             run_id,
+                                            ProcuraRun        *run,
+                                            GError           **error);
+
+/* Project-level fields: one transaction each; update `modified`. */
+gboolean procura_store_set_title        (ProcuraStore              *store,
+                                         const char                *title,
+                                         GError                   **error);
+gboolean procura_store_set_illustrative (ProcuraStore              *store,
+                                         gboolean                   illustrative,
+                                         GError                   **error);
+gboolean procura_store_save_brief       (ProcuraStore              *store,
+                                         const ProcuraBrief        *brief,
+                                         GError                   **error);
+gboolean procura_store_save_assumptions (ProcuraStore              *store,
+                                         const ProcuraAssumptions  *assumptions,
+                                         GError                   **error);
+/* @decision->candidate_id 0 clears the choice; otherwise it must name a candidate. */
+gboolean procura_store_save_decision    (ProcuraStore              *store,
+                                         const ProcuraDecision     *decision,
+                                         GError                   **error);
+
+/* Candidates. Names are unique (case-sensitive) among live candidates.
+ * Returns the new id (> 0), or 0 with @error set. */
+gint64   procura_store_add_candidate    (ProcuraStore            *store,
+                                         const ProcuraCandidate  *candidate,
+                                         GError                 **error);
+/* Updates every field of the candidate with id @candidate->id. */
+gboolean procura_store_update_candidate (ProcuraStore            *store,
+                                         const ProcuraCandidate  *candidate,
+                                         GError                 **error);
+/* 0 when no live candidate has that name. */
+gint64   procura_store_find_candidate_by_name (ProcuraStore *store,
+                                               const char   *name);
+GPtrArray *procura_store_list_candidates (ProcuraStore  *store,
+                                          GError       **error);   /* ProcuraCandidate* */
+
+/* Deletion that can be undone (soft delete). Deleting a candidate also deletes its runs,
+ * ops tests, checklist answers, engine logs and probe results with it (all come back
+ * with the undo); a decision naming it is cleared (and restored by the undo).
+ * @undo_token (may be NULL) receives a token for procura_store_undo(). */
+gboolean procura_store_delete_candidate (ProcuraStore  *store,
+                                         gint64         candidate_id,
+                                         gint64        *undo_token,
+                                         GError       **error);
+gboolean procura_store_delete_run       (ProcuraStore  *store,
+                                         gint64         run_id,
+                                         gint64        *undo_token,
+                                         GError       **error);
+gboolean procura_store_undo             (ProcuraStore  *store,
+                                         gint64         undo_token,
+                                         GError       **error);
+/* Removes soft-deleted rows for good (e.g. on close of the window). */
+gboolean procura_store_purge_deleted    (ProcuraStore  *store,
+                                         GError       **error);
+
+/* Imports: ONE transaction for the provenance, the runs (stats, sample BLOBs), quotes,
+ * model shapes, engine logs and probe results of @result. Runs, engine logs and probe
+ * results are assigned to @candidate_id (0 = unassigned). On success the ids of the
+ * stored rows are written back into @result's structs (run->id, quote->id, ...) and
+ * @result->provenance->id. All or nothing. */
+gboolean procura_store_import     (ProcuraStore         *store,
+                                   ProcuraImportResult  *result,
+                                   gint64                candidate_id,
+                                   GError              **error);
+gboolean procura_store_assign_run (ProcuraStore  *store,
+                                   gint64         run_id,
+                                   gint64         candidate_id,  /* 0 = unassign */
+                                   GError       **error);
+GPtrArray *procura_store_list_runs (ProcuraStore      *store,
+                                    ProcuraStoreLoad   flags,
+                                    GError           **error);  /* ProcuraRun* */
+
+/* Quotes typed in or edited (imports store theirs through procura_store_import). */
+gint64   procura_store_add_quote    (ProcuraStore        *store,
+                                     const ProcuraQuote  *quote,
+                                     GError             **error);
+gboolean procura_store_update_quote (ProcuraStore        *store,
+                                     const ProcuraQuote  *quote,
+                                     GError             **error);
+gboolean procura_store_delete_quote (ProcuraStore        *store,
+                                     gint64               quote_id,
+                                     GError             **error);
+
+/* Operations tests and checklist answers. candidate_id 0 = project-wide. */
+gint64   procura_store_add_ops_test       (ProcuraStore                *store,
+                                           const ProcuraOpsTest        *test,
+                                           GError                     **error);
+gboolean procura_store_update_ops_test    (ProcuraStore                *store,
+                                           const ProcuraOpsTest        *test,
+                                           GError                     **error);
+gboolean procura_store_delete_ops_test    (ProcuraStore                *store,
+                                           gint64                       id,
+                                           GError                     **error);
+gint64   procura_store_add_checklist_item (ProcuraStore                *store,
+                                           const ProcuraChecklistItem  *item,
+                                           GError                     **error);
+gboolean procura_store_update_checklist_item (ProcuraStore               *store,
+                                              const ProcuraChecklistItem *item,
+                                              GError                    **error);
+gboolean procura_store_delete_checklist_item (ProcuraStore               *store,
+                                              gint64                      id,
+                                              GError                    **error);
+
+/* Writes a whole in-memory project into a freshly created store, in one transaction
+ * (the demo uses it). Candidate ids in @project's runs, quotes, ops tests, checklist,
+ * engine logs, probe results and decision are remapped to the stored ids. */
+gboolean procura_store_save_project (ProcuraStore          *store,
+                                     const ProcuraProject  *project,
+                                     GError               **error);
+
+/* Sample BLOB encoding (exported for tests and benchmarks). */
+GBytes  *procura_samples_encode (const double *values,
+                                 gsize         n);
+/* Returns FALSE when @len is not a multiple of 8. */
+gboolean procura_samples_decode (const void   *data,
+                                 gsize         len,
+                                 double      **values,
+                                 gsize        *n);
+
+G_END_DECLS
