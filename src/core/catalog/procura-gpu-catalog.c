@@ -1,0 +1,298 @@
+/* procura-gpu-catalog.c: the GPU catalog and GPU name normalisation
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "procura-catalog-private.h"
+#include "procura-gpu-catalog.h"
+
+typedef struct {
+  ProcuraGpuSpec spec;
+  char          *family;     /* "h100": the name's words concatenated */
+  char          *variant;    /* "sxm", "pcie", "nvl", "superchip", "oam" */
+  int            preference;
+} GpuEntry;
+
+static GpuEntry        *entries;
+static ProcuraGpuSpec **entry_ptrs;  /* NULL-terminated */
+static gsize            n_entries;
+
+static const char *
+intern_member (JsonObject *o,
+               const char *key)
+{
+  JsonNode *n = json_object_get_member (o, key);
+
+  if (n == NULL || JSON_NODE_HOLDS_NULL (n) || json_node_get_value_type (n) != G_TYPE_STRING)
+    return NULL;
+  return g_intern_string (json_node_get_string (n));
+}
+
+static double
+double_member (JsonObject *o,
+               const char *key)
+{
+  JsonNode *n = json_object_get_member (o, key);
+
+  if (n == NULL || !JSON_NODE_HOLDS_VALUE (n))
+    return NAN;
+  return json_node_get_double (n);
+}
+
+static gpointer
+load_catalog (gpointer data)
+{
+  g_autoptr(JsonParser) parser = procura_catalog_load_json ("gpus.json");
+  JsonNode *root = json_parser_get_root (parser);
+  JsonArray *gpus = NULL;
+
+  if (root != NULL && JSON_NODE_HOLDS_OBJECT (root))
+    {
+      JsonObject *o = json_node_get_object (root);
+      if (json_object_has_member (o, "gpus"))
+        gpus = json_object_get_array_member (o, "gpus");
+    }
+  n_entries = gpus != NULL ? json_array_get_length (gpus) : 0;
+  entries = g_new0 (GpuEntry, n_entries);
+  entry_ptrs = g_new0 (ProcuraGpuSpec *, n_entries + 1);
+  for (gsize i = 0; i < n_entries; i++)
+    {
+      JsonObject *o = json_array_get_object_element (gpus, (guint) i);
+      GpuEntry *e = &entries[i];
+      ProcuraGpuSpec *s = &e->spec;
+
+      s->id = intern_member (o, "id");
+      s->name = intern_member (o, "name");
+      s->memory_gb_marketed = double_member (o, "memory_gb_marketed");
+      s->usable_memory_bytes = double_member (o, "usable_memory_bytes");
+      s->memory_bandwidth_gbps = double_member (o, "memory_bandwidth_gbps");
+      s->bf16_tflops = double_member (o, "bf16_tflops");
+      s->fp8_tflops = double_member (o, "fp8_tflops");
+      s->fp4_tflops = double_member (o, "fp4_tflops");
+      s->tdp_w = double_member (o, "tdp_w");
+      s->form_factor = intern_member (o, "form_factor");
+      s->interconnect = intern_member (o, "interconnect");
+      s->interconnect_gbps = double_member (o, "interconnect_gbps");
+      s->pcie_gen = isnan (double_member (o, "pcie_gen")) ? -1 : (int) double_member (o, "pcie_gen");
+      s->mig = json_object_get_boolean_member_with_default (o, "mig", FALSE);
+      s->architecture = intern_member (o, "architecture");
+      s->compute_capability = intern_member (o, "compute_capability");
+      s->vendor = intern_member (o, "vendor");
+      s->source = intern_member (o, "source");
+      s->source_date = intern_member (o, "source_date");
+      e->family = g_strdup (intern_member (o, "family"));
+      e->variant = g_strdup (intern_member (o, "variant"));
+      e->preference = (int) json_object_get_int_member_with_default (o, "preference", 1);
+      entry_ptrs[i] = s;
+    }
+  return NULL;
+}
+
+static void
+ensure_loaded (void)
+{
+  static GOnce once = G_ONCE_INIT;
+
+  g_once (&once, load_catalog, NULL);
+}
+
+const ProcuraGpuSpec * const *
+procura_gpu_catalog_all (gsize *n)
+{
+  ensure_loaded ();
+  if (n != NULL)
+    *n = n_entries;
+  return (const ProcuraGpuSpec * const *) entry_ptrs;
+}
+
+const ProcuraGpuSpec *
+procura_gpu_catalog_get (const char *id)
+{
+  if (id == NULL)
+    return NULL;
+  ensure_loaded ();
+  for (gsize i = 0; i < n_entries; i++)
+    if (entries[i].spec.id != NULL && g_ascii_strcasecmp (entries[i].spec.id, id) == 0)
+      return &entries[i].spec;
+  return NULL;
+}
+
+double
+procura_gpu_spec_usable_bytes (const ProcuraGpuSpec *spec,
+                               gboolean             *is_driver_figure)
+{
+  if (is_driver_figure != NULL)
+    *is_driver_figure = FALSE;
+  if (spec == NULL)
+    return NAN;
+  if (!isnan (spec->usable_memory_bytes))
+    {
+      if (is_driver_figure != NULL)
+        *is_driver_figure = TRUE;
+      return spec->usable_memory_bytes;
+    }
+  return spec->memory_gb_marketed * 1e9;
+}
+
+/* Words that never tell GPUs apart */
+static const char * const noise_words[] = {
+  "nvidia", "tesla", "geforce", "quadro", "amd", "instinct", "radeon",
+  "hbm", "hbm2", "hbm2e", "hbm3", "hbm3e", "gddr6", "gddr6x", "gddr7",
+  "generation", "gen", "edition", "server", "workstation", "ws", "graphics",
+  "gpu", "gpus", "accelerator", "tensor", "core", "card", "blackwell", "hopper",
+  "ampere", "lovelace", "ultra", "ecc",
+  NULL
+};
+
+static const char *
+variant_of_word (const char *w)
+{
+  static const struct { const char *word, *variant; } map[] = {
+    { "sxm", "sxm" }, { "smx", "sxm" }, { "nvlink", "sxm" }, { "mega", "sxm" },
+    { "hgx", "sxm" }, { "dgx", "sxm" }, { "pcie", "pcie" }, { "pci", "pcie" },
+    { "nvl", "nvl" }, { "oam", "oam" },
+  };
+
+  for (gsize i = 0; i < G_N_ELEMENTS (map); i++)
+    if (g_str_equal (w, map[i].word))
+      return map[i].variant;
+  return NULL;
+}
+
+/* Length (in tokens) of the match of @family at tokens[i], 0 when none: the
+ * family's text must equal the concatenation of whole consecutive tokens. */
+static guint
+family_match (char      **tokens,
+              guint       i,
+              const char *family)
+{
+  gsize flen = strlen (family), off = 0;
+  guint k = i;
+
+  while (tokens[k] != NULL && off < flen)
+    {
+      gsize tl = strlen (tokens[k]);
+      if (tl > flen - off || strncmp (family + off, tokens[k], tl) != 0)
+        return 0;
+      off += tl;
+      k++;
+    }
+  return off == flen ? k - i : 0;
+}
+
+static gboolean
+is_number (const char *s)
+{
+  if (*s == '\0')
+    return FALSE;
+  for (; *s != '\0'; s++)
+    if (!g_ascii_isdigit (*s))
+      return FALSE;
+  return TRUE;
+}
+
+const ProcuraGpuSpec *
+procura_gpu_catalog_lookup_full (const char *any_name,
+                                 double      memory_gb_hint)
+{
+  g_auto(GStrv) tokens = NULL;
+  const char *family = NULL;
+  guint best_len = 0, fam_at = 0;
+  const char *variant = NULL;
+  double memory = NAN;
+  const GpuEntry *best = NULL;
+  gboolean tie = FALSE;
+  guint ntok;
+
+  if (any_name == NULL)
+    return NULL;
+  ensure_loaded ();
+  tokens = procura_catalog_tokenize (any_name, noise_words);
+  ntok = g_strv_length (tokens);
+
+  /* The family: the longest catalog family spelled by consecutive whole tokens */
+  for (guint i = 0; i < ntok; i++)
+    for (gsize e = 0; e < n_entries; e++)
+      {
+        guint len;
+
+        if (entries[e].family == NULL)
+          continue;
+        len = family_match (tokens, i, entries[e].family);
+        if (len > best_len || (len > 0 && len == best_len && strlen (entries[e].family) > strlen (family)))
+          {
+            best_len = len;
+            family = entries[e].family;
+            fam_at = i;
+          }
+      }
+  if (family == NULL)
+    return NULL;
+
+  /* Variant and memory size from the other tokens */
+  for (guint i = 0; i < ntok; i++)
+    {
+      const char *v;
+
+      if (i >= fam_at && i < fam_at + best_len)
+        continue;
+      if ((v = variant_of_word (tokens[i])) != NULL)
+        {
+          /* "GB200 NVL72" names a rack, not the PCIe NVL card */
+          if (g_str_equal (v, "nvl") && tokens[i + 1] != NULL && is_number (tokens[i + 1]) &&
+              (tokens[i + 2] == NULL || (!g_str_equal (tokens[i + 2], "gb") &&
+                                         !g_str_equal (tokens[i + 2], "g") &&
+                                         !g_str_equal (tokens[i + 2], "gib"))))
+            i++;
+          else
+            variant = v;
+        }
+      else if (is_number (tokens[i]) && tokens[i + 1] != NULL &&
+               (g_str_equal (tokens[i + 1], "gb") || g_str_equal (tokens[i + 1], "g") ||
+                g_str_equal (tokens[i + 1], "gib")))
+        memory = g_ascii_strtod (tokens[i], NULL);
+    }
+  if (isnan (memory) && !isnan (memory_gb_hint) && memory_gb_hint > 0)
+    {
+      /* the hint only chooses when it is close to one of the family's sizes */
+      for (gsize e = 0; e < n_entries; e++)
+        if (entries[e].family != NULL && g_str_equal (entries[e].family, family) &&
+            fabs (entries[e].spec.memory_gb_marketed - memory_gb_hint) <= 0.15 * entries[e].spec.memory_gb_marketed)
+          {
+            memory = memory_gb_hint;
+            break;
+          }
+    }
+
+  for (gsize e = 0; e < n_entries; e++)
+    {
+      const GpuEntry *c = &entries[e];
+
+      if (c->family == NULL || !g_str_equal (c->family, family))
+        continue;
+      if (variant != NULL && (c->variant == NULL || !g_str_equal (c->variant, variant)))
+        continue;
+      if (!isnan (memory) && fabs (c->spec.memory_gb_marketed - memory) > 0.15 * c->spec.memory_gb_marketed)
+        continue;
+      if (best == NULL || c->preference < best->preference)
+        {
+          best = c;
+          tie = FALSE;
+        }
+      else if (c->preference == best->preference)
+        tie = TRUE;
+    }
+  if (best == NULL || tie)
+    return NULL;
+  return &best->spec;
+}
+
+const ProcuraGpuSpec *
+procura_gpu_catalog_lookup (const char *any_name)
+{
+  return procura_gpu_catalog_lookup_full (any_name, NAN);
+}

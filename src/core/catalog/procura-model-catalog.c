@@ -1,0 +1,901 @@
+/* procura-model-catalog.c: model shapes from the catalog or from config.json
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "procura-catalog-private.h"
+#include "procura-json.h"
+#include "procura-model-catalog.h"
+
+/* ------------------------------------------------------------------------- */
+/* config.json                                                                */
+
+typedef struct {
+  JsonObject *text;   /* text_config when nested, else the top level */
+  JsonObject *top;
+  const char *file;
+  GError    **error;
+  gboolean    failed;
+} Cfg;
+
+/* Tolerant readers for optional members of untrusted objects (the json-glib
+ * *_with_default getters complain about a member of the wrong type) */
+static const char *
+obj_string (JsonObject *o,
+            const char *key,
+            const char *fallback)
+{
+  JsonNode *n = json_object_get_member (o, key);
+
+  if (n == NULL || !JSON_NODE_HOLDS_VALUE (n) || json_node_get_value_type (n) != G_TYPE_STRING)
+    return fallback;
+  return json_node_get_string (n);
+}
+
+static double
+obj_double (JsonObject *o,
+            const char *key,
+            double      fallback)
+{
+  JsonNode *n = json_object_get_member (o, key);
+  GType t;
+
+  if (n == NULL || !JSON_NODE_HOLDS_VALUE (n))
+    return fallback;
+  t = json_node_get_value_type (n);
+  if (t != G_TYPE_INT64 && t != G_TYPE_DOUBLE)
+    return fallback;
+  return json_node_get_double (n);
+}
+
+static gint64
+obj_int (JsonObject *o,
+         const char *key,
+         gint64      fallback)
+{
+  double d = obj_double (o, key, NAN);
+
+  if (isnan (d) || d != floor (d) || fabs (d) > 1e15)
+    return fallback;
+  return (gint64) d;
+}
+
+static int
+obj_bool (JsonObject *o,
+          const char *key,
+          int         fallback)
+{
+  JsonNode *n = json_object_get_member (o, key);
+
+  if (n == NULL || !JSON_NODE_HOLDS_VALUE (n) || json_node_get_value_type (n) != G_TYPE_BOOLEAN)
+    return fallback;
+  return json_node_get_boolean (n);
+}
+
+static JsonNode *
+cfg_member (Cfg        *c,
+            const char *key)
+{
+  JsonNode *n = NULL;
+
+  if (c->text != NULL)
+    n = json_object_get_member (c->text, key);
+  if ((n == NULL || JSON_NODE_HOLDS_NULL (n)) && c->top != c->text)
+    n = json_object_get_member (c->top, key);
+  if (n != NULL && JSON_NODE_HOLDS_NULL (n))
+    return NULL;
+  return n;
+}
+
+static gboolean
+node_is_number (JsonNode *n)
+{
+  GType t;
+
+  if (n == NULL || !JSON_NODE_HOLDS_VALUE (n))
+    return FALSE;
+  t = json_node_get_value_type (n);
+  return t == G_TYPE_INT64 || t == G_TYPE_DOUBLE;
+}
+
+/* First of @keys (NULL-terminated) that is present; -1 when none. An present key that
+ * is not a non-negative integer is an error. */
+static gint64
+cfg_int (Cfg         *c,
+         const char **keys,
+         gint64       fallback)
+{
+  for (gsize i = 0; keys[i] != NULL; i++)
+    {
+      JsonNode *n = cfg_member (c, keys[i]);
+      double d;
+
+      if (n == NULL)
+        continue;
+      if (!node_is_number (n))
+        {
+          if (!c->failed)
+            g_set_error (c->error, PROCURA_IMPORT_ERROR, PROCURA_IMPORT_ERROR_SCHEMA,
+                         "%s: %s: expected an integer", c->file, keys[i]);
+          c->failed = TRUE;
+          return fallback;
+        }
+      d = json_node_get_double (n);
+      if (d < 0 || d > 1e12 || d != floor (d))
+        {
+          if (!c->failed)
+            g_set_error (c->error, PROCURA_IMPORT_ERROR, PROCURA_IMPORT_ERROR_SCHEMA,
+                         "%s: %s: expected a non-negative integer, got %g", c->file, keys[i], d);
+          c->failed = TRUE;
+          return fallback;
+        }
+      return (gint64) d;
+    }
+  return fallback;
+}
+
+#define KEYS(...) ((const char *[]) { __VA_ARGS__, NULL })
+
+static const char *
+cfg_string (Cfg        *c,
+            const char *key)
+{
+  JsonNode *n = cfg_member (c, key);
+
+  if (n == NULL || !JSON_NODE_HOLDS_VALUE (n) || json_node_get_value_type (n) != G_TYPE_STRING)
+    return NULL;
+  return json_node_get_string (n);
+}
+
+static int
+cfg_bool (Cfg        *c,
+          const char *key)
+{
+  JsonNode *n = cfg_member (c, key);
+
+  if (n == NULL || !JSON_NODE_HOLDS_VALUE (n) || json_node_get_value_type (n) != G_TYPE_BOOLEAN)
+    return -1;
+  return json_node_get_boolean (n) ? 1 : 0;
+}
+
+static int
+clamp_int (gint64 v)
+{
+  return v > G_MAXINT ? G_MAXINT : (int) v;
+}
+
+static void
+read_quantization (Cfg               *c,
+                   ProcuraModelShape *m)
+{
+  JsonNode *qn = json_object_get_member (c->top, "quantization_config");
+  const char *dtype = cfg_string (c, "torch_dtype");
+
+  if (dtype == NULL)
+    dtype = cfg_string (c, "dtype");
+  if (dtype != NULL)
+    {
+      if (g_str_equal (dtype, "bfloat16"))
+        m->weights_dtype = g_strdup ("bf16");
+      else if (g_str_equal (dtype, "float16"))
+        m->weights_dtype = g_strdup ("fp16");
+      else if (g_str_equal (dtype, "float32"))
+        m->weights_dtype = g_strdup ("fp32");
+    }
+  if (qn != NULL && JSON_NODE_HOLDS_OBJECT (qn))
+    {
+      JsonObject *q = json_node_get_object (qn);
+      const char *method = obj_string (q, "quant_method", "");
+      gint64 bits = obj_int (q, "bits", 0);
+      gint64 group = obj_int (q, "group_size", 0);
+      char *dt = NULL;
+
+      if (g_ascii_strcasecmp (method, "fp8") == 0 || g_ascii_strcasecmp (method, "fbgemm_fp8") == 0)
+        dt = g_strdup ("fp8");
+      else if (g_ascii_strcasecmp (method, "mxfp4") == 0)
+        {
+          dt = g_strdup ("mxfp4");
+          group = 32;
+        }
+      else if (g_ascii_strcasecmp (method, "awq") == 0 || g_ascii_strcasecmp (method, "gptq") == 0)
+        dt = g_strdup_printf ("int%d", (int) (bits > 0 && bits <= 16 ? bits : 4));
+      else if (g_ascii_strcasecmp (method, "bitsandbytes") == 0)
+        dt = g_strdup (obj_bool (q, "load_in_4bit", FALSE) ? "nf4" : "int8");
+      else if (g_ascii_strcasecmp (method, "modelopt") == 0)
+        {
+          const char *algo = obj_string (q, "quant_algo", "");
+          dt = g_ascii_strdown (*algo != '\0' ? algo : "fp8", -1);
+        }
+      else if (g_ascii_strcasecmp (method, "compressed-tensors") == 0)
+        {
+          /* config_groups.<g>.weights.{num_bits,type,group_size} */
+          JsonNode *groups = json_object_get_member (q, "config_groups");
+          if (groups != NULL && JSON_NODE_HOLDS_OBJECT (groups))
+            {
+              GList *members = json_object_get_values (json_node_get_object (groups));
+              for (GList *l = members; l != NULL && dt == NULL; l = l->next)
+                {
+                  JsonNode *g = l->data, *w;
+                  if (!JSON_NODE_HOLDS_OBJECT (g))
+                    continue;
+                  w = json_object_get_member (json_node_get_object (g), "weights");
+                  if (w != NULL && JSON_NODE_HOLDS_OBJECT (w))
+                    {
+                      JsonObject *wo = json_node_get_object (w);
+                      gint64 nb = obj_int (wo, "num_bits", 0);
+                      const char *type = obj_string (wo, "type", "int");
+                      if (nb > 0 && nb <= 16)
+                        dt = g_strdup_printf ("%s%d", g_str_equal (type, "float") ? "fp" : "int", (int) nb);
+                      group = obj_int (wo, "group_size", group);
+                    }
+                }
+              g_list_free (members);
+            }
+        }
+      else if (*method != '\0')
+        dt = g_ascii_strdown (method, -1);
+      if (dt != NULL)
+        {
+          g_free (m->weights_dtype);
+          m->weights_dtype = dt;
+        }
+      m->quant_group_size = group > 0 && group < G_MAXINT ? (int) group : 0;
+    }
+  if (m->weights_dtype == NULL)
+    m->weights_dtype = g_strdup ("bf16");
+}
+
+static void
+read_sliding (Cfg               *c,
+              ProcuraModelShape *m,
+              const char        *model_type)
+{
+  JsonNode *types = cfg_member (c, "layer_types");
+  gint64 window = cfg_int (c, KEYS ("sliding_window"), 0);
+  int use = cfg_bool (c, "use_sliding_window");
+  gint64 pattern = cfg_int (c, KEYS ("sliding_window_pattern"), 0);
+  int n = m->num_layers;
+
+  if (use == 0 || window <= 0 || n <= 0)
+    return;
+  m->sliding_window = clamp_int (window);
+  m->layer_is_sliding = g_new0 (guint8, n);
+  if (types != NULL && JSON_NODE_HOLDS_ARRAY (types))
+    {
+      JsonArray *a = json_node_get_array (types);
+      for (int i = 0; i < n && (guint) i < json_array_get_length (a); i++)
+        {
+          JsonNode *e = json_array_get_element (a, (guint) i);
+          if (JSON_NODE_HOLDS_VALUE (e) && json_node_get_value_type (e) == G_TYPE_STRING &&
+              strstr (json_node_get_string (e), "sliding") != NULL)
+            m->layer_is_sliding[i] = 1;
+        }
+    }
+  else if (pattern > 0)
+    {
+      /* gemma-3: every pattern-th layer is global */
+      for (int i = 0; i < n; i++)
+        m->layer_is_sliding[i] = ((i + 1) % pattern) != 0;
+    }
+  else if (model_type != NULL && g_str_has_prefix (model_type, "gemma2"))
+    {
+      for (int i = 0; i < n; i++)
+        m->layer_is_sliding[i] = (i % 2) == 0;
+    }
+  else if (model_type != NULL && g_str_has_prefix (model_type, "gemma3"))
+    {
+      for (int i = 0; i < n; i++)
+        m->layer_is_sliding[i] = ((i + 1) % 6) != 0;
+    }
+  else
+    {
+      for (int i = 0; i < n; i++)
+        m->layer_is_sliding[i] = 1;
+    }
+  {
+    gboolean any = FALSE;
+    for (int i = 0; i < n; i++)
+      any |= m->layer_is_sliding[i];
+    if (!any)
+      {
+        g_clear_pointer (&m->layer_is_sliding, g_free);
+        m->sliding_window = 0;
+      }
+  }
+}
+
+/* DeciLM / nemotron-nas: heterogeneous blocks. The shape keeps the layer count and
+ * head_dim and stores per-layer averages over all layers (a no-op attention counts
+ * 0 heads): query and KV heads (keeping attention parameters and the KV cache total
+ * close) and the FFN width (keeping the MLP parameter total). */
+static gboolean
+read_block_configs (Cfg               *c,
+                    ProcuraModelShape *m,
+                    JsonArray         *blocks)
+{
+  guint n = json_array_get_length (blocks);
+  double kv_sum = 0, inter_sum = 0, q_sum = 0;
+
+  for (guint i = 0; i < n; i++)
+    {
+      JsonNode *bn = json_array_get_element (blocks, i);
+      JsonObject *b, *att = NULL, *ffn = NULL;
+
+      if (!JSON_NODE_HOLDS_OBJECT (bn))
+        goto bad;
+      b = json_node_get_object (bn);
+      if (json_object_has_member (b, "attention") && JSON_NODE_HOLDS_OBJECT (json_object_get_member (b, "attention")))
+        att = json_object_get_object_member (b, "attention");
+      if (json_object_has_member (b, "ffn") && JSON_NODE_HOLDS_OBJECT (json_object_get_member (b, "ffn")))
+        ffn = json_object_get_object_member (b, "ffn");
+      if (att == NULL || ffn == NULL)
+        goto bad;
+      if (!obj_bool (att, "no_op", FALSE) &&
+          !obj_bool (att, "replace_with_linear", FALSE))
+        {
+          gint64 group = obj_int (att, "n_heads_in_group", 1);
+          if (group <= 0)
+            goto bad;
+          kv_sum += (double) m->num_attention_heads / (double) group;
+          q_sum += m->num_attention_heads;
+        }
+      if (!obj_bool (ffn, "no_op", FALSE) &&
+          !obj_bool (ffn, "replace_with_linear", FALSE))
+        {
+          double mult = obj_double (ffn, "ffn_mult", 0);
+          if (!(mult >= 0 && mult <= 1000))
+            goto bad;
+          /* _ffn_mult_to_intermediate_size: int(2 * mult * hidden / 3) rounded up to 256 */
+          double inter = floor (2.0 * mult * m->hidden_size / 3.0);
+          inter = ceil (inter / 256.0) * 256.0;
+          inter_sum += inter;
+        }
+    }
+  if (n == 0)
+    goto bad;
+  m->num_layers = (int) n;
+  if (m->head_dim <= 0)
+    m->head_dim = m->hidden_size / m->num_attention_heads;
+  m->num_attention_heads = MAX (1, (int) lround (q_sum / n));
+  m->num_kv_heads = MAX (1, (int) lround (kv_sum / n));
+  m->intermediate_size = (int) lround (inter_sum / n);
+  return TRUE;
+bad:
+  g_set_error (c->error, PROCURA_IMPORT_ERROR, PROCURA_IMPORT_ERROR_SCHEMA,
+               "%s: block_configs: expected objects with \"attention\" and \"ffn\"", c->file);
+  c->failed = TRUE;
+  return FALSE;
+}
+
+static char *
+name_from_file (const char *file)
+{
+  g_autofree char *base = NULL;
+  char *p;
+
+  if (file == NULL)
+    return NULL;
+  /* a Hugging Face cache path: .../models--org--name/snapshots/<rev>/config.json */
+  if ((p = strstr (file, "models--")) != NULL)
+    {
+      const char *start = p + strlen ("models--");
+      const char *end = strchr (start, '/');
+      g_autofree char *dir = end != NULL ? g_strndup (start, (gsize) (end - start)) : g_strdup (start);
+      char *sep = strstr (dir, "--");
+
+      if (sep != NULL && sep != dir && sep[2] != '\0')
+        {
+          *sep = '\0';
+          return g_strconcat (dir, "/", sep + 2, NULL);
+        }
+    }
+  base = g_path_get_basename (file);
+  /* "org--name_config.json" / "models--org--name" (Hugging Face cache style) */
+  if ((p = strstr (base, "_config.json")) != NULL || (p = strstr (base, "config.json")) != NULL)
+    *p = '\0';
+  if (g_str_has_prefix (base, "models--"))
+    memmove (base, base + 8, strlen (base + 8) + 1);
+  if ((p = strstr (base, "__")) != NULL)
+    memmove (base, p + 2, strlen (p + 2) + 1);
+  if ((p = strstr (base, "--")) != NULL)
+    {
+      GString *s = g_string_new_len (base, p - base);
+      g_string_append_c (s, '/');
+      g_string_append (s, p + 2);
+      return g_string_free (s, FALSE);
+    }
+  if (*base == '\0')
+    return NULL;
+  return g_steal_pointer (&base);
+}
+
+ProcuraModelShape *
+procura_model_shape_from_config_json (const char  *name,
+                                      const char  *json,
+                                      gsize        len,
+                                      GError     **error)
+{
+  g_autoptr(JsonNode) root = NULL;
+  g_autoptr(ProcuraModelShape) m = NULL;
+  JsonNode *tc, *arch;
+  Cfg c = { 0 };
+  const char *model_type;
+  const char *file = name != NULL ? name : "config.json";
+  int tie;
+
+  /* the strict front door: bounded depth, "FILE:LINE:COL: ..." messages */
+  root = procura_json_parse (file, json, len, 0, PROCURA_JSON_STRICT, error);
+  if (root == NULL)
+    return NULL;
+  if (!JSON_NODE_HOLDS_OBJECT (root))
+    {
+      g_set_error (error, PROCURA_IMPORT_ERROR, PROCURA_IMPORT_ERROR_SCHEMA,
+                   "%s: expected a JSON object (a Hugging Face config.json)", file);
+      return NULL;
+    }
+  c.top = c.text = json_node_get_object (root);
+  c.file = file;
+  c.error = error;
+  tc = json_object_get_member (c.top, "text_config");
+  if (tc != NULL && JSON_NODE_HOLDS_OBJECT (tc))
+    c.text = json_node_get_object (tc);
+
+  m = procura_model_shape_new ();
+  model_type = cfg_string (&c, "model_type");
+  arch = json_object_get_member (c.top, "architectures");
+  if (arch != NULL && JSON_NODE_HOLDS_ARRAY (arch) && json_array_get_length (json_node_get_array (arch)) > 0)
+    {
+      JsonNode *a0 = json_array_get_element (json_node_get_array (arch), 0);
+      if (JSON_NODE_HOLDS_VALUE (a0) && json_node_get_value_type (a0) == G_TYPE_STRING)
+        m->architecture = g_strdup (json_node_get_string (a0));
+    }
+
+  m->num_layers = clamp_int (cfg_int (&c, KEYS ("num_hidden_layers", "n_layer", "num_layers"), 0));
+  m->hidden_size = clamp_int (cfg_int (&c, KEYS ("hidden_size", "n_embd", "d_model"), 0));
+  m->intermediate_size = clamp_int (cfg_int (&c, KEYS ("intermediate_size", "ffn_dim", "n_inner"), 0));
+  m->num_attention_heads = clamp_int (cfg_int (&c, KEYS ("num_attention_heads", "n_head"), 0));
+  m->num_kv_heads = clamp_int (cfg_int (&c, KEYS ("num_key_value_heads", "num_kv_heads"), m->num_attention_heads));
+  m->vocab_size = clamp_int (cfg_int (&c, KEYS ("vocab_size"), 0));
+  m->head_dim = clamp_int (cfg_int (&c, KEYS ("head_dim"), 0));
+  m->num_experts = clamp_int (cfg_int (&c, KEYS ("num_local_experts", "num_experts", "n_routed_experts"), 0));
+  m->experts_per_token = clamp_int (cfg_int (&c, KEYS ("num_experts_per_tok", "experts_per_token", "num_experts_per_token"), 0));
+  m->moe_intermediate_size = clamp_int (cfg_int (&c, KEYS ("moe_intermediate_size"), 0));
+  m->num_shared_experts = clamp_int (cfg_int (&c, KEYS ("n_shared_experts"), 0));
+  m->first_dense_layers = clamp_int (cfg_int (&c, KEYS ("first_k_dense_replace"), 0));
+  m->kv_lora_rank = clamp_int (cfg_int (&c, KEYS ("kv_lora_rank"), 0));
+  m->q_lora_rank = clamp_int (cfg_int (&c, KEYS ("q_lora_rank"), 0));
+  m->qk_rope_head_dim = clamp_int (cfg_int (&c, KEYS ("qk_rope_head_dim"), 0));
+  m->qk_nope_head_dim = clamp_int (cfg_int (&c, KEYS ("qk_nope_head_dim"), 0));
+  m->v_head_dim = clamp_int (cfg_int (&c, KEYS ("v_head_dim"), 0));
+  if (c.failed)
+    return NULL;
+
+  /* Qwen2-MoE: one shared expert of shared_expert_intermediate_size */
+  {
+    gint64 shared = cfg_int (&c, KEYS ("shared_expert_intermediate_size"), 0);
+    if (shared > 0 && m->moe_intermediate_size > 0 && m->num_shared_experts == 0)
+      m->num_shared_experts = clamp_int ((shared + m->moe_intermediate_size / 2) / m->moe_intermediate_size);
+  }
+
+  {
+    JsonNode *blocks = cfg_member (&c, "block_configs");
+    if (blocks != NULL && JSON_NODE_HOLDS_ARRAY (blocks) &&
+        m->num_attention_heads > 0 && m->hidden_size > 0 &&
+        !read_block_configs (&c, m, json_node_get_array (blocks)))
+      return NULL;
+  }
+
+  if (m->num_layers <= 0 || m->hidden_size <= 0 || m->num_attention_heads <= 0 || m->vocab_size <= 0)
+    {
+      g_set_error (error, PROCURA_IMPORT_ERROR, PROCURA_IMPORT_ERROR_SCHEMA,
+                   "%s: expected num_hidden_layers, hidden_size, num_attention_heads and "
+                   "vocab_size (positive integers)%s", file,
+                   tc != NULL ? " in text_config" : "");
+      return NULL;
+    }
+  /* far above any real model: refuse rather than allocate or overflow */
+  if (m->num_layers > 100000 || m->hidden_size > (1 << 20) || m->num_attention_heads > (1 << 16) ||
+      m->num_kv_heads > (1 << 16) || m->vocab_size > (1 << 26) || m->intermediate_size > (1 << 24) ||
+      m->moe_intermediate_size > (1 << 24) || m->num_experts > (1 << 16) || m->head_dim > (1 << 16) ||
+      m->num_shared_experts > (1 << 16) || m->kv_lora_rank > (1 << 20) || m->q_lora_rank > (1 << 20) ||
+      m->qk_rope_head_dim > (1 << 16) || m->qk_nope_head_dim > (1 << 16) || m->v_head_dim > (1 << 16))
+    {
+      g_set_error (error, PROCURA_IMPORT_ERROR, PROCURA_IMPORT_ERROR_LIMIT,
+                   "%s: a dimension is implausibly large (layers ≤ 100000, hidden_size ≤ 2^20, "
+                   "vocab_size ≤ 2^26, experts ≤ 65536 expected)", file);
+      return NULL;
+    }
+  if (m->num_kv_heads <= 0)
+    m->num_kv_heads = m->num_attention_heads;
+  if (m->head_dim <= 0)
+    m->head_dim = m->hidden_size / m->num_attention_heads;
+  if (m->num_experts > 0)
+    {
+      if (m->moe_intermediate_size <= 0)
+        m->moe_intermediate_size = m->intermediate_size;
+      if (m->experts_per_token <= 0)
+        m->experts_per_token = MIN (2, m->num_experts);
+    }
+  else
+    {
+      m->moe_intermediate_size = 0;
+      m->num_shared_experts = 0;
+      m->experts_per_token = 0;
+      m->first_dense_layers = 0;
+    }
+  if (m->first_dense_layers > m->num_layers)
+    m->first_dense_layers = m->num_layers;
+  tie = cfg_bool (&c, "tie_word_embeddings");
+  if (tie < 0)
+    tie = obj_bool (c.top, "tie_word_embeddings", -1);
+  if (tie < 0)
+    tie = model_type != NULL && g_str_has_prefix (model_type, "gemma");
+  m->tie_word_embeddings = tie == 1;
+
+  read_sliding (&c, m, model_type);
+  if (c.failed)
+    return NULL;
+  read_quantization (&c, m);
+
+  if (name != NULL && !g_str_has_suffix (name, ".json"))
+    m->id = g_strdup (name);
+  else
+    {
+      const char *nop = obj_string (c.top, "_name_or_path", NULL);
+      if (nop != NULL && *nop != '\0' && *nop != '/' && strchr (nop, '/') != NULL &&
+          strchr (strchr (nop, '/') + 1, '/') == NULL)
+        m->id = g_strdup (nop);
+      else
+        m->id = name_from_file (name);
+      if (m->id == NULL)
+        m->id = g_strdup (m->architecture != NULL ? m->architecture : "model");
+    }
+  m->published_params = NAN;
+  return g_steal_pointer (&m);
+}
+
+/* ------------------------------------------------------------------------- */
+/* Parameter counts                                                           */
+
+static gboolean
+type_has (const ProcuraModelShape *m,
+          const char              *needle)
+{
+  g_autofree char *a = m->architecture != NULL ? g_ascii_strdown (m->architecture, -1) : NULL;
+
+  return a != NULL && strstr (a, needle) != NULL;
+}
+
+static double
+attention_params (const ProcuraModelShape *m)
+{
+  double h = m->hidden_size, heads = m->num_attention_heads;
+  double p;
+
+  if (m->kv_lora_rank > 0)
+    {
+      double qk = m->qk_nope_head_dim + m->qk_rope_head_dim;
+      double v = m->v_head_dim > 0 ? m->v_head_dim : m->qk_nope_head_dim;
+
+      if (m->q_lora_rank > 0)
+        p = h * m->q_lora_rank + m->q_lora_rank + (double) m->q_lora_rank * heads * qk;
+      else
+        p = h * heads * qk;
+      p += h * (m->kv_lora_rank + m->qk_rope_head_dim);   /* kv_a_proj_with_mqa */
+      p += m->kv_lora_rank;                                /* kv_a_layernorm */
+      p += (double) m->kv_lora_rank * heads * (m->qk_nope_head_dim + v);
+      p += heads * v * h;                                  /* o_proj */
+      return p;
+    }
+  {
+    double hd = m->head_dim, kv = m->num_kv_heads;
+
+    p = h * heads * hd + 2 * h * kv * hd + heads * hd * h;
+    if (type_has (m, "qwen2"))                     /* q, k, v biases */
+      p += heads * hd + 2 * kv * hd;
+    if (type_has (m, "gptoss"))                    /* q, k, v, o biases and sinks */
+      p += heads * hd + 2 * kv * hd + h + heads;
+    if (type_has (m, "qwen3") || type_has (m, "gemma3"))  /* q_norm, k_norm */
+      p += 2 * hd;
+  }
+  return p;
+}
+
+static double
+mlp_params (double h,
+            double inter)
+{
+  return 3 * h * inter;   /* gate, up, down */
+}
+
+static double
+moe_layer_params (const ProcuraModelShape *m,
+                  double                   n_experts)
+{
+  double h = m->hidden_size, inter = m->moe_intermediate_size;
+  double p = n_experts * mlp_params (h, inter);
+
+  p += m->num_shared_experts * mlp_params (h, inter);
+  p += h * m->num_experts;                           /* router */
+  if (type_has (m, "gptoss"))
+    p += n_experts * (2 * inter + h) + m->num_experts; /* expert and router biases */
+  if (type_has (m, "deepseekv3"))
+    p += m->num_experts;                             /* e_score_correction_bias */
+  if (type_has (m, "qwen2moe"))
+    p += h;                                          /* shared_expert_gate */
+  return p;
+}
+
+static double
+count_params (const ProcuraModelShape *m,
+              gboolean                 active)
+{
+  double h, p, attn, norms;
+  int dense_layers, moe_layers;
+
+  if (m == NULL || m->num_layers <= 0 || m->hidden_size <= 0)
+    return NAN;
+  h = m->hidden_size;
+  p = (double) m->vocab_size * h;                    /* embed_tokens */
+  if (!m->tie_word_embeddings)
+    p += (double) m->vocab_size * h;                 /* lm_head */
+  p += h;                                            /* final norm */
+  attn = attention_params (m);
+  norms = (type_has (m, "gemma2") || type_has (m, "gemma3")) ? 4 * h : 2 * h;
+  if (m->num_experts > 0)
+    {
+      dense_layers = m->first_dense_layers;
+      moe_layers = m->num_layers - dense_layers;
+    }
+  else
+    {
+      dense_layers = m->num_layers;
+      moe_layers = 0;
+    }
+  p += m->num_layers * (attn + norms);
+  p += dense_layers * mlp_params (h, m->intermediate_size);
+  if (moe_layers > 0)
+    p += moe_layers * moe_layer_params (m, active ? m->experts_per_token : m->num_experts);
+  return p;
+}
+
+double
+procura_model_shape_param_count (const ProcuraModelShape *m)
+{
+  return count_params (m, FALSE);
+}
+
+double
+procura_model_shape_active_param_count (const ProcuraModelShape *m)
+{
+  return count_params (m, TRUE);
+}
+
+/* ------------------------------------------------------------------------- */
+/* The catalog                                                                */
+
+typedef struct {
+  ProcuraModelShape *shape;
+  char             **aliases;   /* lower-case; the id first */
+  char              *source;
+} ModelEntry;
+
+static GPtrArray *model_entries;   /* ModelEntry* */
+
+static gpointer
+load_models (gpointer data)
+{
+  g_autoptr(JsonParser) parser = procura_catalog_load_json ("models.json");
+  JsonNode *root = json_parser_get_root (parser);
+  JsonArray *models = NULL;
+
+  model_entries = g_ptr_array_new ();
+  if (root != NULL && JSON_NODE_HOLDS_OBJECT (root) &&
+      json_object_has_member (json_node_get_object (root), "models"))
+    models = json_object_get_array_member (json_node_get_object (root), "models");
+  for (guint i = 0; models != NULL && i < json_array_get_length (models); i++)
+    {
+      JsonObject *o = json_array_get_object_element (models, i);
+      const char *id = json_object_get_string_member_with_default (o, "id", NULL);
+      JsonNode *config = json_object_get_member (o, "config");
+      g_autoptr(GError) error = NULL;
+      g_autofree char *text = NULL;
+      ProcuraModelShape *shape;
+      ModelEntry *e;
+      GPtrArray *aliases;
+      JsonNode *an;
+
+      if (id == NULL || config == NULL)
+        {
+          g_critical ("models.json: entry %u lacks id or config", i);
+          continue;
+        }
+      text = json_to_string (config, FALSE);
+      shape = procura_model_shape_from_config_json (id, text, strlen (text), &error);
+      if (shape == NULL)
+        {
+          g_critical ("models.json: %s: %s", id, error->message);
+          continue;
+        }
+      shape->published_params = json_object_get_double_member_with_default (o, "published_params", NAN);
+      e = g_new0 (ModelEntry, 1);
+      e->shape = shape;
+      e->source = g_strdup (json_object_get_string_member_with_default (o, "source", NULL));
+      aliases = g_ptr_array_new ();
+      g_ptr_array_add (aliases, g_ascii_strdown (id, -1));
+      an = json_object_get_member (o, "aliases");
+      if (an != NULL && JSON_NODE_HOLDS_ARRAY (an))
+        for (guint k = 0; k < json_array_get_length (json_node_get_array (an)); k++)
+          g_ptr_array_add (aliases, g_ascii_strdown (json_array_get_string_element (json_node_get_array (an), k), -1));
+      g_ptr_array_add (aliases, NULL);
+      e->aliases = (char **) g_ptr_array_free (aliases, FALSE);
+      g_ptr_array_add (model_entries, e);
+    }
+  return NULL;
+}
+
+static const char *
+after_slash (const char *s)
+{
+  const char *p = strrchr (s, '/');
+  return p != NULL ? p + 1 : s;
+}
+
+static gboolean
+strip_suffix (char       *s,
+              const char *suffix)
+{
+  if (g_str_has_suffix (s, suffix) && strlen (s) > strlen (suffix))
+    {
+      s[strlen (s) - strlen (suffix)] = '\0';
+      return TRUE;
+    }
+  return FALSE;
+}
+
+static ModelEntry *
+find_entry_exact (const char *key)
+{
+  /* full id first, then the part after the slash */
+  for (guint i = 0; i < model_entries->len; i++)
+    {
+      ModelEntry *e = g_ptr_array_index (model_entries, i);
+      for (char **a = e->aliases; *a != NULL; a++)
+        if (g_str_equal (*a, key))
+          return e;
+    }
+  for (guint i = 0; i < model_entries->len; i++)
+    {
+      ModelEntry *e = g_ptr_array_index (model_entries, i);
+      for (char **a = e->aliases; *a != NULL; a++)
+        if (g_str_equal (after_slash (*a), after_slash (key)))
+          return e;
+    }
+  return NULL;
+}
+
+static ModelEntry *
+find_entry (const char *id_or_name)
+{
+  static GOnce once = G_ONCE_INIT;
+  g_autofree char *key = NULL;
+  ModelEntry *e;
+  static const char * const suffixes[] = { "-instruct", "-it", "-chat", "-base", NULL };
+
+  if (id_or_name == NULL)
+    return NULL;
+  g_once (&once, load_models, NULL);
+  key = g_strstrip (g_ascii_strdown (id_or_name, -1));
+  if ((e = find_entry_exact (key)) != NULL)
+    return e;
+  /* base and instruct variants alike */
+  for (gsize i = 0; suffixes[i] != NULL; i++)
+    if (strip_suffix (key, suffixes[i]))
+      return find_entry_exact (key);
+  return NULL;
+}
+
+ProcuraModelShape *
+procura_model_catalog_lookup (const char *id_or_name)
+{
+  ModelEntry *e = find_entry (id_or_name);
+
+  return e != NULL ? procura_model_shape_copy (e->shape) : NULL;
+}
+
+const char * const *
+procura_model_catalog_aliases (const char *id_or_name)
+{
+  ModelEntry *e = find_entry (id_or_name);
+
+  return e != NULL ? (const char * const *) e->aliases : NULL;
+}
+
+const char *
+procura_model_catalog_source (const char *id_or_name)
+{
+  ModelEntry *e = find_entry (id_or_name);
+
+  return e != NULL ? e->source : NULL;
+}
+
+GPtrArray *
+procura_model_catalog_all (void)
+{
+  GPtrArray *out = g_ptr_array_new_with_free_func ((GDestroyNotify) procura_model_shape_free);
+
+  find_entry ("");
+  for (guint i = 0; i < model_entries->len; i++)
+    g_ptr_array_add (out, procura_model_shape_copy (((ModelEntry *) g_ptr_array_index (model_entries, i))->shape));
+  return out;
+}
+
+/* ------------------------------------------------------------------------- */
+/* The hf-config importer                                                     */
+
+static int
+hf_config_sniff (const char *data,
+                 gsize       len)
+{
+  int score = 0;
+  gsize n = MIN (len, 65536);
+
+  if (n == 0 || g_strstr_len (data, (gssize) n, "{") == NULL)
+    return 0;
+  if (g_strstr_len (data, (gssize) n, "\"procura_quotes\"") != NULL)
+    return 0;
+  if (g_strstr_len (data, (gssize) n, "\"num_hidden_layers\"") != NULL)
+    score += 40;
+  if (g_strstr_len (data, (gssize) n, "\"hidden_size\"") != NULL)
+    score += 20;
+  if (g_strstr_len (data, (gssize) n, "\"architectures\"") != NULL)
+    score += 20;
+  if (g_strstr_len (data, (gssize) n, "\"vocab_size\"") != NULL)
+    score += 10;
+  if (g_strstr_len (data, (gssize) n, "\"model_type\"") != NULL)
+    score += 10;
+  return MIN (score, 95);
+}
+
+static gboolean
+hf_config_parse (const char          *name,
+                 const char          *data,
+                 gsize                len,
+                 ProcuraImportResult *result,
+                 GCancellable        *cancellable,
+                 GError             **error)
+{
+  ProcuraModelShape *m = procura_model_shape_from_config_json (name, data, len, error);
+  ModelEntry *e;
+  double computed;
+
+  if (m == NULL)
+    return FALSE;
+  e = find_entry (m->id);
+  if (e != NULL)
+    m->published_params = e->shape->published_params;
+  computed = procura_model_shape_param_count (m);
+  if (procura_is_set (m->published_params) && fabs (computed / m->published_params - 1) > 0.02)
+    g_ptr_array_add (result->warnings,
+                     g_strdup_printf ("%s: the parameter count computed from the shape (%.2f B) "
+                                      "differs from the published one (%.2f B) by more than 2 %%",
+                                      name, computed / 1e9, m->published_params / 1e9));
+  if (m->architecture != NULL && strstr (m->architecture, "DeciLM") != NULL)
+    g_ptr_array_add (result->warnings,
+                     g_strdup_printf ("%s: the layers differ from one another (block_configs); the shape "
+                                      "keeps per-layer averages of the KV heads and the MLP width, so "
+                                      "memory figures are estimates", name));
+  g_ptr_array_add (result->model_shapes, m);
+  return TRUE;
+}
+
+const ProcuraImporter procura_importer_hf_config = {
+  .id = "hf-config",
+  .description = "Hugging Face model config.json",
+  .sniff = hf_config_sniff,
+  .parse = hf_config_parse,
+};
