@@ -1,15 +1,103 @@
-/* procura-cli-cost.c: `procura cost`
+/* procura-cli-cost.c: `procura cost INPUTS.json [--json]`
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Evaluates the cost model on explicit inputs (shared/design/COST-MODEL.md §8; schema
+ * in data/schemas/cost-inputs.schema.json).
  */
 #include "config.h"
 
-#include "procura-cli.h"
+#include <math.h>
 
-/* NOT IMPLEMENTED YET: filled in by its issue. */
+#include <json-glib/json-glib.h>
+
+#include "procura-cli.h"
+#include "procura-cost.h"
+
+static void
+print_text (GPtrArray *results)
+{
+  for (guint i = 0; i < results->len; i++)
+    {
+      const ProcuraCostResult *r = g_ptr_array_index (results, i);
+
+      g_print ("%s\n", r->name);
+      if (r->kind != PROCURA_CANDIDATE_API)
+        g_print ("  replicas %d, utilisation %.1f %%\n", r->replicas, 100.0 * r->utilization);
+      for (guint l = 0; l < PROCURA_COST_N_LINES; l++)
+        if (procura_cost_result_line_applies (r, l))
+          g_print ("  %-16s %14.2f\n", procura_cost_line_name (l), r->lines[l]);
+      g_print ("  %-16s %14.2f\n", "all_in_cost", r->all_in_cost);
+      g_print ("  accepted outputs %14.0f\n", r->accepted_outputs);
+      g_print ("  cost per accepted output %.9g (%.4f per 1k)\n", r->cost_per_accepted,
+               1000.0 * r->cost_per_accepted);
+      for (guint k = 0; r->notes != NULL && k < r->notes->len; k++)
+        g_print ("  note: %s\n", (const char *) g_ptr_array_index (r->notes, k));
+    }
+}
+
 int
 procura_cli_cost (int    argc,
-                 char **argv)
+                  char **argv)
 {
-  return procura_cli_fail ("cost", PROCURA_EXIT_USAGE, "not implemented yet");
+  gboolean json = FALSE;
+  GOptionEntry entries[] = {
+    { "json", 0, 0, G_OPTION_ARG_NONE, &json, "Machine-readable output", NULL },
+    { NULL, 0, 0, 0, NULL, NULL, NULL }
+  };
+  g_autoptr(GOptionContext) context = g_option_context_new ("INPUTS.json");
+  g_autoptr(JsonParser) parser = NULL;
+  g_autoptr(GPtrArray) inputs = NULL;
+  g_autoptr(GPtrArray) results = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *base = NULL;
+
+  g_option_context_set_summary (context, "Evaluates the cost model on explicit inputs.");
+  g_option_context_add_main_entries (context, entries, NULL);
+  if (!procura_cli_parse (context, &argc, &argv))
+    return PROCURA_EXIT_USAGE;
+  if (argc != 2)
+    return procura_cli_fail ("cost", PROCURA_EXIT_USAGE, "usage: procura cost INPUTS.json [--json]");
+
+  base = g_path_get_basename (argv[1]);
+  parser = json_parser_new ();
+  if (!json_parser_load_from_file (parser, argv[1], &error))
+    return procura_cli_fail ("cost", PROCURA_EXIT_BAD_INPUT, "%s: %s", argv[1], error->message);
+
+  inputs = procura_cost_inputs_from_json (json_parser_get_root (parser), base, &error);
+  if (inputs == NULL)
+    return procura_cli_fail ("cost", PROCURA_EXIT_BAD_INPUT, "%s", error->message);
+
+  results = g_ptr_array_new_with_free_func ((GDestroyNotify) procura_cost_result_free);
+  for (guint i = 0; i < inputs->len; i++)
+    {
+      ProcuraCostResult *r = procura_cost_evaluate (g_ptr_array_index (inputs, i), &error);
+      if (r == NULL)
+        return procura_cli_fail ("cost", PROCURA_EXIT_BAD_INPUT, "%s: candidates[%u].%s", base, i, error->message);
+      g_ptr_array_add (results, r);
+    }
+
+  if (json)
+    {
+      g_autoptr(JsonBuilder) b = json_builder_new ();
+      g_autoptr(JsonGenerator) gen = json_generator_new ();
+      g_autoptr(JsonNode) root = NULL;
+      g_autofree char *text = NULL;
+
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "candidates");
+      json_builder_begin_array (b);
+      for (guint i = 0; i < results->len; i++)
+        json_builder_add_value (b, procura_cost_result_to_json (g_ptr_array_index (results, i)));
+      json_builder_end_array (b);
+      json_builder_end_object (b);
+      root = json_builder_get_root (b);
+      json_generator_set_root (gen, root);
+      json_generator_set_pretty (gen, TRUE);
+      text = json_generator_to_data (gen, NULL);
+      g_print ("%s\n", text);
+    }
+  else
+    print_text (results);
+  return PROCURA_EXIT_OK;
 }

@@ -1,0 +1,17 @@
+/* procura-analysis-private.h: helpers shared by the analysis' files
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include "procura-analysis.h"
+
+G_BEGIN_DECLS
+
+/* The candidate's memory fit at the brief's context and concurrency, or NULL with
+ * @reason (owned by the caller). */
+ProcuraFitResult *procura_analysis_fit_candidate (const ProcuraProject   *project,
+                                                  const ProcuraCandidate *candidate,
+                                                  char                  **reason);
+
+G_END_DECLS

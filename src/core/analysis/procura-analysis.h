@@ -1,0 +1,109 @@
+/* procura-analysis.h: the whole analysis of a project
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * procura_analysis_run() reads a ProcuraProject (never writes it) and gives, per
+ * candidate, the capacity at the latency target, the cost per accepted output with
+ * its breakdown and inputs, sensitivity and what-if scenarios, the break-even with
+ * the API, and the warnings; for the project, the ranking (withheld while the brief
+ * is incomplete), the warnings and the rent / reserve / buy / API recommendation.
+ * Plain structs: the GUI, the figures and the report read them directly.
+ */
+#pragma once
+
+#include <glib.h>
+#include <json-glib/json-glib.h>
+
+#include "procura-model.h"
+#include "procura-capacity.h"
+#include "procura-cost.h"
+#include "procura-sensitivity.h"
+#include "procura-warnings.h"
+#include "procura-recommend.h"
+#include "procura-fit.h"
+
+G_BEGIN_DECLS
+
+/* Overrides for the GUI's SLO and demand controls; NULL / NAN / 0 members keep the
+ * project's values. */
+typedef struct {
+  const char *slo_metric;
+  double      slo_percentile;      /* 50..100 */
+  double      slo_threshold_ms;
+  double      demand_average;
+  double      demand_peak;
+  double      window_hours;
+  guint       bootstrap_resamples; /* 0: 1000 */
+  guint64     seed;                /* 0: the default seed */
+  gboolean    no_bootstrap;
+  gboolean    no_hybrid;           /* do not add the derived hybrid candidate */
+  double      sensitivity_step;    /* 0: 0.10 (±10 %) */
+} ProcuraAnalysisOptions;
+
+void procura_analysis_options_init (ProcuraAnalysisOptions *options);
+
+typedef struct {
+  gint64                candidate_id;  /* the project's id; < 0 for a derived candidate */
+  char                 *name;
+  ProcuraCandidateKind  kind;
+  gboolean              derived;       /* added by the analysis (the hybrid) */
+  gint64                derived_from[2]; /* derived hybrid: the GPU and API candidate ids */
+
+  ProcuraCapacity      *capacity;      /* GPU and hybrid; NULL for the API route */
+  double                capacity_at_slo; /* req/s per replica as used for cost, NAN none */
+  char                 *capacity_origin; /* "benchmark", "typed in (capacity override)", ... */
+
+  ProcuraCostInputs    *inputs;        /* NULL when no cost could be computed */
+  ProcuraCostResult    *cost;          /* NULL when no cost (see cost_reason) */
+  char                 *cost_reason;   /* why there is no cost, or NULL */
+
+  GPtrArray            *sensitivity;   /* ProcuraSensitivity*, empty without cost */
+  GPtrArray            *what_ifs;      /* ProcuraWhatIf*, empty without cost */
+  GArray               *break_even;    /* ProcuraBreakEven vs break_even_api (GPU kinds) */
+  gint64                break_even_api;/* candidate id of the API compared with, 0 none */
+
+  int                   rank;          /* 1 = cheapest per accepted output; 0 unranked */
+
+  /* memory fit at the brief's context and concurrency (GPU kinds), NULL with fit_reason
+   * when it cannot be computed (unknown model or GPU, ...) */
+  ProcuraFitResult     *fit;
+  char                 *fit_reason;
+} ProcuraCandidateAnalysis;
+
+struct _ProcuraAnalysis {
+  /* the figures used, after overrides */
+  char         *slo_metric;
+  double        slo_percentile;
+  double        slo_threshold_ms;
+  double        demand_average;
+  double        demand_peak;
+  double        window_hours;
+  double        acceptance_rate;     /* as used (1 when unset, with a warning) */
+  char         *currency;
+
+  GPtrArray    *candidates;          /* ProcuraCandidateAnalysis*, project order, derived last */
+  GPtrArray    *warnings;            /* ProcuraWarning*: project-level and per candidate */
+  GArray       *ranking;             /* gint64 candidate ids, cheapest first; empty when withheld */
+  gboolean      ranking_withheld;
+  char         *ranking_withheld_reason;
+  ProcuraRecommendation *recommendation;
+};
+typedef struct _ProcuraAnalysis ProcuraAnalysis;
+
+ProcuraAnalysis *procura_analysis_run  (const ProcuraProject         *project,
+                                        const ProcuraAnalysisOptions *options);
+void             procura_analysis_free (ProcuraAnalysis *analysis);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (ProcuraAnalysis, procura_analysis_free)
+
+/* The candidate's entry, or NULL. */
+const ProcuraCandidateAnalysis *procura_analysis_find (const ProcuraAnalysis *analysis,
+                                                       gint64                 candidate_id);
+
+/* The summary as JSON (`procura summary --json`, the GUI, the report). */
+JsonNode *procura_analysis_to_json (const ProcuraAnalysis *analysis,
+                                    const ProcuraProject  *project);
+/* The same as readable text (`procura summary` without --json). */
+char     *procura_analysis_to_text (const ProcuraAnalysis *analysis,
+                                    const ProcuraProject  *project);
+
+G_END_DECLS

@@ -1,0 +1,82 @@
+/* procura-capacity.h: capacity at the latency target from a sweep (COST-MODEL.md §4)
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <glib.h>
+
+#include "procura-model.h"
+
+G_BEGIN_DECLS
+
+typedef enum {
+  PROCURA_CAPACITY_OK = 0,          /* the percentile crosses the target inside the sweep */
+  PROCURA_CAPACITY_NOT_SATURATED,   /* every point meets it: the largest load is a lower bound */
+  PROCURA_CAPACITY_MISSES,          /* no point meets it: no cost at this SLO */
+  PROCURA_CAPACITY_NO_DATA,         /* no run with a throughput and the metric */
+} ProcuraCapacityStatus;
+
+/* "ok", "not-saturated", "misses-target", "no-data" */
+const char *procura_capacity_status_name (ProcuraCapacityStatus s);
+
+/* One point of the sweep, as used. */
+typedef struct {
+  gint64        run_id;
+  char         *label;           /* the run's label (owned) */
+  double        throughput_rps;  /* achieved requests/s */
+  double        throughput_tok_s;/* achieved output tokens/s, NAN unknown */
+  double        value_ms;        /* the metric at the percentile */
+  double        ci_lo_ms;        /* bootstrap interval, NAN when as reported */
+  double        ci_hi_ms;
+  ProcuraSource source;          /* recomputed from samples or as reported */
+  gint64        samples;         /* sample count when recomputed, -1 otherwise */
+  gboolean      meets;           /* value_ms <= threshold */
+} ProcuraSweepPoint;
+
+typedef struct {
+  ProcuraCapacityStatus status;
+  char     *metric;              /* "ttft", "tpot", "itl", "e2e" */
+  double    percentile;          /* 50..100 */
+  double    threshold_ms;
+  double    capacity_rps;        /* OK: the crossing; NOT_SATURATED: the largest load; else NAN */
+  double    capacity_tok_s;      /* the same in output tokens/s, NAN unknown */
+  gboolean  uncertain;           /* the target lies inside a neighbouring point's interval */
+  int       below;               /* index in points of the last point that meets, -1 */
+  int       above;               /* index of the first point that misses, -1 */
+  GArray   *points;              /* ProcuraSweepPoint, by throughput */
+  guint     skipped;             /* runs without a throughput or the metric */
+  gint64    samples_min;         /* fewest samples among recomputed points, -1 none */
+  gboolean  all_recomputed;      /* every point recomputed from samples */
+  char     *reason;              /* one sentence: how the figure was read, or why there is none */
+} ProcuraCapacity;
+
+typedef struct {
+  guint    resamples;   /* bootstrap resamples, 0: PROCURA_STATS_DEFAULT_RESAMPLES */
+  guint64  seed;        /* 0: PROCURA_STATS_DEFAULT_SEED */
+  double   level;       /* 0: 0.95 */
+  gboolean no_bootstrap;
+} ProcuraCapacityOptions;
+
+/* The metric's percentile of one run: recomputed from samples when the run has them
+ * (source RECOMPUTED, *samples = n), else the stat "pNN" as reported. NAN when neither.
+ * percentile is 0..100. */
+double procura_run_metric_percentile (const ProcuraRun *run,
+                                      const char       *metric,
+                                      double            percentile,
+                                      ProcuraSource    *source,
+                                      gint64           *samples);
+
+/* Stat name for a percentile: 99 → "p99", 99.9 → "p99.9", 50 → "p50". */
+char  *procura_percentile_stat_name (double percentile);
+
+ProcuraCapacity *procura_capacity_from_runs (const ProcuraRun * const    *runs,
+                                             guint                         n_runs,
+                                             const char                   *metric,
+                                             double                        percentile,
+                                             double                        threshold_ms,
+                                             const ProcuraCapacityOptions *options);
+void             procura_capacity_free      (ProcuraCapacity *c);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (ProcuraCapacity, procura_capacity_free)
+
+G_END_DECLS

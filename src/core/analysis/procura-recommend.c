@@ -1,0 +1,191 @@
+/* procura-recommend.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "procura-analysis.h"
+
+const char *
+procura_choice_name (ProcuraChoice c)
+{
+  switch (c)
+    {
+    case PROCURA_CHOICE_API:
+      return "api";
+    case PROCURA_CHOICE_RENT:
+      return "rent";
+    case PROCURA_CHOICE_RESERVE:
+      return "reserve";
+    case PROCURA_CHOICE_BUY:
+      return "buy";
+    case PROCURA_CHOICE_HYBRID:
+      return "hybrid";
+    case PROCURA_CHOICE_UNDECIDED:
+    default:
+      return "undecided";
+    }
+}
+
+void
+procura_recommendation_free (ProcuraRecommendation *r)
+{
+  if (r == NULL)
+    return;
+  g_free (r->candidate_name);
+  g_clear_pointer (&r->reasons, g_ptr_array_unref);
+  g_free (r);
+}
+
+static void
+reason (ProcuraRecommendation *r,
+        const char            *format,
+        ...) G_GNUC_PRINTF (2, 3);
+
+static void
+reason (ProcuraRecommendation *r,
+        const char            *format,
+        ...)
+{
+  va_list args;
+
+  va_start (args, format);
+  g_ptr_array_add (r->reasons, g_strdup_vprintf (format, args));
+  va_end (args);
+}
+
+static gboolean
+contains_ci (const char *haystack,
+             const char *needle)
+{
+  g_autofree char *h = NULL;
+
+  if (haystack == NULL)
+    return FALSE;
+  h = g_ascii_strdown (haystack, -1);
+  return strstr (h, needle) != NULL;
+}
+
+#define STEADY_UTILIZATION 0.6
+#define STEADY_PEAK_RATIO  1.5
+
+ProcuraRecommendation *
+procura_recommend (const ProcuraProject   *p,
+                   const ProcuraAnalysis  *a)
+{
+  ProcuraRecommendation *r = g_new0 (ProcuraRecommendation, 1);
+  const ProcuraCandidateAnalysis *best = NULL, *best_api = NULL, *best_gpu = NULL;
+  const ProcuraBrief *b = p->brief;
+  const char *cur = a->currency != NULL ? a->currency : "USD";
+  gboolean steady, owned_boundary;
+  double ratio;
+
+  r->reasons = g_ptr_array_new_with_free_func (g_free);
+
+  if (a->ranking_withheld)
+    {
+      r->choice = PROCURA_CHOICE_UNDECIDED;
+      reason (r, "No recommendation while the ranking is withheld: %s.", a->ranking_withheld_reason);
+      return r;
+    }
+  best = procura_analysis_find (a, g_array_index (a->ranking, gint64, 0));
+  for (guint i = 0; i < a->ranking->len; i++)
+    {
+      const ProcuraCandidateAnalysis *ca = procura_analysis_find (a, g_array_index (a->ranking, gint64, i));
+      if (ca->kind == PROCURA_CANDIDATE_API && best_api == NULL)
+        best_api = ca;
+      if (ca->kind == PROCURA_CANDIDATE_GPU && best_gpu == NULL)
+        best_gpu = ca;
+    }
+  r->candidate_id = best->candidate_id;
+  r->candidate_name = g_strdup (best->name);
+
+  reason (r, "%s has the lowest cost per accepted output: %.6g %s at %.4g requests/s average "
+          "(%.4g peak).", best->name, best->cost->cost_per_accepted, cur, a->demand_average,
+          procura_is_set (a->demand_peak) ? a->demand_peak : a->demand_average);
+
+  if (best->kind == PROCURA_CANDIDATE_API)
+    {
+      r->choice = PROCURA_CHOICE_API;
+      if (best_gpu != NULL)
+        {
+          const ProcuraCandidateAnalysis *g = best_gpu;
+          reason (r, "The cheapest GPU candidate, %s, costs %.6g %s per accepted output at %.0f %% "
+                  "utilisation: at this demand the GPUs would sit idle much of the time.",
+                  g->name, g->cost->cost_per_accepted, cur, 100.0 * g->cost->utilization);
+          for (guint k = 0; k < g->break_even->len; k++)
+            {
+              const ProcuraBreakEven *be = &g_array_index (g->break_even, ProcuraBreakEven, k);
+              if (be->gpu_cheaper_above)
+                {
+                  reason (r, "%s becomes cheaper than the API above about %.4g requests/s average "
+                          "(%.0f %% utilisation): revisit when demand grows past it.",
+                          g->name, be->demand, 100.0 * be->utilization);
+                  break;
+                }
+            }
+        }
+      else
+        reason (r, "No GPU candidate has a cost at the target.");
+      return r;
+    }
+
+  if (best->kind == PROCURA_CANDIDATE_HYBRID)
+    {
+      r->choice = PROCURA_CHOICE_HYBRID;
+      reason (r, "GPUs for the base load and the API for the %.1f %% of requests above their capacity "
+              "beat both pure options: the GPUs stay busy and the peaks do not need idle replicas.",
+              100.0 * best->cost->api_share);
+      reason (r, "Rent the base GPUs on demand first; reserve them once the base load has held for a "
+              "few months.");
+      return r;
+    }
+
+  /* a GPU candidate: rent, reserve or buy */
+  ratio = procura_is_set (a->demand_peak) && a->demand_average > 0 ? a->demand_peak / a->demand_average : 1.0;
+  steady = (b == NULL || b->duty_cycle == NULL || g_strcmp0 (b->duty_cycle, "always-on") == 0) &&
+           ratio <= STEADY_PEAK_RATIO;
+  owned_boundary = b != NULL && (contains_ci (b->operating_boundary, "on-prem") ||
+                                 contains_ci (b->operating_boundary, "sovereign") ||
+                                 contains_ci (b->operating_boundary, "air-gap") ||
+                                 contains_ci (b->operating_boundary, "own"));
+
+  if (best_api != NULL)
+    reason (r, "The API route %s costs %.6g %s per accepted output, %.1f× as much.", best_api->name,
+            best_api->cost->cost_per_accepted, cur,
+            best_api->cost->cost_per_accepted / best->cost->cost_per_accepted);
+
+  if (owned_boundary && steady && best->cost->utilization >= STEADY_UTILIZATION)
+    {
+      r->choice = PROCURA_CHOICE_BUY;
+      reason (r, "The operating boundary (%s) keeps the workload on hardware you control, and the load "
+              "is steady (peak %.2f× average) with %.0f %% utilisation: owning the GPUs pays off over "
+              "their life.", b->operating_boundary, ratio, 100.0 * best->cost->utilization);
+    }
+  else if (steady && best->cost->utilization >= STEADY_UTILIZATION)
+    {
+      r->choice = PROCURA_CHOICE_RESERVE;
+      reason (r, "The load is steady (%s, peak %.2f× average) and keeps %d replica%s %.0f %% busy: a "
+              "reserved or committed term buys the same hours for less.",
+              b != NULL && b->duty_cycle != NULL ? b->duty_cycle : "always-on", ratio,
+              best->cost->replicas, best->cost->replicas == 1 ? "" : "s", 100.0 * best->cost->utilization);
+      if (owned_boundary)
+        reason (r, "Buying would need a steadier or busier load (at least %.0f %% utilisation).",
+                100.0 * STEADY_UTILIZATION);
+    }
+  else
+    {
+      r->choice = PROCURA_CHOICE_RENT;
+      if (!steady)
+        reason (r, "The load is not steady (%s, peak %.2f× average): rent on demand and scale with it "
+                "rather than commit to a term.",
+                b != NULL && b->duty_cycle != NULL ? b->duty_cycle : "duty cycle unknown", ratio);
+      if (best->cost->utilization < STEADY_UTILIZATION)
+        reason (r, "Utilisation is %.0f %%, below the %.0f %% at which a reserved term usually pays off.",
+                100.0 * best->cost->utilization, 100.0 * STEADY_UTILIZATION);
+    }
+  return r;
+}

@@ -1,0 +1,665 @@
+/* procura-stats.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "procura-stats.h"
+
+/* ---- sorting ------------------------------------------------------------ */
+
+/* Maps a double to an unsigned key whose unsigned order is the numeric order;
+ * every NaN maps to the largest key so that NaNs go last. */
+static inline guint64
+double_to_key (double v)
+{
+  guint64 u;
+
+  if (isnan (v))
+    return G_MAXUINT64;
+  if (v == 0.0)
+    v = 0.0;                    /* -0.0 and +0.0 are equal */
+  memcpy (&u, &v, sizeof u);
+  if (u & G_GUINT64_CONSTANT (0x8000000000000000))
+    return ~u;
+  return u | G_GUINT64_CONSTANT (0x8000000000000000);
+}
+
+static inline double
+key_to_double (guint64 k)
+{
+  guint64 u;
+  double v;
+
+  if (k == G_MAXUINT64)
+    return NAN;
+  if (k & G_GUINT64_CONSTANT (0x8000000000000000))
+    u = k & ~G_GUINT64_CONSTANT (0x8000000000000000);
+  else
+    u = ~k;
+  memcpy (&v, &u, sizeof v);
+  return v;
+}
+
+static void
+insertion_sort (double *v,
+                gsize   n)
+{
+  for (gsize i = 1; i < n; i++)
+    {
+      double x = v[i];
+      guint64 kx = double_to_key (x);
+      gsize j = i;
+
+      while (j > 0 && double_to_key (v[j - 1]) > kx)
+        {
+          v[j] = v[j - 1];
+          j--;
+        }
+      v[j] = x;
+    }
+}
+
+#define RADIX_BITS 11
+#define RADIX_SIZE (1u << RADIX_BITS)
+#define RADIX_PASSES 6          /* 6 × 11 = 66 ≥ 64 bits */
+
+void
+procura_stats_sort (double *values,
+                    gsize   n)
+{
+  guint64 *a, *b;
+  gsize *count;
+
+  if (values == NULL || n < 2)
+    return;
+  if (n < 128)
+    {
+      insertion_sort (values, n);
+      return;
+    }
+
+  /* LSD radix sort on the order-preserving keys: O(n), stable, no comparisons. */
+  a = g_new (guint64, n);
+  b = g_new (guint64, n);
+  count = g_new (gsize, RADIX_SIZE * RADIX_PASSES);
+  memset (count, 0, sizeof (gsize) * RADIX_SIZE * RADIX_PASSES);
+
+  for (gsize i = 0; i < n; i++)
+    {
+      guint64 k = double_to_key (values[i]);
+      a[i] = k;
+      for (guint p = 0; p < RADIX_PASSES; p++)
+        count[p * RADIX_SIZE + ((k >> (p * RADIX_BITS)) & (RADIX_SIZE - 1))]++;
+    }
+
+  for (guint p = 0; p < RADIX_PASSES; p++)
+    {
+      gsize *c = count + p * RADIX_SIZE;
+      gsize sum = 0;
+      guint shift = p * RADIX_BITS;
+      guint64 *tmp;
+      gboolean trivial = FALSE;
+
+      for (guint d = 0; d < RADIX_SIZE; d++)
+        {
+          if (c[d] == n)
+            {
+              trivial = TRUE;   /* every key has the same digit: skip the pass */
+              break;
+            }
+          if (c[d] != 0)
+            break;
+        }
+      if (trivial)
+        continue;
+
+      for (guint d = 0; d < RADIX_SIZE; d++)
+        {
+          gsize t = c[d];
+          c[d] = sum;
+          sum += t;
+        }
+      for (gsize i = 0; i < n; i++)
+        b[c[(a[i] >> shift) & (RADIX_SIZE - 1)]++] = a[i];
+      tmp = a;
+      a = b;
+      b = tmp;
+    }
+
+  for (gsize i = 0; i < n; i++)
+    values[i] = key_to_double (a[i]);
+
+  g_free (a);
+  g_free (b);
+  g_free (count);
+}
+
+/* ---- descriptive statistics --------------------------------------------- */
+
+double
+procura_stats_percentile (const double *sorted,
+                          gsize         n,
+                          double        q)
+{
+  double h, fl;
+  gsize i;
+
+  if (sorted == NULL || n == 0 || isnan (q))
+    return NAN;
+  if (q < 0.0)
+    q = 0.0;
+  if (q > 1.0)
+    q = 1.0;
+
+  h = (double) (n - 1) * q;
+  fl = floor (h);
+  i = (gsize) fl;
+  if (i >= n - 1)
+    return sorted[n - 1];
+  if (h == fl)
+    return sorted[i];
+  /* numpy's _lerp: a + t (b - a), and b - (b - a)(1 - t) when t >= 0.5. */
+  {
+    double a = sorted[i], b = sorted[i + 1], t = h - fl, d = b - a;
+    return t >= 0.5 ? b - d * (1.0 - t) : a + d * t;
+  }
+}
+
+double
+procura_stats_percentile_unsorted (const double *values,
+                                   gsize         n,
+                                   double        q)
+{
+  double *copy, r;
+
+  if (values == NULL || n == 0)
+    return NAN;
+  copy = g_memdup2 (values, n * sizeof (double));
+  procura_stats_sort (copy, n);
+  r = procura_stats_percentile (copy, n, q);
+  g_free (copy);
+  return r;
+}
+
+double
+procura_stats_mean (const double *values,
+                    gsize         n)
+{
+  double sum = 0.0;
+
+  if (values == NULL || n == 0)
+    return NAN;
+  for (gsize i = 0; i < n; i++)
+    sum += values[i];
+  return sum / (double) n;
+}
+
+static double
+sum_sq_dev (const double *values,
+            gsize         n)
+{
+  double m = procura_stats_mean (values, n), ss = 0.0;
+
+  for (gsize i = 0; i < n; i++)
+    ss += (values[i] - m) * (values[i] - m);
+  return ss;
+}
+
+double
+procura_stats_std (const double *values,
+                   gsize         n)
+{
+  if (values == NULL || n == 0)
+    return NAN;
+  return sqrt (sum_sq_dev (values, n) / (double) n);
+}
+
+double
+procura_stats_std_sample (const double *values,
+                          gsize         n)
+{
+  if (values == NULL || n < 2)
+    return NAN;
+  return sqrt (sum_sq_dev (values, n) / (double) (n - 1));
+}
+
+double
+procura_stats_lerp (double x0,
+                    double y0,
+                    double x1,
+                    double y1,
+                    double x)
+{
+  if (x1 == x0)
+    return y0;
+  return y0 + (y1 - y0) * (x - x0) / (x1 - x0);
+}
+
+double
+procura_stats_interp (const double *xs,
+                      const double *ys,
+                      gsize         n,
+                      double        x)
+{
+  if (xs == NULL || ys == NULL || n == 0)
+    return NAN;
+  if (x <= xs[0])
+    return ys[0];
+  if (x >= xs[n - 1])
+    return ys[n - 1];
+  for (gsize i = 1; i < n; i++)
+    if (x <= xs[i])
+      return procura_stats_lerp (xs[i - 1], ys[i - 1], xs[i], ys[i], x);
+  return ys[n - 1];
+}
+
+/* ---- PRNG --------------------------------------------------------------- */
+
+void
+procura_rng_init (ProcuraRng *rng,
+                  guint64     seed)
+{
+  rng->state = seed;
+  rng->spare = 0;
+  rng->has_spare = FALSE;
+}
+
+guint64
+procura_rng_next (ProcuraRng *rng)
+{
+  guint64 z = (rng->state += G_GUINT64_CONSTANT (0x9E3779B97F4A7C15));
+
+  z = (z ^ (z >> 30)) * G_GUINT64_CONSTANT (0xBF58476D1CE4E5B9);
+  z = (z ^ (z >> 27)) * G_GUINT64_CONSTANT (0x94D049BB133111EB);
+  return z ^ (z >> 31);
+}
+
+guint64
+procura_rng_below (ProcuraRng *rng,
+                   guint64     bound)
+{
+  /* Rejection on the top of the range: unbiased and portable (no 128-bit). */
+  guint64 limit, r;
+
+  if (bound <= 1)
+    return 0;
+  limit = G_MAXUINT64 - (G_MAXUINT64 % bound);
+  do
+    r = procura_rng_next (rng);
+  while (r >= limit);
+  return r % bound;
+}
+
+/* Uniform in the open interval (0, 1) with 53 random bits. */
+static double
+rng_uniform (ProcuraRng *rng)
+{
+  return ((double) (procura_rng_next (rng) >> 11) + 0.5) * (1.0 / 9007199254740992.0);
+}
+
+static double
+rng_normal (ProcuraRng *rng)
+{
+  /* Marsaglia's polar method: two variates per accepted pair, the second kept */
+  double u, v, s2, f;
+
+  if (rng->has_spare)
+    {
+      rng->has_spare = FALSE;
+      return rng->spare;
+    }
+  do
+    {
+      u = 2.0 * rng_uniform (rng) - 1.0;
+      v = 2.0 * rng_uniform (rng) - 1.0;
+      s2 = u * u + v * v;
+    }
+  while (s2 >= 1.0 || s2 == 0.0);
+  f = sqrt (-2.0 * log (s2) / s2);
+  rng->spare = v * f;
+  rng->has_spare = TRUE;
+  return u * f;
+}
+
+/* Gamma(shape, 1) by Marsaglia and Tsang (2000); shape > 0. */
+static double
+rng_gamma (ProcuraRng *rng,
+           double      shape)
+{
+  double d, c;
+
+  if (shape < 1.0)
+    {
+      double u = rng_uniform (rng);
+      return rng_gamma (rng, shape + 1.0) * pow (u, 1.0 / shape);
+    }
+  d = shape - 1.0 / 3.0;
+  c = 1.0 / sqrt (9.0 * d);
+  for (;;)
+    {
+      double x, v, u;
+
+      do
+        {
+          x = rng_normal (rng);
+          v = 1.0 + c * x;
+        }
+      while (v <= 0.0);
+      v = v * v * v;
+      u = rng_uniform (rng);
+      if (u < 1.0 - 0.0331 * x * x * x * x)
+        return d * v;
+      if (log (u) < 0.5 * x * x + d * (1.0 - v + log (v)))
+        return d * v;
+    }
+}
+
+static double
+rng_beta (ProcuraRng *rng,
+          double      a,
+          double      b)
+{
+  double x = rng_gamma (rng, a), y = rng_gamma (rng, b);
+  return x / (x + y);
+}
+
+
+/* ---- bootstrap ---------------------------------------------------------- */
+
+/* One resample of size n with replacement from the sorted values, reduced to
+ * its numpy-linear q-percentile, WITHOUT materialising the resample.
+ *
+ * A resample draws n indices I_j = floor(n U_j) with U_j uniform on (0,1);
+ * floor is monotone, so the k-th smallest index is floor(n U_(k)), where
+ * U_(k) is the k-th order statistic of n uniforms, distributed Beta(k, n-k+1).
+ * Given U_(k) = u, U_(k+1) is the minimum of n-k uniforms on (u,1):
+ * u + (1-u)(1 - V^(1/(n-k))). The percentile needs exactly these two order
+ * statistics, so each resample costs O(1) and follows the same distribution
+ * as a plain resample. */
+/* Draws the 0-based ranks of the two order statistics a resample's percentile needs
+ * (ib = ia when one suffices) and the interpolation weight t. */
+static void
+resample_ranks (ProcuraRng *rng,
+                gsize       n,
+                double      q,
+                gsize      *ia,
+                gsize      *ib,
+                double     *t)
+{
+  double h = (double) (n - 1) * q, fl = floor (h);
+  gsize k = (gsize) fl + 1;     /* 1-based rank of the lower order statistic */
+  double uk, uk1;
+
+  *t = h - fl;
+  uk = rng_beta (rng, (double) k, (double) (n - k + 1));
+  *ia = (gsize) floor (uk * (double) n);
+  if (*ia >= n)
+    *ia = n - 1;
+  *ib = *ia;
+  if (*t == 0.0 || k >= n)
+    return;
+  uk1 = uk + (1.0 - uk) * (1.0 - pow (rng_uniform (rng), 1.0 / (double) (n - k)));
+  *ib = (gsize) floor (uk1 * (double) n);
+  if (*ib >= n)
+    *ib = n - 1;
+}
+
+static inline double
+lerp_numpy (double a,
+            double b,
+            double t)
+{
+  return t >= 0.5 ? b - (b - a) * (1.0 - t) : a + (b - a) * t;
+}
+
+/* One resample of size n with replacement from the sorted values, reduced to
+ * its numpy-linear q-percentile, WITHOUT materialising the resample.
+ *
+ * A resample draws n indices I_j = floor(n U_j) with U_j uniform on (0,1);
+ * floor is monotone, so the k-th smallest index is floor(n U_(k)), where
+ * U_(k) is the k-th order statistic of n uniforms, distributed Beta(k, n-k+1).
+ * Given U_(k) = u, U_(k+1) is the minimum of n-k uniforms on (u,1):
+ * u + (1-u)(1 - V^(1/(n-k))). The percentile needs exactly these two order
+ * statistics, so each resample costs O(1) and follows the same distribution
+ * as a plain resample. */
+static double
+resample_percentile (ProcuraRng   *rng,
+                     const double *sorted,
+                     gsize         n,
+                     double        q)
+{
+  gsize ia, ib;
+  double t;
+
+  resample_ranks (rng, n, q, &ia, &ib, &t);
+  if (ia == ib && (t == 0.0))
+    return sorted[ia];
+  return lerp_numpy (sorted[ia], sorted[ib], t);
+}
+
+gboolean
+procura_stats_bootstrap_estimates (const double *sorted,
+                                   gsize         n,
+                                   double        q,
+                                   guint         resamples,
+                                   guint64       seed,
+                                   double       *out)
+{
+  ProcuraRng rng;
+
+  if (sorted == NULL || n == 0 || out == NULL || isnan (q))
+    return FALSE;
+  q = CLAMP (q, 0.0, 1.0);
+  procura_rng_init (&rng, seed);
+  for (guint r = 0; r < resamples; r++)
+    out[r] = n == 1 ? sorted[0] : resample_percentile (&rng, sorted, n, q);
+  return TRUE;
+}
+
+gboolean
+procura_stats_bootstrap_ci_sorted (const double *sorted,
+                                   gsize         n,
+                                   double        q,
+                                   double        level,
+                                   guint         resamples,
+                                   guint64       seed,
+                                   double       *lo,
+                                   double       *hi)
+{
+  double *est;
+
+  if (lo != NULL)
+    *lo = NAN;
+  if (hi != NULL)
+    *hi = NAN;
+  if (sorted == NULL || n == 0 || resamples == 0 || isnan (q))
+    return FALSE;
+  q = CLAMP (q, 0.0, 1.0);
+  if (isnan (level) || level <= 0.0 || level >= 1.0)
+    level = 0.95;
+
+  est = g_new (double, resamples);
+  procura_stats_bootstrap_estimates (sorted, n, q, resamples, seed, est);
+  procura_stats_sort (est, resamples);
+
+  if (lo != NULL)
+    *lo = procura_stats_percentile (est, resamples, (1.0 - level) / 2.0);
+  if (hi != NULL)
+    *hi = procura_stats_percentile (est, resamples, (1.0 + level) / 2.0);
+  g_free (est);
+  return TRUE;
+}
+
+gboolean
+procura_stats_bootstrap_ci (const double *values,
+                            gsize         n,
+                            double        q,
+                            double        level,
+                            guint         resamples,
+                            guint64       seed,
+                            double       *lo,
+                            double       *hi)
+{
+  double *sorted;
+  gboolean ok;
+
+  if (values == NULL || n == 0)
+    {
+      if (lo != NULL)
+        *lo = NAN;
+      if (hi != NULL)
+        *hi = NAN;
+      return FALSE;
+    }
+  sorted = g_memdup2 (values, n * sizeof (double));
+  procura_stats_sort (sorted, n);
+  ok = procura_stats_bootstrap_ci_sorted (sorted, n, q, level, resamples, seed, lo, hi);
+  g_free (sorted);
+  return ok;
+}
+
+/* ---- selection ------------------------------------------------------------ */
+
+static inline void
+swap_d (double *a,
+        double *b)
+{
+  double t = *a;
+  *a = *b;
+  *b = t;
+}
+
+void
+procura_stats_select (double *v,
+                      gsize   n,
+                      gsize   k)
+{
+  gsize left = 0, right;
+
+  if (v == NULL || n < 2 || k >= n)
+    return;
+  right = n - 1;
+  while (right > left)
+    {
+      gsize mid = left + (right - left) / 2, i, j;
+      double pivot;
+
+      /* median of three to v[left] */
+      if (v[mid] < v[left])
+        swap_d (&v[mid], &v[left]);
+      if (v[right] < v[left])
+        swap_d (&v[right], &v[left]);
+      if (v[right] < v[mid])
+        swap_d (&v[right], &v[mid]);
+      swap_d (&v[left], &v[mid]);
+      pivot = v[left];
+
+      /* Hoare partition */
+      i = left;
+      j = right + 1;
+      for (;;)
+        {
+          do
+            i++;
+          while (i <= right && v[i] < pivot);
+          do
+            j--;
+          while (v[j] > pivot);
+          if (i >= j)
+            break;
+          swap_d (&v[i], &v[j]);
+        }
+      swap_d (&v[left], &v[j]);
+      if (j == k)
+        return;
+      if (j < k)
+        left = j + 1;
+      else
+        right = j - 1;
+    }
+}
+
+double
+procura_stats_percentile_ci (double  *values,
+                             gsize    n,
+                             double   q,
+                             double   level,
+                             guint    resamples,
+                             guint64  seed,
+                             double  *lo,
+                             double  *hi)
+{
+  double h, t, result, *est = NULL;
+  gsize k0, w_lo, w_hi, width;
+  gboolean sorted_all = FALSE;
+  ProcuraRng rng;
+
+  if (lo != NULL)
+    *lo = NAN;
+  if (hi != NULL)
+    *hi = NAN;
+  if (values == NULL || n == 0 || isnan (q))
+    return NAN;
+  q = CLAMP (q, 0.0, 1.0);
+  if (isnan (level) || level <= 0.0 || level >= 1.0)
+    level = 0.95;
+
+  h = (double) (n - 1) * q;
+  k0 = (gsize) floor (h);
+  t = h - floor (h);
+
+  /* the window of ranks: 8 standard deviations of the resampled rank, and more */
+  width = (gsize) (8.0 * sqrt ((double) n * q * (1.0 - q)) + 32.0);
+  if (n <= 4096 || 4 * width >= n)
+    {
+      procura_stats_sort (values, n);
+      sorted_all = TRUE;
+      w_lo = 0;
+      w_hi = n - 1;
+    }
+  else
+    {
+      w_lo = k0 > width ? k0 - width : 0;
+      w_hi = MIN (n - 1, k0 + 1 + width);
+      procura_stats_select (values, n, w_lo);
+      procura_stats_select (values + w_lo, n - w_lo, w_hi - w_lo);
+      procura_stats_sort (values + w_lo, w_hi - w_lo + 1);
+    }
+
+  result = k0 + 1 < n && t > 0 ? lerp_numpy (values[k0], values[k0 + 1], t) : values[MIN (k0, n - 1)];
+
+  if ((lo == NULL && hi == NULL) || resamples == 0)
+    return result;
+
+  est = g_new (double, resamples);
+  procura_rng_init (&rng, seed);
+  for (guint r = 0; r < resamples; r++)
+    {
+      gsize ia, ib;
+      double tt;
+
+      if (n == 1)
+        {
+          est[r] = values[0];
+          continue;
+        }
+      resample_ranks (&rng, n, q, &ia, &ib, &tt);
+      if (!sorted_all && (ia < w_lo || ib > w_hi))
+        {
+          procura_stats_sort (values, n);   /* rare: a resample beyond the window */
+          sorted_all = TRUE;
+        }
+      est[r] = (ia == ib && tt == 0.0) ? values[ia] : lerp_numpy (values[ia], values[ib], tt);
+    }
+  procura_stats_sort (est, resamples);
+  if (lo != NULL)
+    *lo = procura_stats_percentile (est, resamples, (1.0 - level) / 2.0);
+  if (hi != NULL)
+    *hi = procura_stats_percentile (est, resamples, (1.0 + level) / 2.0);
+  g_free (est);
+  return result;
+}

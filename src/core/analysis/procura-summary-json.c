@@ -1,0 +1,420 @@
+/* procura-summary-json.c: the analysis as JSON (`procura summary --json`) and as text
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <math.h>
+
+#include "procura-analysis.h"
+#include "procura-capacity.h"
+
+static void
+num (JsonBuilder *b,
+     const char  *member,
+     double       v)
+{
+  json_builder_set_member_name (b, member);
+  if (isfinite (v))
+    json_builder_add_double_value (b, v);
+  else
+    json_builder_add_null_value (b);
+}
+
+static void
+str (JsonBuilder *b,
+     const char  *member,
+     const char  *v)
+{
+  json_builder_set_member_name (b, member);
+  if (v != NULL)
+    json_builder_add_string_value (b, v);
+  else
+    json_builder_add_null_value (b);
+}
+
+static const char *
+kind_name (ProcuraCandidateKind k)
+{
+  switch (k)
+    {
+    case PROCURA_CANDIDATE_API:
+      return "api";
+    case PROCURA_CANDIDATE_HYBRID:
+      return "hybrid";
+    case PROCURA_CANDIDATE_GPU:
+    default:
+      return "gpu";
+    }
+}
+
+static void
+point_json (JsonBuilder             *b,
+            const ProcuraSweepPoint *p)
+{
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "run_id");
+  json_builder_add_int_value (b, p->run_id);
+  str (b, "label", p->label);
+  num (b, "rps", p->throughput_rps);
+  num (b, "tok_s", p->throughput_tok_s);
+  num (b, "value_ms", p->value_ms);
+  num (b, "ci_lo_ms", p->ci_lo_ms);
+  num (b, "ci_hi_ms", p->ci_hi_ms);
+  str (b, "source", p->source == PROCURA_SOURCE_RECOMPUTED ? "recomputed" : "as-reported");
+  json_builder_set_member_name (b, "samples");
+  json_builder_add_int_value (b, p->samples);
+  json_builder_set_member_name (b, "meets");
+  json_builder_add_boolean_value (b, p->meets);
+  json_builder_end_object (b);
+}
+
+static void
+capacity_json (JsonBuilder                    *b,
+               const ProcuraCandidateAnalysis *ca)
+{
+  const ProcuraCapacity *c = ca->capacity;
+
+  json_builder_set_member_name (b, "capacity");
+  if (c == NULL)
+    {
+      json_builder_add_null_value (b);
+      return;
+    }
+  json_builder_begin_object (b);
+  str (b, "status", procura_capacity_status_name (c->status));
+  num (b, "rps", c->capacity_rps);
+  num (b, "tok_s", c->capacity_tok_s);
+  json_builder_set_member_name (b, "uncertain");
+  json_builder_add_boolean_value (b, c->uncertain);
+  json_builder_set_member_name (b, "lower_bound");
+  json_builder_add_boolean_value (b, c->status == PROCURA_CAPACITY_NOT_SATURATED);
+  str (b, "metric", c->metric);
+  num (b, "percentile", c->percentile);
+  num (b, "threshold_ms", c->threshold_ms);
+  num (b, "used_rps", ca->capacity_at_slo);
+  str (b, "used_origin", ca->capacity_origin);
+  json_builder_set_member_name (b, "below");
+  if (c->below >= 0)
+    point_json (b, &g_array_index (c->points, ProcuraSweepPoint, c->below));
+  else
+    json_builder_add_null_value (b);
+  json_builder_set_member_name (b, "above");
+  if (c->above >= 0)
+    point_json (b, &g_array_index (c->points, ProcuraSweepPoint, c->above));
+  else
+    json_builder_add_null_value (b);
+  json_builder_set_member_name (b, "samples_min");
+  json_builder_add_int_value (b, c->samples_min);
+  str (b, "source", c->points->len == 0 ? NULL : c->all_recomputed ? "recomputed" : "as-reported");
+  json_builder_set_member_name (b, "points");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < c->points->len; i++)
+    point_json (b, &g_array_index (c->points, ProcuraSweepPoint, i));
+  json_builder_end_array (b);
+  json_builder_set_member_name (b, "skipped_runs");
+  json_builder_add_int_value (b, c->skipped);
+  str (b, "reason", c->reason);
+  json_builder_end_object (b);
+}
+
+static void
+warnings_json (JsonBuilder           *b,
+               const ProcuraAnalysis *a,
+               gint64                 candidate_id)
+{
+  json_builder_set_member_name (b, "warnings");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < a->warnings->len; i++)
+    {
+      const ProcuraWarning *w = g_ptr_array_index (a->warnings, i);
+      if (w->candidate_id != candidate_id)
+        continue;
+      json_builder_begin_object (b);
+      str (b, "id", w->id);
+      str (b, "severity", procura_severity_name (w->severity));
+      str (b, "message", w->message);
+      str (b, "what_to_do", w->what_to_do);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+}
+
+static void
+candidate_json (JsonBuilder                    *b,
+                const ProcuraAnalysis          *a,
+                const ProcuraCandidateAnalysis *ca)
+{
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "id");
+  json_builder_add_int_value (b, ca->candidate_id);
+  str (b, "name", ca->name);
+  str (b, "kind", kind_name (ca->kind));
+  json_builder_set_member_name (b, "derived");
+  json_builder_add_boolean_value (b, ca->derived);
+  json_builder_set_member_name (b, "rank");
+  if (ca->rank > 0)
+    json_builder_add_int_value (b, ca->rank);
+  else
+    json_builder_add_null_value (b);
+
+  capacity_json (b, ca);
+
+  json_builder_set_member_name (b, "cost");
+  if (ca->cost != NULL)
+    json_builder_add_value (b, procura_cost_result_to_json (ca->cost));
+  else
+    json_builder_add_null_value (b);
+  str (b, "cost_reason", ca->cost_reason);
+
+  /* the memory fit (computed by src/core/fit) at the brief's context and concurrency */
+  json_builder_set_member_name (b, "fit");
+  if (ca->fit != NULL)
+    {
+      const ProcuraFitResult *f = ca->fit;
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "fits");
+      json_builder_add_boolean_value (b, f->fits);
+      str (b, "limit", procura_fit_limit_to_string (f->limit));
+      str (b, "limit_text", f->limit_text[0] ? f->limit_text : NULL);
+      json_builder_set_member_name (b, "context_tokens");
+      json_builder_add_int_value (b, f->context_tokens);
+      json_builder_set_member_name (b, "concurrency");
+      json_builder_add_int_value (b, f->concurrency);
+      json_builder_set_member_name (b, "tp");
+      json_builder_add_int_value (b, f->tp);
+      json_builder_set_member_name (b, "pp");
+      json_builder_add_int_value (b, f->pp);
+      num (b, "weights_bytes", f->weights_bytes);
+      num (b, "kv_bytes_per_token", f->kv_bytes_per_token);
+      num (b, "kv_pool_bytes", f->kv_pool_bytes);
+      json_builder_set_member_name (b, "kv_tokens");
+      json_builder_add_int_value (b, f->kv_tokens);
+      num (b, "max_concurrency", f->max_concurrency);
+      num (b, "headroom_bytes", f->headroom_bytes);
+      json_builder_set_member_name (b, "estimates");
+      json_builder_add_boolean_value (b, f->estimates != 0);
+      json_builder_end_object (b);
+    }
+  else
+    json_builder_add_null_value (b);
+  str (b, "fit_reason", ca->fit != NULL ? NULL : ca->fit_reason);
+
+  json_builder_set_member_name (b, "sensitivity");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < ca->sensitivity->len; i++)
+    {
+      const ProcuraSensitivity *s = g_ptr_array_index (ca->sensitivity, i);
+      json_builder_begin_object (b);
+      str (b, "input", s->input);
+      num (b, "base_value", s->base_value);
+      num (b, "low_value", s->low_value);
+      num (b, "high_value", s->high_value);
+      num (b, "base_cost", s->base_cost);
+      num (b, "cost_low", s->cost_low);
+      num (b, "cost_high", s->cost_high);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+
+  json_builder_set_member_name (b, "what_if");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < ca->what_ifs->len; i++)
+    {
+      const ProcuraWhatIf *w = g_ptr_array_index (ca->what_ifs, i);
+      json_builder_begin_object (b);
+      str (b, "id", w->id);
+      str (b, "title", w->title);
+      str (b, "assumption", w->assumption);
+      json_builder_set_member_name (b, "estimate");
+      json_builder_add_boolean_value (b, w->estimate);
+      num (b, "cost_per_accepted", w->result != NULL ? w->result->cost_per_accepted : NAN);
+      num (b, "all_in_cost", w->result != NULL ? w->result->all_in_cost : NAN);
+      json_builder_set_member_name (b, "replicas");
+      if (w->result != NULL && w->result->kind != PROCURA_CANDIDATE_API)
+        json_builder_add_int_value (b, w->result->replicas);
+      else
+        json_builder_add_null_value (b);
+      str (b, "note", w->note);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+
+  json_builder_set_member_name (b, "break_even");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < ca->break_even->len; i++)
+    {
+      const ProcuraBreakEven *be = &g_array_index (ca->break_even, ProcuraBreakEven, i);
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "api_candidate");
+      json_builder_add_int_value (b, ca->break_even_api);
+      num (b, "demand", be->demand);
+      num (b, "utilization", be->utilization);
+      num (b, "cost_per_accepted", be->cost_per_accepted);
+      json_builder_set_member_name (b, "gpu_cheaper_above");
+      json_builder_add_boolean_value (b, be->gpu_cheaper_above);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+
+  warnings_json (b, a, ca->candidate_id);
+  json_builder_end_object (b);
+}
+
+JsonNode *
+procura_analysis_to_json (const ProcuraAnalysis *a,
+                          const ProcuraProject  *project)
+{
+  g_autoptr(JsonBuilder) b = json_builder_new ();
+  const ProcuraRecommendation *r = a->recommendation;
+
+  json_builder_begin_object (b);
+  str (b, "project", project != NULL ? project->title : NULL);
+  json_builder_set_member_name (b, "illustrative");
+  json_builder_add_boolean_value (b, project != NULL && project->illustrative);
+  str (b, "currency", a->currency);
+
+  json_builder_set_member_name (b, "slo");
+  json_builder_begin_object (b);
+  str (b, "metric", a->slo_metric);
+  num (b, "percentile", a->slo_percentile);
+  num (b, "threshold_ms", a->slo_threshold_ms);
+  json_builder_end_object (b);
+  json_builder_set_member_name (b, "demand");
+  json_builder_begin_object (b);
+  num (b, "average", a->demand_average);
+  num (b, "peak", a->demand_peak);
+  json_builder_end_object (b);
+  num (b, "window_hours", a->window_hours);
+  num (b, "acceptance_rate", a->acceptance_rate);
+
+  json_builder_set_member_name (b, "candidates");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < a->candidates->len; i++)
+    candidate_json (b, a, g_ptr_array_index (a->candidates, i));
+  json_builder_end_array (b);
+
+  warnings_json (b, a, 0);
+
+  json_builder_set_member_name (b, "ranking");
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "withheld");
+  json_builder_add_boolean_value (b, a->ranking_withheld);
+  str (b, "reason", a->ranking_withheld_reason);
+  json_builder_set_member_name (b, "order");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < a->ranking->len; i++)
+    {
+      const ProcuraCandidateAnalysis *ca = procura_analysis_find (a, g_array_index (a->ranking, gint64, i));
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "rank");
+      json_builder_add_int_value (b, ca->rank);
+      json_builder_set_member_name (b, "id");
+      json_builder_add_int_value (b, ca->candidate_id);
+      str (b, "name", ca->name);
+      num (b, "cost_per_accepted", ca->cost->cost_per_accepted);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+  json_builder_end_object (b);
+
+  json_builder_set_member_name (b, "recommendation");
+  json_builder_begin_object (b);
+  str (b, "choice", procura_choice_name (r != NULL ? r->choice : PROCURA_CHOICE_UNDECIDED));
+  str (b, "candidate", r != NULL ? r->candidate_name : NULL);
+  json_builder_set_member_name (b, "reasons");
+  json_builder_begin_array (b);
+  if (r != NULL)
+    for (guint i = 0; i < r->reasons->len; i++)
+      json_builder_add_string_value (b, g_ptr_array_index (r->reasons, i));
+  json_builder_end_array (b);
+  json_builder_end_object (b);
+
+  json_builder_end_object (b);
+  return json_builder_get_root (b);
+}
+
+char *
+procura_analysis_to_text (const ProcuraAnalysis *a,
+                          const ProcuraProject  *project)
+{
+  GString *s = g_string_new (NULL);
+  const char *cur = a->currency != NULL ? a->currency : "USD";
+  g_autofree char *pname = procura_percentile_stat_name (a->slo_percentile);
+
+  g_string_append_printf (s, "%s%s\n", project != NULL && project->title ? project->title : "Project",
+                          project != NULL && project->illustrative ? " (illustrative data)" : "");
+  if (a->slo_metric != NULL && isfinite (a->slo_threshold_ms))
+    g_string_append_printf (s, "Target: %s %s <= %g ms", pname, a->slo_metric, a->slo_threshold_ms);
+  else
+    g_string_append (s, "Target: not set");
+  g_string_append_printf (s, "; demand %.4g req/s average, %.4g peak; window %g h\n\n",
+                          a->demand_average, a->demand_peak, a->window_hours);
+
+  for (guint i = 0; i < a->candidates->len; i++)
+    {
+      const ProcuraCandidateAnalysis *ca = g_ptr_array_index (a->candidates, i);
+
+      if (ca->rank > 0)
+        g_string_append_printf (s, "#%d ", ca->rank);
+      g_string_append_printf (s, "%s [%s%s]\n", ca->name, kind_name (ca->kind), ca->derived ? ", derived" : "");
+      if (ca->capacity != NULL && isfinite (ca->capacity->capacity_rps))
+        g_string_append_printf (s, "  capacity: %s, %.4g req/s%s\n", procura_capacity_status_name (ca->capacity->status),
+                                ca->capacity->capacity_rps, ca->capacity->uncertain ? " (uncertain)" : "");
+      else if (ca->capacity != NULL)
+        g_string_append_printf (s, "  capacity: %s\n", procura_capacity_status_name (ca->capacity->status));
+      if (ca->fit != NULL)
+        g_string_append_printf (s, "  memory fit: %s at %" G_GINT64_FORMAT " tokens x %" G_GINT64_FORMAT
+                                " sequences (TP %d)%s%s\n", ca->fit->fits ? "fits" : "does not fit",
+                                ca->fit->context_tokens, ca->fit->concurrency, ca->fit->tp,
+                                ca->fit->fits ? "" : ": ", ca->fit->fits ? "" : ca->fit->limit_text);
+      else if (ca->fit_reason != NULL && ca->kind != PROCURA_CANDIDATE_API)
+        g_string_append_printf (s, "  memory fit: not computed (%s)\n", ca->fit_reason);
+      if (ca->capacity != NULL && ca->capacity->reason != NULL)
+        g_string_append_printf (s, "    %s\n", ca->capacity->reason);
+      if (ca->cost != NULL)
+        {
+          g_string_append_printf (s, "  cost per accepted output: %.6g %s (%.4g %s per 1k)\n",
+                                  ca->cost->cost_per_accepted, cur, 1000 * ca->cost->cost_per_accepted, cur);
+          g_string_append_printf (s, "  all-in %.2f %s per window, %.0f accepted outputs", ca->cost->all_in_cost,
+                                  cur, ca->cost->accepted_outputs);
+          if (ca->kind != PROCURA_CANDIDATE_API)
+            g_string_append_printf (s, ", %d replica%s at %.1f %% utilisation", ca->cost->replicas,
+                                    ca->cost->replicas == 1 ? "" : "s", 100 * ca->cost->utilization);
+          g_string_append_c (s, '\n');
+          for (guint l = 0; l < PROCURA_COST_N_LINES; l++)
+            if (procura_cost_result_line_applies (ca->cost, l))
+              g_string_append_printf (s, "    %-16s %12.2f\n", procura_cost_line_name (l), ca->cost->lines[l]);
+        }
+      else if (ca->cost_reason != NULL)
+        g_string_append_printf (s, "  no cost: %s\n", ca->cost_reason);
+      for (guint k = 0; k < a->warnings->len; k++)
+        {
+          const ProcuraWarning *w = g_ptr_array_index (a->warnings, k);
+          if (w->candidate_id == ca->candidate_id)
+            g_string_append_printf (s, "  %s: %s\n    → %s\n", procura_severity_name (w->severity), w->message,
+                                    w->what_to_do);
+        }
+      g_string_append_c (s, '\n');
+    }
+
+  for (guint k = 0; k < a->warnings->len; k++)
+    {
+      const ProcuraWarning *w = g_ptr_array_index (a->warnings, k);
+      if (w->candidate_id == 0)
+        g_string_append_printf (s, "%s: %s\n  → %s\n", procura_severity_name (w->severity), w->message,
+                                w->what_to_do);
+    }
+  if (a->ranking_withheld)
+    g_string_append_printf (s, "\nRanking withheld: %s\n", a->ranking_withheld_reason);
+  if (a->recommendation != NULL)
+    {
+      g_string_append_printf (s, "\nRecommendation: %s", procura_choice_name (a->recommendation->choice));
+      if (a->recommendation->candidate_name != NULL)
+        g_string_append_printf (s, " (%s)", a->recommendation->candidate_name);
+      g_string_append_c (s, '\n');
+      for (guint i = 0; i < a->recommendation->reasons->len; i++)
+        g_string_append_printf (s, "  - %s\n", (const char *) g_ptr_array_index (a->recommendation->reasons, i));
+    }
+  return g_string_free (s, FALSE);
+}

@@ -1,0 +1,348 @@
+/* procura-warnings.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "procura-analysis.h"
+#include "procura-util.h"
+
+const char *
+procura_severity_name (ProcuraSeverity s)
+{
+  switch (s)
+    {
+    case PROCURA_SEVERITY_ERROR:
+      return "error";
+    case PROCURA_SEVERITY_WARNING:
+      return "warning";
+    case PROCURA_SEVERITY_INFO:
+    default:
+      return "info";
+    }
+}
+
+ProcuraWarning *
+procura_warning_new (const char      *id,
+                     ProcuraSeverity  severity,
+                     gint64           candidate_id,
+                     const char      *message,
+                     const char      *what_to_do)
+{
+  ProcuraWarning *w = g_new0 (ProcuraWarning, 1);
+
+  w->id = g_strdup (id);
+  w->severity = severity;
+  w->candidate_id = candidate_id;
+  w->message = g_strdup (message);
+  w->what_to_do = g_strdup (what_to_do);
+  return w;
+}
+
+void
+procura_warning_free (ProcuraWarning *w)
+{
+  if (w == NULL)
+    return;
+  g_free (w->id);
+  g_free (w->message);
+  g_free (w->what_to_do);
+  g_free (w);
+}
+
+static void
+warn (ProcuraAnalysis *a,
+      const char      *id,
+      ProcuraSeverity  severity,
+      gint64           candidate_id,
+      char            *message,     /* owned */
+      char            *what_to_do)  /* owned */
+{
+  g_ptr_array_add (a->warnings, procura_warning_new (id, severity, candidate_id, message, what_to_do));
+  g_free (message);
+  g_free (what_to_do);
+}
+
+static const ProcuraCandidate *
+project_candidate (const ProcuraProject *p,
+                   gint64                id)
+{
+  for (guint i = 0; i < p->candidates->len; i++)
+    {
+      const ProcuraCandidate *c = g_ptr_array_index (p->candidates, i);
+      if (c->id == id)
+        return c;
+    }
+  return NULL;
+}
+
+static const ProcuraQuote *
+quote_of (const ProcuraProject   *p,
+          const ProcuraCandidate *c)
+{
+  if (c->quote_id == 0)
+    return NULL;
+  for (guint i = 0; i < p->quotes->len; i++)
+    {
+      const ProcuraQuote *q = g_ptr_array_index (p->quotes, i);
+      if (q->id == c->quote_id)
+        return q;
+    }
+  return NULL;
+}
+
+/* Context lengths (input + output tokens) measured or checked for a candidate:
+ * benchmark shapes, engine logs' max_model_len, probe fit tests. */
+static guint
+distinct_contexts (const ProcuraProject *p,
+                   gint64                candidate_id,
+                   gboolean              all_candidates,
+                   guint                *evidence)
+{
+  g_autoptr(GArray) seen = g_array_new (FALSE, FALSE, sizeof (double));
+  guint n_evidence = 0;
+
+#define ADD_CONTEXT(v) \
+  G_STMT_START { \
+    double _v = (v); gboolean _dup = FALSE; \
+    for (guint _k = 0; _k < seen->len; _k++) \
+      if (fabs (g_array_index (seen, double, _k) - _v) <= 0.02 * _v) _dup = TRUE; \
+    if (!_dup) g_array_append_val (seen, _v); \
+  } G_STMT_END
+
+  for (guint i = 0; i < p->runs->len; i++)
+    {
+      const ProcuraRun *r = g_ptr_array_index (p->runs, i);
+      if (!all_candidates && r->candidate_id != candidate_id)
+        continue;
+      n_evidence++;
+      if (procura_is_set (r->scenario.input_len) && procura_is_set (r->scenario.output_len))
+        ADD_CONTEXT (r->scenario.input_len + r->scenario.output_len);
+      else if (procura_is_set (r->input_tokens_mean) && procura_is_set (r->output_tokens_mean))
+        ADD_CONTEXT (r->input_tokens_mean + r->output_tokens_mean);
+    }
+  for (guint i = 0; i < p->engine_logs->len; i++)
+    {
+      const ProcuraEngineLog *l = g_ptr_array_index (p->engine_logs, i);
+      if (!all_candidates && l->candidate_id != candidate_id)
+        continue;
+      n_evidence++;
+      if (l->max_model_len > 0)
+        ADD_CONTEXT ((double) l->max_model_len);
+    }
+  for (guint i = 0; i < p->probe_results->len; i++)
+    {
+      const ProcuraProbeResult *r = g_ptr_array_index (p->probe_results, i);
+      if (!all_candidates && r->candidate_id != candidate_id)
+        continue;
+      if (g_strcmp0 (r->test, "fit") == 0)
+        n_evidence++;
+    }
+#undef ADD_CONTEXT
+  if (evidence != NULL)
+    *evidence = n_evidence;
+  return seen->len;
+}
+
+static guint
+distinct_models (const ProcuraProject *p)
+{
+  g_autoptr(GPtrArray) seen = g_ptr_array_new ();
+
+  for (guint i = 0; i < p->runs->len; i++)
+    {
+      const ProcuraRun *r = g_ptr_array_index (p->runs, i);
+      if (r->scenario.model != NULL &&
+          !g_ptr_array_find_with_equal_func (seen, r->scenario.model, g_str_equal, NULL))
+        g_ptr_array_add (seen, r->scenario.model);
+    }
+  for (guint i = 0; i < p->model_shapes->len; i++)
+    {
+      const ProcuraModelShape *m = g_ptr_array_index (p->model_shapes, i);
+      if (m->id != NULL && !g_ptr_array_find_with_equal_func (seen, m->id, g_str_equal, NULL))
+        g_ptr_array_add (seen, m->id);
+    }
+  return seen->len;
+}
+
+static void
+price_warnings (const ProcuraProject   *p,
+                ProcuraAnalysis        *a,
+                const ProcuraCandidate *c)
+{
+  const ProcuraQuote *q = quote_of (p, c);
+  double stale = procura_is_set (p->assumptions.stale_days) && p->assumptions.stale_days > 0
+                 ? p->assumptions.stale_days : 30;
+  const char *date = NULL;
+  const char *where = NULL;
+  int days;
+
+  if (procura_is_set (c->price_per_gpu_hour))
+    {
+      date = c->price_date;
+      where = "typed-in price";
+    }
+  else if (q != NULL && procura_is_set (procura_quote_price_per_gpu_hour (q)))
+    {
+      date = q->seen_date;
+      where = "quoted price";
+    }
+  else
+    {
+      warn (a, PROCURA_WARN_NO_PRICE, PROCURA_SEVERITY_ERROR, c->id,
+            g_strdup_printf ("%s has no price per GPU-hour: it has no cost", c->name),
+            g_strdup ("Import a price list or a quote for this GPU and provider, or type the price "
+                      "with the date it was seen."));
+      return;
+    }
+
+  days = date != NULL ? procura_days_since (date) : -1;
+  if (date == NULL || days < 0)
+    warn (a, PROCURA_WARN_STALE_PRICE, PROCURA_SEVERITY_WARNING, c->id,
+          g_strdup_printf ("The %s of %s has no date: it cannot be trusted as current", where, c->name),
+          g_strdup ("Record the date the price was seen, or refresh it from the provider."));
+  else if (days > stale)
+    warn (a, PROCURA_WARN_STALE_PRICE, PROCURA_SEVERITY_WARNING, c->id,
+          g_strdup_printf ("The %s of %s was seen %d days ago (%s), more than %.0f days", where, c->name,
+                           days, date, stale),
+          g_strdup ("Refresh the quote: GPU prices move monthly, and a stale price can change the ranking."));
+}
+
+void
+procura_warnings_collect (const ProcuraProject *p,
+                          ProcuraAnalysis      *a)
+{
+  const ProcuraBrief *b = p->brief;
+  g_auto(GStrv) missing = b != NULL ? procura_brief_missing (b) : NULL;
+  guint n_gpu = 0, n_gpu_benchmarked = 0;
+
+  /* project level */
+  if (missing != NULL && g_strv_length (missing) > 0)
+    {
+      g_autofree char *list = g_strjoinv (", ", missing);
+      warn (a, PROCURA_WARN_BRIEF_INCOMPLETE, PROCURA_SEVERITY_WARNING, 0,
+            g_strdup_printf ("The brief is missing: %s. The ranking is withheld until it is complete.", list),
+            g_strdup ("Fill in the workload brief: workload type, model, request shape, success unit, "
+                      "latency target, duty cycle, operating boundary, tooling and demand."));
+    }
+  if (!procura_is_set (p->assumptions.acceptance_rate))
+    warn (a, PROCURA_WARN_ACCEPTANCE_UNSET, PROCURA_SEVERITY_WARNING, 0,
+          g_strdup ("No acceptance rate: every generated output is counted as accepted, so every cost "
+                    "per accepted output is too low"),
+          g_strdup ("Measure the share of outputs that pass your quality filter (an eval on a sample of "
+                    "real requests) and set the acceptance rate in the assumptions."));
+  if (b != NULL && (g_strcmp0 (b->workload_type, "training") == 0 || g_strcmp0 (b->workload_type, "fine-tuning") == 0 ||
+                    g_strcmp0 (b->workload_type, "evaluation") == 0))
+    warn (a, PROCURA_WARN_RUN_WORKLOAD, PROCURA_SEVERITY_INFO, 0,
+          g_strdup_printf ("A %s workload is costed per completed run, not per request: the summary "
+                           "shows no serving cost", b->workload_type),
+          g_strdup ("Cost the run with `procura cost` and the run inputs (GPU hours, checkpoints, "
+                    "interruptions, success probability)."));
+  {
+    guint ctx = distinct_contexts (p, 0, TRUE, NULL);
+    if (distinct_models (p) <= 1 && ctx <= 1 && p->runs->len > 0)
+      warn (a, PROCURA_WARN_NO_SCENARIO, PROCURA_SEVERITY_WARNING, 0,
+            g_strdup ("Every measurement is of today's model at today's request shape: nothing shows "
+                      "what a longer context, a larger model or more traffic would cost"),
+            g_strdup ("Read the what-if scenarios (context ×2, a larger model, traffic ×3) and benchmark "
+                      "the one you expect within the planning window before committing."));
+  }
+
+  /* per candidate */
+  for (guint i = 0; i < a->candidates->len; i++)
+    {
+      const ProcuraCandidateAnalysis *ca = g_ptr_array_index (a->candidates, i);
+      const ProcuraCandidate *c = ca->derived ? NULL : project_candidate (p, ca->candidate_id);
+      gboolean gpu = ca->kind != PROCURA_CANDIDATE_API;
+
+      if (c == NULL)
+        continue;
+      if (gpu)
+        {
+          const ProcuraCapacity *cap = ca->capacity;
+          guint evidence = 0, contexts;
+          double labor = (procura_is_set (c->labor_hours) ? c->labor_hours : 0) *
+                         (procura_is_set (c->labor_rate) ? c->labor_rate : 0);
+
+          n_gpu++;
+          price_warnings (p, a, c);
+
+          if (cap != NULL && cap->status == PROCURA_CAPACITY_NO_DATA && !procura_is_set (c->capacity_override))
+            warn (a, PROCURA_WARN_HOURLY_RATE_ONLY, PROCURA_SEVERITY_ERROR, c->id,
+                  g_strdup_printf ("%s has no benchmark at the latency target: all that is known is its hourly "
+                                   "rate, which says nothing about the cost of an accepted output", c->name),
+                  g_strdup_printf ("Import a load sweep of %s (e.g. guidellm --profile sweep, or vllm bench "
+                                   "serve at rising request rates) that goes past the target, or type its "
+                                   "capacity at the target.", c->name));
+          else
+            n_gpu_benchmarked++;
+
+          if (cap != NULL && cap->status == PROCURA_CAPACITY_MISSES)
+            warn (a, PROCURA_WARN_MISSES_TARGET, PROCURA_SEVERITY_ERROR, c->id,
+                  g_strdup_printf ("%s %s", c->name, cap->reason),
+                  g_strdup ("Drop it at this target, or benchmark a larger configuration (more GPUs per "
+                            "replica, a quantised model, another engine setting)."));
+          if (cap != NULL && cap->status == PROCURA_CAPACITY_NOT_SATURATED && !procura_is_set (c->capacity_override))
+            warn (a, PROCURA_WARN_NOT_SATURATED, PROCURA_SEVERITY_WARNING, c->id,
+                  g_strdup_printf ("%s: %s; its cost is an upper bound", c->name, cap->reason),
+                  g_strdup ("Extend the sweep to higher loads until the target is missed."));
+          if (cap != NULL && cap->uncertain)
+            warn (a, PROCURA_WARN_UNCERTAIN_CAPACITY, PROCURA_SEVERITY_WARNING, c->id,
+                  g_strdup_printf ("%s: the capacity at the target is uncertain: the target lies inside the "
+                                   "95 %% confidence interval of a neighbouring sweep point", c->name),
+                  g_strdup ("Run more requests at the loads around the crossing (a longer run narrows "
+                            "the interval)."));
+          if (cap != NULL && cap->points->len > 0 && !cap->all_recomputed)
+            warn (a, PROCURA_WARN_AS_REPORTED, PROCURA_SEVERITY_INFO, c->id,
+                  g_strdup_printf ("%s: some percentiles are used as the benchmark reported them, without "
+                                   "per-request samples or a confidence interval", c->name),
+                  g_strdup ("Re-run the benchmark keeping per-request results (e.g. vllm bench serve "
+                            "--save-detailed, guidellm's full report) to recompute them."));
+
+          contexts = distinct_contexts (p, c->id, FALSE, &evidence);
+          if (evidence > 0 && contexts <= 1)
+            warn (a, PROCURA_WARN_SINGLE_POINT_FIT, PROCURA_SEVERITY_WARNING, c->id,
+                  g_strdup_printf ("%s: memory and capacity were checked at a single context length; "
+                                   "a longer context or a larger batch may not fit", c->name),
+                  g_strdup ("Check the memory fit over the contexts and concurrencies you expect (the fit "
+                            "map, or `procura fit` at twice the context) and benchmark the longest."));
+
+          if (ca->fit != NULL && !ca->fit->fits)
+            warn (a, PROCURA_WARN_DOES_NOT_FIT, PROCURA_SEVERITY_ERROR, c->id,
+                  g_strdup_printf ("%s does not fit the model at the brief's context and concurrency "
+                                   "(%s): %s", c->name, procura_fit_limit_to_string (ca->fit->limit),
+                                   ca->fit->limit_text),
+                  g_strdup ("Use more GPUs per replica (a higher TP), a quantised model or KV cache, "
+                            "or a GPU with more memory; check the fit map for what fits."));
+
+          if ((c->gpus_per_replica > 1 || c->tp * MAX (c->pp, 1) > 1) &&
+              (c->interconnect == NULL || *c->interconnect == '\0'))
+            warn (a, PROCURA_WARN_NO_INTERCONNECT, PROCURA_SEVERITY_WARNING, c->id,
+                  g_strdup_printf ("%s uses %d GPUs per replica but its interconnect is unknown: tensor "
+                                   "parallelism over PCIe can be several times slower than over NVLink",
+                                   c->name, MAX (c->gpus_per_replica, c->tp * MAX (c->pp, 1))),
+                  g_strdup ("Ask the provider for the GPU-to-GPU link (NVLink / NVSwitch / PCIe) and "
+                            "benchmark on that exact instance type, or measure it with the probe (p2p)."));
+
+          if (labor == 0)
+            warn (a, PROCURA_WARN_LABOR_ZERO, PROCURA_SEVERITY_WARNING, c->id,
+                  g_strdup_printf ("%s has no platform labor: running GPUs yourself takes people "
+                                   "(on-call, upgrades, capacity planning)", c->name),
+                  g_strdup ("Enter the engineering hours per month this option needs and their hourly "
+                            "cost."));
+        }
+      if (ca->cost != NULL && ca->cost->notes != NULL && ca->kind == PROCURA_CANDIDATE_API)
+        for (guint k = 0; k < ca->cost->notes->len; k++)
+          warn (a, PROCURA_WARN_RATE_LIMIT, PROCURA_SEVERITY_WARNING, c->id,
+                g_strdup_printf ("%s: %s", c->name, (const char *) g_ptr_array_index (ca->cost->notes, k)),
+                g_strdup ("Ask for a higher rate limit, or plan a hybrid with GPUs for the base load."));
+    }
+
+  if (n_gpu > 0 && n_gpu_benchmarked == 0)
+    warn (a, PROCURA_WARN_HOURLY_RATE_ONLY, PROCURA_SEVERITY_ERROR, 0,
+          g_strdup ("No GPU candidate has a benchmark: any ranking would be by hourly rate only"),
+          g_strdup ("Import a benchmark sweep for each GPU candidate."));
+}

@@ -1,0 +1,459 @@
+/* test-analysis.c: the whole analysis of an in-memory project, warnings, ranking,
+ * recommendation and the summary JSON
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "procura-analysis.h"
+
+#define T730 2628000.0
+
+static char *
+today (int days_ago)
+{
+  g_autoptr(GDateTime) now = g_date_time_new_now_utc ();
+  g_autoptr(GDateTime) then = g_date_time_add_days (now, -days_ago);
+  return g_date_time_format (then, "%Y-%m-%d");
+}
+
+static void
+add_point (ProcuraProject *p,
+           gint64          candidate_id,
+           gint64          run_id,
+           double          rps,
+           double          p99_ttft_ms)
+{
+  ProcuraRun *r = procura_run_new ();
+
+  r->id = run_id;
+  r->candidate_id = candidate_id;
+  r->label = g_strdup_printf ("rate %g", rps);
+  r->request_throughput = rps;
+  procura_run_add_stat (r, "ttft", "p99", p99_ttft_ms, PROCURA_SOURCE_AS_REPORTED, -1);
+  g_ptr_array_add (p->runs, r);
+}
+
+static ProcuraCandidate *
+gpu_candidate (gint64      id,
+               const char *name,
+               int         gpus,
+               double      price,
+               const char *price_date)
+{
+  ProcuraCandidate *c = procura_candidate_new ();
+
+  c->id = id;
+  c->name = g_strdup (name);
+  c->kind = PROCURA_CANDIDATE_GPU;
+  c->gpus_per_replica = gpus;
+  c->tp = gpus;
+  c->price_per_gpu_hour = price;
+  c->price_date = g_strdup (price_date);
+  return c;
+}
+
+/* The worked example as a project: 8xH100 reads 40 req/s off its sweep. */
+static ProcuraProject *
+make_project (void)
+{
+  ProcuraProject *p = procura_project_new ();
+  ProcuraBrief *b = p->brief;
+  ProcuraCandidate *c;
+  g_autofree char *fresh = today (3);
+
+  p->title = g_strdup ("test");
+  b->workload_type = g_strdup ("online-inference");
+  b->model_shape = g_strdup ("example/model");
+  b->input_tokens = 1000;
+  b->output_tokens = 250;
+  b->success_unit = g_strdup ("accepted response");
+  b->slo_metric = g_strdup ("ttft");
+  b->slo_percentile = 99;
+  b->slo_threshold_ms = 500;
+  b->duty_cycle = g_strdup ("always-on");
+  b->operating_boundary = g_strdup ("cloud");
+  b->tooling = g_strdup ("vllm");
+  b->demand_average = 20;
+  b->demand_peak = 30;
+  b->window_hours = 730;
+  p->assumptions.acceptance_rate = 0.9;
+  p->assumptions.retry_rate = 0.05;
+  p->assumptions.failure_rate = 0.01;
+
+  c = gpu_candidate (1, "8xH100", 8, 2.5, fresh);
+  c->interconnect = g_strdup ("NVLink");
+  c->storage = 300;
+  c->network = 200;
+  c->observability = 100;
+  c->labor_hours = 20;
+  c->labor_rate = 100;
+  g_ptr_array_add (p->candidates, c);
+  /* p99 TTFT 200 ms at 20 req/s, 800 ms at 60: 500 ms at 20 + 300/600 x 40 = 40 req/s */
+  add_point (p, 1, 11, 60, 800);
+  add_point (p, 1, 10, 20, 200);
+
+  /* 4xL40S: no interconnect, no labor, a price from 2020; 10 req/s at the target */
+  c = gpu_candidate (2, "4xL40S", 4, 1.0, "2020-01-01");
+  g_ptr_array_add (p->candidates, c);
+  add_point (p, 2, 20, 5, 300);
+  add_point (p, 2, 21, 15, 700);
+
+  /* the API route */
+  c = procura_candidate_new ();
+  c->id = 3;
+  c->name = g_strdup ("hosted API");
+  c->kind = PROCURA_CANDIDATE_API;
+  c->price_input_per_mtok = 0.5;
+  c->price_output_per_mtok = 1.5;
+  g_ptr_array_add (p->candidates, c);
+
+  /* a GPU with a price and nothing else */
+  g_ptr_array_add (p->candidates, gpu_candidate (4, "1xA100", 1, 1.2, fresh));
+  return p;
+}
+
+static gboolean
+has_warning (const ProcuraAnalysis *a,
+             const char            *id,
+             gint64                 candidate_id)
+{
+  for (guint i = 0; i < a->warnings->len; i++)
+    {
+      const ProcuraWarning *w = g_ptr_array_index (a->warnings, i);
+      if (g_str_equal (w->id, id) && w->candidate_id == candidate_id)
+        {
+          g_assert_true (w->message != NULL && *w->message);
+          g_assert_true (w->what_to_do != NULL && *w->what_to_do);
+          return TRUE;
+        }
+    }
+  return FALSE;
+}
+
+static void
+test_project (void)
+{
+  g_autoptr(ProcuraProject) p = make_project ();
+  g_autoptr(ProcuraAnalysis) a = procura_analysis_run (p, NULL);
+  const ProcuraCandidateAnalysis *h100, *l40s, *api, *a100, *hyb;
+  double accepted = 20 * T730 * 0.99 * 0.9;
+  double c_api = (1000 * 0.5 + 250 * 1.5) / 1e6;
+  double hybrid_gpu_cap, overflow, hybrid_all_in;
+
+  h100 = procura_analysis_find (a, 1);
+  l40s = procura_analysis_find (a, 2);
+  api = procura_analysis_find (a, 3);
+  a100 = procura_analysis_find (a, 4);
+  hyb = procura_analysis_find (a, -2);
+  g_assert_nonnull (h100);
+  g_assert_nonnull (hyb);
+
+  /* the worked example, with the capacity read off the sweep */
+  g_assert_cmpint (h100->capacity->status, ==, PROCURA_CAPACITY_OK);
+  g_assert_cmpfloat_with_epsilon (h100->capacity_at_slo, 40, 1e-9);
+  g_assert_nonnull (h100->cost);
+  g_assert_cmpfloat_with_epsilon (h100->cost->all_in_cost, 17200, 0.005);
+  g_assert_cmpfloat_with_epsilon (h100->cost->cost_per_accepted, 17200 / accepted, 1e-15);
+
+  /* 4xL40S: 10 req/s; ceil(30 x 1.05 / 10) = 4 replicas x 4 GPUs x 1 $ x 730 h */
+  g_assert_cmpfloat_with_epsilon (l40s->capacity_at_slo, 10, 1e-9);
+  g_assert_cmpint (l40s->cost->replicas, ==, 4);
+  g_assert_cmpfloat_with_epsilon (l40s->cost->all_in_cost, 11680, 0.005);
+
+  /* the API takes the request shape from the brief */
+  g_assert_null (api->capacity);
+  g_assert_cmpfloat_with_epsilon (api->cost->cost_per_accepted, c_api * 1.05 / 0.9, 1e-15);
+
+  /* no benchmark: no capacity, no cost, and the hourly-rate warning */
+  g_assert_cmpint (a100->capacity->status, ==, PROCURA_CAPACITY_NO_DATA);
+  g_assert_null (a100->cost);
+  g_assert_nonnull (a100->cost_reason);
+  g_assert_true (has_warning (a, PROCURA_WARN_HOURLY_RATE_ONLY, 4));
+
+  /* the derived hybrid: the cheapest GPU (4xL40S) sized for the average,
+   * ceil(20 x 1.05 / 10) = 3 replicas = 30 / 1.05 req/s; the load-duration line from 30
+   * down to 10 puts (30 - 28.571)^2 / (2 x 20) req/s on the API */
+  g_assert_true (hyb->derived);
+  g_assert_cmpint (hyb->kind, ==, PROCURA_CANDIDATE_HYBRID);
+  g_assert_cmpint (hyb->cost->replicas, ==, 3);
+  hybrid_gpu_cap = 30 / 1.05;
+  overflow = (30 - hybrid_gpu_cap) * (30 - hybrid_gpu_cap) / 40;
+  g_assert_cmpfloat_with_epsilon (hyb->cost->api_demand_average, overflow, 1e-12);
+  hybrid_all_in = 3 * 4 * 1.0 * 730 + c_api * overflow * T730 * 0.99 * 1.05;
+  g_assert_cmpfloat_with_epsilon (hyb->cost->all_in_cost, hybrid_all_in, 0.005);
+
+  /* ranking: hybrid 8,882 $ < L40S 11,680 $ < H100 17,200 $ < API 47,807 $ */
+  g_assert_false (a->ranking_withheld);
+  g_assert_cmpuint (a->ranking->len, ==, 4);
+  g_assert_cmpint (g_array_index (a->ranking, gint64, 0), ==, -2);
+  g_assert_cmpint (g_array_index (a->ranking, gint64, 1), ==, 2);
+  g_assert_cmpint (g_array_index (a->ranking, gint64, 2), ==, 1);
+  g_assert_cmpint (g_array_index (a->ranking, gint64, 3), ==, 3);
+  g_assert_cmpint (h100->rank, ==, 3);
+  g_assert_cmpint (a100->rank, ==, 0);
+
+  /* break-even against the API: 8xH100 at one replica costs 17,200 $ a window;
+   * the API 0.000875 x 1.05 x 0.99 $ per request-second... equal where
+   * 17,200 = 2,600 + ... solved by the curve: check it is a real crossing */
+  g_assert_cmpuint (h100->break_even->len, >=, 1);
+  {
+    const ProcuraBreakEven *be = &g_array_index (h100->break_even, ProcuraBreakEven, 0);
+    /* fixed 17,200 $ (one replica, always-on) against c_api x 1.05 / 0.9 per accepted:
+     * 17,200 / (d x T x 0.99 x 0.9) = c_api x 1.05 / 0.9 → d = 17,200 / (c_api x 1.05 x T x 0.99) */
+    double d = 17200 / (c_api * 1.05 * T730 * 0.99);
+    g_assert_cmpfloat_with_epsilon (be->demand, d, 1e-6);
+    g_assert_true (be->gpu_cheaper_above);
+  }
+
+  /* warnings */
+  g_assert_true (has_warning (a, PROCURA_WARN_NO_INTERCONNECT, 2));
+  g_assert_false (has_warning (a, PROCURA_WARN_NO_INTERCONNECT, 1));
+  g_assert_true (has_warning (a, PROCURA_WARN_LABOR_ZERO, 2));
+  g_assert_false (has_warning (a, PROCURA_WARN_LABOR_ZERO, 1));
+  g_assert_true (has_warning (a, PROCURA_WARN_STALE_PRICE, 2));
+  g_assert_false (has_warning (a, PROCURA_WARN_STALE_PRICE, 1));
+  g_assert_true (has_warning (a, PROCURA_WARN_SINGLE_POINT_FIT, 1));
+  g_assert_true (has_warning (a, PROCURA_WARN_AS_REPORTED, 1));
+  g_assert_true (has_warning (a, PROCURA_WARN_NO_SCENARIO, 0));
+  g_assert_false (has_warning (a, PROCURA_WARN_ACCEPTANCE_UNSET, 0));
+  g_assert_false (has_warning (a, PROCURA_WARN_BRIEF_INCOMPLETE, 0));
+
+  /* recommendation: the hybrid is cheapest */
+  g_assert_cmpint (a->recommendation->choice, ==, PROCURA_CHOICE_HYBRID);
+  g_assert_cmpuint (a->recommendation->reasons->len, >=, 2);
+
+  /* sensitivity and what-ifs are there for each costed candidate */
+  g_assert_cmpuint (h100->sensitivity->len, ==, 5);
+  g_assert_cmpuint (h100->what_ifs->len, ==, 3);
+}
+
+static void
+test_incomplete_brief (void)
+{
+  g_autoptr(ProcuraProject) p = make_project ();
+  g_autoptr(ProcuraAnalysis) a = NULL;
+
+  p->brief->demand_average = NAN;
+  g_clear_pointer (&p->brief->tooling, g_free);
+  p->assumptions.acceptance_rate = NAN;
+  a = procura_analysis_run (p, NULL);
+
+  g_assert_true (a->ranking_withheld);
+  g_assert_nonnull (strstr (a->ranking_withheld_reason, "demand"));
+  g_assert_nonnull (strstr (a->ranking_withheld_reason, "tooling"));
+  g_assert_cmpuint (a->ranking->len, ==, 0);
+  g_assert_null (procura_analysis_find (a, 1)->cost);
+  g_assert_nonnull (strstr (procura_analysis_find (a, 1)->cost_reason, "demand"));
+  /* the capacity does not need the demand */
+  g_assert_cmpfloat_with_epsilon (procura_analysis_find (a, 1)->capacity_at_slo, 40, 1e-9);
+  g_assert_true (has_warning (a, PROCURA_WARN_BRIEF_INCOMPLETE, 0));
+  g_assert_true (has_warning (a, PROCURA_WARN_ACCEPTANCE_UNSET, 0));
+  g_assert_cmpint (a->recommendation->choice, ==, PROCURA_CHOICE_UNDECIDED);
+}
+
+static void
+test_acceptance_unset_uses_generated (void)
+{
+  g_autoptr(ProcuraProject) p = make_project ();
+  g_autoptr(ProcuraAnalysis) a = NULL;
+
+  p->assumptions.acceptance_rate = NAN;
+  a = procura_analysis_run (p, NULL);
+  g_assert_true (has_warning (a, PROCURA_WARN_ACCEPTANCE_UNSET, 0));
+  /* generated outputs counted as accepted: 17,200 / 52,034,400 */
+  g_assert_cmpfloat_with_epsilon (procura_analysis_find (a, 1)->cost->cost_per_accepted,
+                                  17200 / (20 * T730 * 0.99), 1e-15);
+}
+
+static void
+test_options_override (void)
+{
+  g_autoptr(ProcuraProject) p = make_project ();
+  g_autoptr(ProcuraAnalysis) a = NULL;
+  ProcuraAnalysisOptions o;
+
+  procura_analysis_options_init (&o);
+  o.slo_threshold_ms = 800;
+  o.demand_average = 40;   /* peak keeps the brief's 1.5 ratio: 60 */
+  a = procura_analysis_run (p, &o);
+  /* 800 ms is the 60 req/s point itself */
+  g_assert_cmpfloat_with_epsilon (procura_analysis_find (a, 1)->capacity_at_slo, 60, 1e-9);
+  g_assert_cmpfloat (a->demand_peak, ==, 60);
+  /* ceil(60 x 1.05 / 60) = 2 replicas */
+  g_assert_cmpint (procura_analysis_find (a, 1)->cost->replicas, ==, 2);
+}
+
+static void
+test_misses (void)
+{
+  g_autoptr(ProcuraProject) p = make_project ();
+  g_autoptr(ProcuraAnalysis) a = NULL;
+  ProcuraAnalysisOptions o;
+
+  procura_analysis_options_init (&o);
+  o.slo_threshold_ms = 150;   /* under every H100 and L40S point */
+  a = procura_analysis_run (p, &o);
+  g_assert_cmpint (procura_analysis_find (a, 1)->capacity->status, ==, PROCURA_CAPACITY_MISSES);
+  g_assert_null (procura_analysis_find (a, 1)->cost);
+  g_assert_true (has_warning (a, PROCURA_WARN_MISSES_TARGET, 1));
+  /* only the API is left: it is the recommendation */
+  g_assert_cmpint (a->recommendation->choice, ==, PROCURA_CHOICE_API);
+}
+
+static ProcuraProject *
+single_gpu_project (double      average,
+                    const char *duty,
+                    const char *boundary)
+{
+  ProcuraProject *p = make_project ();
+
+  /* keep the 8xH100 only */
+  g_ptr_array_remove_range (p->candidates, 1, 3);
+  p->brief->demand_average = average;
+  p->brief->demand_peak = 30;
+  g_free (p->brief->duty_cycle);
+  p->brief->duty_cycle = g_strdup (duty);
+  g_free (p->brief->operating_boundary);
+  p->brief->operating_boundary = g_strdup (boundary);
+  return p;
+}
+
+static void
+test_recommendation_table (void)
+{
+  struct {
+    double average;
+    const char *duty, *boundary;
+    ProcuraChoice expected;
+  } rows[] = {
+    /* u = 28 x 1.05 / 40 = 0.735, peak 1.07 x average, always-on: reserve */
+    { 28, "always-on", "cloud", PROCURA_CHOICE_RESERVE },
+    /* the same on premises: buy */
+    { 28, "always-on", "on-prem", PROCURA_CHOICE_BUY },
+    /* business hours: rent */
+    { 28, "business-hours", "cloud", PROCURA_CHOICE_RENT },
+    /* u = 0.525 and peak 1.5 x average: rent */
+    { 20, "always-on", "cloud", PROCURA_CHOICE_RENT },
+    /* bursty (peak 3 x average): rent, even on premises */
+    { 10, "always-on", "on-prem", PROCURA_CHOICE_RENT },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (rows); i++)
+    {
+      g_autoptr(ProcuraProject) p = single_gpu_project (rows[i].average, rows[i].duty, rows[i].boundary);
+      g_autoptr(ProcuraAnalysis) a = procura_analysis_run (p, NULL);
+
+      g_assert_cmpint (a->recommendation->choice, ==, rows[i].expected);
+      g_assert_cmpint (a->recommendation->candidate_id, ==, 1);
+      g_assert_cmpuint (a->recommendation->reasons->len, >=, 2);
+    }
+}
+
+static void
+test_json (void)
+{
+  g_autoptr(ProcuraProject) p = make_project ();
+  g_autoptr(ProcuraAnalysis) a = procura_analysis_run (p, NULL);
+  g_autoptr(JsonNode) root = procura_analysis_to_json (a, p);
+  JsonObject *o = json_node_get_object (root);
+  JsonArray *cands = json_object_get_array_member (o, "candidates");
+  JsonObject *h100 = NULL, *cap, *cost, *ranking;
+  g_autofree char *text = procura_analysis_to_text (a, p);
+
+  g_assert_cmpuint (json_array_get_length (cands), ==, 5);   /* 4 + the derived hybrid */
+  for (guint i = 0; i < json_array_get_length (cands); i++)
+    {
+      JsonObject *c = json_array_get_object_element (cands, i);
+      g_assert_true (json_object_has_member (c, "fit"));
+      g_assert_true (json_object_has_member (c, "warnings"));
+      if (g_strcmp0 (json_object_get_string_member (c, "name"), "8xH100") == 0)
+        h100 = c;
+    }
+  g_assert_nonnull (h100);
+  cap = json_object_get_object_member (h100, "capacity");
+  g_assert_cmpstr (json_object_get_string_member (cap, "status"), ==, "ok");
+  g_assert_cmpfloat_with_epsilon (json_object_get_double_member (cap, "rps"), 40, 1e-9);
+  g_assert_false (json_object_get_boolean_member (cap, "uncertain"));
+  cost = json_object_get_object_member (h100, "cost");
+  g_assert_cmpfloat_with_epsilon (json_object_get_double_member (cost, "cost_per_accepted"),
+                                  17200 / 46830960.0, 1e-15);
+  g_assert_cmpfloat_with_epsilon (json_object_get_double_member (json_object_get_object_member (cost, "lines"),
+                                                                 "idle_capacity"), 6935, 0.005);
+  ranking = json_object_get_object_member (o, "ranking");
+  g_assert_false (json_object_get_boolean_member (ranking, "withheld"));
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (ranking, "order")), ==, 4);
+  g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (o, "recommendation"), "choice"),
+                   ==, "hybrid");
+  /* project-level warnings are listed once at the top */
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (o, "warnings")), >=, 1);
+
+  g_assert_nonnull (strstr (text, "8xH100"));
+  g_assert_nonnull (strstr (text, "Recommendation: hybrid"));
+}
+
+static void
+test_fit (void)
+{
+  g_autoptr(ProcuraProject) p = make_project ();
+  g_autoptr(ProcuraAnalysis) a = NULL;
+  const ProcuraCandidateAnalysis *h100, *l40s, *a100;
+  ProcuraCandidate *c;
+
+  g_free (p->brief->model_shape);
+  p->brief->model_shape = g_strdup ("meta-llama/Llama-3.1-70B");
+  p->brief->concurrency = 8;
+  c = g_ptr_array_index (p->candidates, 0);
+  c->gpu_name = g_strdup ("h100-sxm-80gb");       /* TP 8 */
+  c = g_ptr_array_index (p->candidates, 3);
+  c->gpu_name = g_strdup ("a100-sxm-40gb");       /* TP 1 */
+  a = procura_analysis_run (p, NULL);
+
+  h100 = procura_analysis_find (a, 1);
+  l40s = procura_analysis_find (a, 2);
+  a100 = procura_analysis_find (a, 4);
+  /* 70 B parameters in bf16 are about 141 GB: over 8 GPUs they fit */
+  g_assert_nonnull (h100->fit);
+  g_assert_true (h100->fit->fits);
+  g_assert_cmpint (h100->fit->tp, ==, 8);
+  g_assert_cmpint (h100->fit->context_tokens, ==, 1250);   /* brief: 1000 in + 250 out */
+  g_assert_cmpint (h100->fit->concurrency, ==, 8);
+  g_assert_cmpfloat (fabs (h100->fit->weights_total_bytes / 141e9 - 1), <, 0.03);
+  /* on one 40 GB GPU the weights alone do not fit */
+  g_assert_nonnull (a100->fit);
+  g_assert_false (a100->fit->fits);
+  g_assert_cmpstr (procura_fit_limit_to_string (a100->fit->limit), ==, "weights");
+  g_assert_true (has_warning (a, PROCURA_WARN_DOES_NOT_FIT, 4));
+  g_assert_false (has_warning (a, PROCURA_WARN_DOES_NOT_FIT, 1));
+  /* no GPU named: no fit, and the reason */
+  g_assert_null (l40s->fit);
+  g_assert_nonnull (l40s->fit_reason);
+
+  {
+    g_autoptr(JsonNode) root = procura_analysis_to_json (a, p);
+    JsonArray *cands = json_object_get_array_member (json_node_get_object (root), "candidates");
+    JsonObject *first = json_array_get_object_element (cands, 0);
+    JsonObject *fit = json_object_get_object_member (first, "fit");
+    g_assert_true (json_object_get_boolean_member (fit, "fits"));
+    g_assert_cmpstr (json_object_get_string_member (fit, "limit"), ==, "none");
+  }
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/analysis/project/all", test_project);
+  g_test_add_func ("/analysis/project/incomplete-brief", test_incomplete_brief);
+  g_test_add_func ("/analysis/project/acceptance-unset", test_acceptance_unset_uses_generated);
+  g_test_add_func ("/analysis/project/options", test_options_override);
+  g_test_add_func ("/analysis/project/misses", test_misses);
+  g_test_add_func ("/analysis/project/recommendation", test_recommendation_table);
+  g_test_add_func ("/analysis/project/json", test_json);
+  g_test_add_func ("/analysis/project/fit", test_fit);
+  return g_test_run ();
+}
