@@ -1,0 +1,189 @@
+/* test-fit-cli.c: `procura fit`, run as a program
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include <json-glib/json-glib.h>
+
+#include "procura-test-util.h"
+
+static JsonObject *
+parse_object (const char  *text,
+              JsonParser **parser_out)
+{
+  JsonParser *parser = json_parser_new ();
+  g_autoptr (GError) error = NULL;
+
+  g_assert_true (json_parser_load_from_data (parser, text, -1, &error));
+  g_assert_no_error (error);
+  *parser_out = parser;
+  return json_node_get_object (json_parser_get_root (parser));
+}
+
+static void
+test_engine_pool (void)
+{
+  const char *argv[] = { "fit", "--model", "meta-llama/Llama-3.1-8B-Instruct", "--gpu", "H100",
+                         "--util", "0.95", "--context", "8192", "--kv-pool-gib", "58.11",
+                         "--json", NULL };
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  g_autoptr (JsonParser) parser = NULL;
+  JsonObject *o;
+  const char * const members[] = { "weights_bytes", "kv_bytes_per_token", "kv_pool_bytes",
+                                   "kv_tokens", "max_concurrency", "headroom_bytes", "fits",
+                                   "limit" };
+
+  g_assert_cmpint (procura_test_run_cli (argv, &out, &err), ==, 0);
+  o = parse_object (out, &parser);
+  for (gsize i = 0; i < G_N_ELEMENTS (members); i++)
+    g_assert_true (json_object_has_member (o, members[i]));
+  /* hand figures: see tests/fit/test-fit.c */
+  g_assert_cmpint (json_object_get_int_member (o, "weights_bytes"), ==, 16060522496);
+  g_assert_cmpint (json_object_get_int_member (o, "kv_bytes_per_token"), ==, 131072);
+  g_assert_cmpint (json_object_get_int_member (o, "kv_pool_bytes"), ==, 62395137392); /* floor (58.11 x 2^30) */
+  g_assert_cmpint (json_object_get_int_member (o, "kv_tokens"), ==, 476032);
+  g_assert_cmpfloat_with_epsilon (json_object_get_double_member (o, "max_concurrency"), 29752.0 / 512.0, 1e-9);
+  g_assert_true (json_object_get_boolean_member (o, "fits"));
+  g_assert_cmpstr (json_object_get_string_member (o, "limit"), ==, "none");
+  g_assert_cmpint (json_object_get_int_member (o, "headroom_bytes"), >, 0);
+}
+
+static void
+test_does_not_fit (void)
+{
+  const char *argv[] = { "fit", "--model", "meta-llama/Llama-3.1-70B", "--gpu", "H100 SXM",
+                         "--json", "--all-gpus", NULL };
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  g_autoptr (JsonParser) parser = NULL;
+  JsonObject *o;
+  JsonArray *smallest;
+  gboolean seen_h100 = FALSE;
+
+  g_assert_cmpint (procura_test_run_cli (argv, &out, &err), ==, 0);
+  o = parse_object (out, &parser);
+  g_assert_false (json_object_get_boolean_member (o, "fits"));
+  g_assert_cmpstr (json_object_get_string_member (o, "limit"), ==, "weights");
+  smallest = json_object_get_array_member (o, "smallest_tp");
+  g_assert_cmpuint (json_array_get_length (smallest), >, 5);
+  for (guint i = 0; i < json_array_get_length (smallest); i++)
+    {
+      JsonObject *e = json_array_get_object_element (smallest, i);
+
+      if (g_str_equal (json_object_get_string_member (e, "gpu"), "h100-sxm-80gb"))
+        {
+          /* 131.4 GiB of bf16 weights: TP 2 leaves 65.7 GiB per GPU, which with the
+           * activation, NCCL and CUDA graph estimates passes 0.9 x 79.19 GiB; TP 4 fits */
+          g_assert_cmpint (json_object_get_int_member (e, "tp"), ==, 4);
+          seen_h100 = TRUE;
+        }
+    }
+  g_assert_true (seen_h100);
+}
+
+static void
+test_custom_gpu_and_file (void)
+{
+  g_autofree char *dir = procura_test_mkdtemp ();
+  g_autofree char *config = g_build_filename (dir, "config.json", NULL);
+  /* a small Llama: 2 layers, hidden 256, MLP 512, 4 heads, 2 KV heads of 64, vocab 1000 */
+  const char *json = "{\"architectures\": [\"LlamaForCausalLM\"], \"model_type\": \"llama\","
+                     " \"num_hidden_layers\": 2, \"hidden_size\": 256, \"intermediate_size\": 512,"
+                     " \"num_attention_heads\": 4, \"num_key_value_heads\": 2, \"vocab_size\": 1000,"
+                     " \"tie_word_embeddings\": false, \"torch_dtype\": \"bfloat16\"}";
+  const char *argv[] = { "fit", "--model", config, "--gpu", "Mystery Card", "--gpu-memory-gib", "2",
+                         "--json", "--kv-dtype", "fp8", NULL };
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  g_autoptr (JsonParser) parser = NULL;
+  JsonObject *o, *gpu;
+
+  g_assert_true (g_file_set_contents (config, json, -1, NULL));
+  g_assert_cmpint (procura_test_run_cli (argv, &out, &err), ==, 0);
+  o = parse_object (out, &parser);
+  gpu = json_object_get_object_member (o, "gpu");
+  g_assert_cmpint (json_object_get_int_member (gpu, "usable_memory_bytes"), ==, 2147483648);
+  g_assert_false (json_object_get_boolean_member (gpu, "driver_figure"));
+  /* embeddings 2 x 1000 x 256 = 512,000; per layer q,o 2 x 256 x 256 = 131,072, k,v
+   * 2 x 256 x 128 = 65,536, MLP 3 x 256 x 512 = 393,216, norms 512: 590,336 x 2 =
+   * 1,180,672; final norm 256: 1,692,928 params = 3,385,856 bytes */
+  g_assert_cmpint (json_object_get_int_member (o, "weights_bytes"), ==, 3385856);
+  /* fp8 KV: 2 x 2 layers x 2 heads x 64 x 1 byte = 512 */
+  g_assert_cmpint (json_object_get_int_member (o, "kv_bytes_per_token"), ==, 512);
+  procura_test_rmtree (dir);
+}
+
+static void
+test_errors (void)
+{
+  const char *unknown_gpu[] = { "fit", "--model", "meta-llama/Llama-3.1-8B", "--gpu", "Z9000", "--json", NULL };
+  const char *unknown_model[] = { "fit", "--model", "no-such-model-xyz", "--gpu", "H100", "--json", NULL };
+  const char *bad_tp[] = { "fit", "--model", "meta-llama/Llama-3.1-8B", "--gpu", "H100", "--tp", "0", NULL };
+  const char *bad_tp_word[] = { "fit", "--model", "meta-llama/Llama-3.1-8B", "--gpu", "H100", "--tp", "two", NULL };
+  const char *bad_util[] = { "fit", "--model", "meta-llama/Llama-3.1-8B", "--gpu", "H100", "--util", "1.5", NULL };
+  const char *bad_dtype[] = { "fit", "--model", "meta-llama/Llama-3.1-8B", "--gpu", "H100", "--weights-dtype", "int3", NULL };
+  const char *no_model[] = { "fit", "--gpu", "H100", NULL };
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+
+  g_assert_cmpint (procura_test_run_cli (unknown_gpu, &out, &err), ==, 1);
+  g_assert_nonnull (strstr (err, "Z9000"));
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (procura_test_run_cli (unknown_model, &out, &err), ==, 1);
+  g_assert_nonnull (strstr (err, "no-such-model-xyz"));
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (procura_test_run_cli (bad_tp, &out, &err), ==, 2);
+  g_assert_nonnull (strstr (err, "--tp"));
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (procura_test_run_cli (bad_tp_word, &out, &err), ==, 2);
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (procura_test_run_cli (bad_util, &out, &err), ==, 2);
+  g_assert_nonnull (strstr (err, "--util"));
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (procura_test_run_cli (bad_dtype, &out, &err), ==, 2);
+  g_assert_nonnull (strstr (err, "int3"));
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (procura_test_run_cli (no_model, &out, &err), ==, 2);
+}
+
+static void
+test_training (void)
+{
+  const char *argv[] = { "fit", "--model", "meta-llama/Llama-3.1-8B", "--gpu", "H100",
+                         "--train", "lora", "--lora-rank", "16", "--json", NULL };
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  g_autoptr (JsonParser) parser = NULL;
+  JsonObject *o;
+
+  g_assert_cmpint (procura_test_run_cli (argv, &out, &err), ==, 0);
+  o = parse_object (out, &parser);
+  /* 41,943,040 adapter parameters (see test-fit-training.c) */
+  g_assert_cmpfloat (json_object_get_double_member (o, "trainable_params"), ==, 41943040.0);
+  g_assert_true (json_object_get_boolean_member (o, "fits"));
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (o, "parts")), ==, 8);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/fit/cli/engine-pool", test_engine_pool);
+  g_test_add_func ("/fit/cli/does-not-fit", test_does_not_fit);
+  g_test_add_func ("/fit/cli/custom-gpu-and-file", test_custom_gpu_and_file);
+  g_test_add_func ("/fit/cli/errors", test_errors);
+  g_test_add_func ("/fit/cli/training", test_training);
+  return g_test_run ();
+}

@@ -1,0 +1,668 @@
+/* test-fit.c: the serving memory fit, against hand-computed figures
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Shapes are typed in from the models' public config.json files; every expected figure
+ * below was worked out by hand (the arithmetic is in the comments).
+ */
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include <gio/gio.h>
+
+#include "procura-fit.h"
+#include "procura-model-catalog.h"
+
+#define GIB (1073741824.0)
+
+static ProcuraModelShape *
+shape_dense (const char *id,
+             int         layers,
+             int         hidden,
+             int         inter,
+             int         heads,
+             int         kv,
+             int         head_dim,
+             int         vocab,
+             gboolean    tied)
+{
+  ProcuraModelShape *m = procura_model_shape_new ();
+
+  m->id = g_strdup (id);
+  m->architecture = g_strdup ("LlamaForCausalLM");
+  m->num_layers = layers;
+  m->hidden_size = hidden;
+  m->intermediate_size = inter;
+  m->num_attention_heads = heads;
+  m->num_kv_heads = kv;
+  m->head_dim = head_dim;
+  m->vocab_size = vocab;
+  m->tie_word_embeddings = tied;
+  return m;
+}
+
+static ProcuraModelShape *
+llama_8b (void)
+{
+  return shape_dense ("meta-llama/Llama-3.1-8B", 32, 4096, 14336, 32, 8, 128, 128256, FALSE);
+}
+
+static void
+request_for (ProcuraFitRequest       *r,
+             const ProcuraModelShape *m,
+             double                   usable_gib)
+{
+  procura_fit_request_init (r);
+  r->model = m;
+  r->usable_memory_bytes = usable_gib * GIB;
+}
+
+static void
+test_dtypes (void)
+{
+  ProcuraDtype d;
+
+  g_assert_true (procura_dtype_parse ("BF16", &d));
+  g_assert_cmpint (d, ==, PROCURA_DTYPE_BF16);
+  g_assert_true (procura_dtype_parse ("float16", &d));
+  g_assert_cmpint (d, ==, PROCURA_DTYPE_FP16);
+  g_assert_true (procura_dtype_parse ("awq", &d));
+  g_assert_cmpint (d, ==, PROCURA_DTYPE_INT4);
+  g_assert_false (procura_dtype_parse ("int3", &d));
+  g_assert_false (procura_dtype_parse (NULL, &d));
+  g_assert_cmpfloat (procura_dtype_bytes (PROCURA_DTYPE_FP32, 0), ==, 4.0);
+  g_assert_cmpfloat (procura_dtype_bytes (PROCURA_DTYPE_FP8, 0), ==, 1.0);
+  /* int4: half a byte + a 2-byte scale per group: 0.5 + 2/128 = 0.515625 */
+  g_assert_cmpfloat (procura_dtype_bytes (PROCURA_DTYPE_INT4, 128), ==, 0.515625);
+  g_assert_cmpfloat (procura_dtype_bytes (PROCURA_DTYPE_INT4, 32), ==, 0.5625);
+  /* mxfp4: 0.5 + 1/32 */
+  g_assert_cmpfloat (procura_dtype_bytes (PROCURA_DTYPE_MXFP4, 0), ==, 0.53125);
+  g_assert_cmpstr (procura_dtype_to_string (PROCURA_DTYPE_MXFP4), ==, "mxfp4");
+}
+
+static void
+test_param_count (void)
+{
+  g_autoptr (ProcuraModelShape) m = llama_8b ();
+  g_autoptr (ProcuraModelShape) tied = llama_8b ();
+
+  /* embed + lm_head 2 x 128256 x 4096 = 1,050,673,152; per layer q,o 2 x 4096^2 =
+   * 33,554,432, k,v 2 x 4096 x 1024 = 8,388,608, MLP 3 x 4096 x 14336 = 176,160,768,
+   * norms 8192: 218,112,000 x 32 = 6,979,584,000; final norm 4096.
+   * Total 8,030,261,248 (the published 8.03 B). */
+  g_assert_cmpfloat (procura_fit_param_count (m), ==, 8030261248.0);
+  tied->tie_word_embeddings = TRUE;
+  g_assert_cmpfloat (procura_fit_param_count (tied), ==, 8030261248.0 - 525336576.0);
+}
+
+static void
+test_weights_tp_pp (void)
+{
+  g_autoptr (ProcuraModelShape) m = llama_8b ();
+  ProcuraFitRequest r;
+  ProcuraFitResult res;
+  g_autoptr (GError) error = NULL;
+
+  request_for (&r, m, 80);
+  g_assert_true (procura_fit_compute (&r, &res, &error));
+  g_assert_no_error (error);
+  g_assert_cmpfloat (res.weights_bytes, ==, 2.0 * 8030261248.0);
+  g_assert_cmpfloat (res.weights_total_bytes, ==, 2.0 * 8030261248.0);
+  g_assert_cmpint (res.layers_per_gpu, ==, 32);
+
+  /* TP 2: everything but the norms is split: (8,030,261,248 - 266,240) / 2 + 266,240
+   * (32 x 8192 + 4096 norm weights) = 4,015,263,744 params = 8,030,527,488 bytes */
+  r.tp = 2;
+  g_assert_true (procura_fit_compute (&r, &res, NULL));
+  g_assert_cmpfloat (res.weights_bytes, ==, 8030527488.0);
+
+  /* PP 3 over 32 layers: vLLM gives [10 + 1, 10 + 1, 10] layers; the heavier of stage 0
+   * (11 layers + embeddings) and stage 2 (10 layers + LM head + norm) is stage 0:
+   * 11 x 218,112,000 + 525,336,576 = 2,924,568,576 params, x 2 bytes */
+  r.tp = 1;
+  r.pp = 3;
+  g_assert_true (procura_fit_compute (&r, &res, NULL));
+  g_assert_cmpint (res.layers_per_gpu, ==, 11);
+  g_assert_cmpfloat (res.weights_bytes, ==, 2.0 * 2924568576.0);
+  g_assert_cmpint (res.gpus, ==, 3);
+}
+
+static void
+test_weights_quantised (void)
+{
+  g_autoptr (ProcuraModelShape) m = llama_8b ();
+  ProcuraFitRequest r;
+  ProcuraFitResult res;
+
+  request_for (&r, m, 80);
+  /* fp8: linear layers 32 x (33,554,432 + 8,388,608 + 176,160,768) = 6,979,321,856
+   * params at 1 byte; embeddings, LM head and norms (1,050,939,392) at 2 bytes:
+   * 6,979,321,856 + 2,101,878,784 = 9,081,200,640 */
+  r.weights_dtype = PROCURA_DTYPE_FP8;
+  g_assert_true (procura_fit_compute (&r, &res, NULL));
+  g_assert_cmpfloat (res.weights_bytes, ==, 9081200640.0);
+
+  /* int4, group 128: 6,979,321,856 x 0.515625 = 3,598,712,832 + 2,101,878,784 */
+  r.weights_dtype = PROCURA_DTYPE_INT4;
+  r.quant_group_size = 128;
+  g_assert_true (procura_fit_compute (&r, &res, NULL));
+  g_assert_cmpfloat (res.weights_bytes, ==, 3598712832.0 + 2101878784.0);
+
+  /* fp32 doubles everything, and the KV cache follows the activation dtype (4 bytes) */
+  r.weights_dtype = PROCURA_DTYPE_FP32;
+  g_assert_true (procura_fit_compute (&r, &res, NULL));
+  g_assert_cmpfloat (res.weights_bytes, ==, 4.0 * 8030261248.0);
+  g_assert_cmpfloat (res.kv_bytes_per_token, ==, 262144.0);
+}
+
+static void
+test_weights_moe_mxfp4 (void)
+{
+  /* gpt-oss-20b-like: 24 layers, hidden 2880, 32 experts of 2880, 64 heads, 8 KV heads
+   * of 64, vocab 201088, untied. */
+  g_autoptr (ProcuraModelShape) m = shape_dense ("gpt-oss", 24, 2880, 2880, 64, 8, 64, 201088, FALSE);
+  ProcuraFitRequest r;
+  ProcuraFitResult res;
+  double attn, experts, router, embed;
+
+  m->num_experts = 32;
+  m->experts_per_token = 4;
+  m->moe_intermediate_size = 2880;
+  g_free (m->architecture);
+  m->architecture = g_strdup ("MixtralForCausalLM");
+  m->weights_dtype = g_strdup ("mxfp4");
+  request_for (&r, m, 80);
+  g_assert_true (procura_fit_compute (&r, &res, NULL));
+  /* per layer: attention q,o 2 x 2880 x 4096 = 23,592,960, k,v 2 x 2880 x 512 = 2,949,120
+   * in bf16; experts as vLLM's MXFP4 kernels pad them (hidden 2880 -> 3072, the
+   * intermediate 2880 -> 2944): 32 x 3 x 3072 x 2944 = 868,220,928 at 0.53125; router
+   * 2880 x 32 and norms 5760 in bf16; embeddings 2 x 201088 x 2880 + final norm 2880 */
+  attn = (23592960.0 + 2949120.0) * 2.0;
+  experts = 868220928.0 * 0.53125;
+  router = (92160.0 + 5760.0) * 2.0;
+  embed = (2.0 * 201088.0 * 2880.0 + 2880.0) * 2.0;
+  g_assert_cmpfloat_with_epsilon (res.weights_bytes, 24.0 * (attn + experts + router) + embed, 1.0);
+  g_assert_cmpfloat (res.moe_layer_bytes, ==, attn + experts + router);
+}
+
+static void
+test_kv_per_token (void)
+{
+  g_autoptr (ProcuraModelShape) llama = llama_8b ();
+  g_autoptr (ProcuraModelShape) qwen = shape_dense ("Qwen2-7B", 28, 3584, 18944, 28, 4, 128, 152064, FALSE);
+  g_autoptr (ProcuraModelShape) dsv2 = procura_model_shape_new ();
+
+  /* MEMORY-FIT.md: Llama-3.1-8B 131,072 bytes/token bf16 = 2 x 32 x 8 x 128 x 2 */
+  g_assert_cmpfloat (procura_fit_kv_bytes_per_token_layer (llama, 1, PROCURA_DTYPE_BF16) * 32, ==, 131072.0);
+  g_assert_cmpfloat (procura_fit_kv_bytes_per_token_layer (llama, 1, PROCURA_DTYPE_FP8) * 32, ==, 65536.0);
+  /* GQA: 8 KV heads over TP 8 = 1 head; TP 16 replicates: still 1 head per GPU */
+  g_assert_cmpfloat (procura_fit_kv_bytes_per_token_layer (llama, 8, PROCURA_DTYPE_BF16) * 32, ==, 16384.0);
+  g_assert_cmpfloat (procura_fit_kv_bytes_per_token_layer (llama, 16, PROCURA_DTYPE_BF16) * 32, ==, 16384.0);
+  /* Qwen2-7B: 2 x 28 x 4 x 128 x 2 = 57,344; TP 2: 28,672 */
+  g_assert_cmpfloat (procura_fit_kv_bytes_per_token_layer (qwen, 1, PROCURA_DTYPE_BF16) * 28, ==, 57344.0);
+  g_assert_cmpfloat (procura_fit_kv_bytes_per_token_layer (qwen, 2, PROCURA_DTYPE_BF16) * 28, ==, 28672.0);
+
+  /* DeepSeek-V2-Lite MLA: 27 x (512 + 64) x 2 = 31,104, the same at any TP */
+  dsv2->num_layers = 27;
+  dsv2->kv_lora_rank = 512;
+  dsv2->qk_rope_head_dim = 64;
+  dsv2->num_attention_heads = 16;
+  dsv2->num_kv_heads = 16;
+  g_assert_cmpfloat (procura_fit_kv_bytes_per_token_layer (dsv2, 1, PROCURA_DTYPE_BF16) * 27, ==, 31104.0);
+  g_assert_cmpfloat (procura_fit_kv_bytes_per_token_layer (dsv2, 4, PROCURA_DTYPE_BF16) * 27, ==, 31104.0);
+}
+
+static void
+test_budget_and_blocks (void)
+{
+  g_autoptr (ProcuraModelShape) m = llama_8b ();
+  ProcuraFitRequest r;
+  ProcuraFitResult res;
+
+  request_for (&r, m, 80);
+  r.gpu_memory_utilization = 0.90;
+  r.activation_bytes = 2 * GIB;
+  r.non_torch_bytes = 0.25 * GIB;
+  r.cuda_graph_bytes = 1 * GIB;
+  r.context_tokens = 8192;
+  r.concurrency = 10;
+  g_assert_true (procura_fit_compute (&r, &res, NULL));
+  /* pool = 80 GiB x 0.9 - 16,060,522,496 - 3.25 GiB = 57,759,227,904 bytes;
+   * blocks = floor(pool / (131,072 x 16)) = 27,541; tokens = 440,656 */
+  g_assert_cmpfloat (res.kv_pool_bytes, ==, 57759227904.0);
+  g_assert_cmpint (res.kv_blocks, ==, 27541);
+  g_assert_cmpint (res.kv_tokens, ==, 440656);
+  /* 27,541 / 512 blocks per 8192-token sequence = 53.79 */
+  g_assert_cmpfloat_with_epsilon (res.max_concurrency, 53.791015625, 1e-9);
+  g_assert_cmpint (res.max_concurrency_int, ==, 53);
+  /* longest context for 10 sequences: floor(27,541 / 10) = 2754 blocks = 44,064 tokens */
+  g_assert_cmpint (res.max_context, ==, 44064);
+  g_assert_true (res.fits);
+  g_assert_cmpint (res.limit, ==, PROCURA_FIT_LIMIT_NONE);
+  /* only the CUDA context is estimated here; headroom = 80 GiB - all parts
+   * (0.51 GiB context) = 8,042,326,261.76 bytes */
+  g_assert_cmpfloat_with_epsilon (res.headroom_bytes, 8042326261.76, 1.0);
+  g_assert_cmpuint (res.estimates & PROCURA_FIT_ESTIMATE_ACTIVATIONS, ==, 0);
+  g_assert_cmpfloat (res.parts[PROCURA_FIT_PART_WEIGHTS].bytes, ==, 16060522496.0);
+  /* KV needed: 10 x 512 blocks x 2 MiB = 10 GiB, the rest of the pool is spare */
+  g_assert_cmpfloat (res.parts[PROCURA_FIT_PART_KV_CACHE].bytes, ==, 10 * GIB);
+  g_assert_cmpfloat (res.parts[PROCURA_FIT_PART_KV_SPARE].bytes, ==, 57759227904.0 - 10 * GIB);
+  g_assert_cmpstr (res.parts[PROCURA_FIT_PART_HEADROOM].id, ==, "headroom");
+
+  /* CUDA graphs outside the budget (vLLM <= 0.19): 1 GiB more pool, 512 more blocks */
+  r.cuda_graphs_in_budget = FALSE;
+  g_assert_true (procura_fit_compute (&r, &res, NULL));
+  g_assert_cmpint (res.kv_blocks, ==, 27541 + 512);
+
+  /* 60 sequences of 8192 need 30,720 blocks > 27,541 + 512: the KV cache breaks it */
+  r.concurrency = 60;
+  g_assert_true (procura_fit_compute (&r, &res, NULL));
+  g_assert_false (res.fits);
+  g_assert_cmpint (res.limit, ==, PROCURA_FIT_LIMIT_KV_CACHE);
+  g_assert_cmpstr (procura_fit_limit_to_string (res.limit), ==, "kv-cache");
+
+  /* one sequence of 500,000 tokens needs 31,250 blocks: the context breaks it */
+  r.concurrency = 1;
+  r.context_tokens = 500000;
+  g_assert_true (procura_fit_compute (&r, &res, NULL));
+  g_assert_cmpint (res.limit, ==, PROCURA_FIT_LIMIT_CONTEXT);
+}
+
+static void
+test_given_pool (void)
+{
+  g_autoptr (ProcuraModelShape) m = llama_8b ();
+  ProcuraFitRequest r;
+  ProcuraFitResult res;
+
+  /* the engine's own pool (vLLM 0.19 on H100: 58.11 GiB): 58.11 x 2^30 / 2 MiB =
+   * 29,752.2 blocks -> 476,032 tokens (the log says 476,016 from the unrounded pool) */
+  request_for (&r, m, 79.19);
+  r.kv_pool_bytes = 58.11 * GIB;
+  g_assert_true (procura_fit_compute (&r, &res, NULL));
+  g_assert_cmpint (res.kv_tokens, ==, 476032);
+  g_assert_cmpuint (res.estimates & PROCURA_FIT_ESTIMATE_KV_POOL, ==, 0);
+
+  /* a pool larger than the card leaves negative headroom */
+  r.kv_pool_bytes = 70 * GIB;
+  g_assert_true (procura_fit_compute (&r, &res, NULL));
+  g_assert_false (res.fits);
+  g_assert_cmpint (res.limit, ==, PROCURA_FIT_LIMIT_HEADROOM);
+  g_assert_cmpfloat (res.parts[PROCURA_FIT_PART_HEADROOM].bytes, ==, 0.0);
+}
+
+static void
+test_weights_limit_and_smallest_tp (void)
+{
+  /* Llama-3.1-70B: 80 layers, hidden 8192, MLP 28672, 64 heads, 8 KV heads:
+   * 70,553,706,496 params = 131.42 GiB in bf16 */
+  g_autoptr (ProcuraModelShape) m = shape_dense ("Llama-3.1-70B", 80, 8192, 28672, 64, 8, 128, 128256, FALSE);
+  ProcuraFitRequest r;
+  ProcuraFitResult res;
+  int tp;
+
+  g_assert_cmpfloat (procura_fit_param_count (m), ==, 70553706496.0);
+  request_for (&r, m, 79.19);
+  g_assert_true (procura_fit_compute (&r, &res, NULL));
+  g_assert_false (res.fits);
+  g_assert_cmpint (res.limit, ==, PROCURA_FIT_LIMIT_WEIGHTS);
+  g_assert_nonnull (strstr (res.limit_text, "weights"));
+
+  /* TP 2: 65.7 GiB of weights per GPU + ~2.4 GiB activations + 2.1 GiB non-torch
+   * + 1.58 GiB graphs > 71.27 GiB budget; TP 4 (32.9 GiB) fits */
+  r.context_tokens = 8192;
+  r.concurrency = 4;
+  tp = procura_fit_smallest_tp (&r, 79.19 * GIB, &res);
+  g_assert_cmpint (tp, ==, 4);
+  g_assert_true (res.fits);
+  g_assert_cmpint (res.tp, ==, 4);
+  /* on a 24 GiB card not even TP 8 (16.4 GiB of weights each + overheads) holds 4
+   * sequences? 24 x 0.9 = 21.6 - 16.4 - 2.4 - 2.1 - 1.58 < 0: none fits */
+  g_assert_cmpint (procura_fit_smallest_tp (&r, 24 * GIB, &res), ==, -1);
+}
+
+static void
+test_parallelism (void)
+{
+  g_autoptr (ProcuraModelShape) qwen = shape_dense ("Qwen2-7B", 28, 3584, 18944, 28, 4, 128, 152064, FALSE);
+  ProcuraFitRequest r;
+  ProcuraFitResult res;
+
+  request_for (&r, qwen, 79.19);
+  r.tp = 8;   /* 28 heads are not divisible by 8 */
+  g_assert_true (procura_fit_compute (&r, &res, NULL));
+  g_assert_false (res.fits);
+  g_assert_cmpint (res.limit, ==, PROCURA_FIT_LIMIT_PARALLELISM);
+  r.tp = 4;   /* 28 / 4 = 7 heads, 4 KV heads: one each */
+  g_assert_true (procura_fit_compute (&r, &res, NULL));
+  g_assert_true (res.fits);
+  g_assert_cmpfloat (res.kv_bytes_per_token, ==, 2.0 * 28 * 1 * 128 * 2);
+}
+
+static void
+test_hybrid_rule (void)
+{
+  /* gpt-oss-20b at TP 2 with vLLM's pool of 59.32 GiB (llm-d-planner v0.19 log:
+   * 2,591,776 tokens, 316.07x at 8,192): layers alternate sliding (window 128) and
+   * full; 4 KV heads of 64 per GPU: 1,024 bytes per token per layer, 16 KiB per page.
+   * Two groups of 12 layers: blocks = floor(59.32 GiB / (16 KiB x 12)) = 323,966;
+   * tokens = 323,966 // 2 x 16 = 2,591,728; per sequence 512 + (8192/16 + 1) = 1,025
+   * blocks: 316.06x */
+  g_autoptr (ProcuraModelShape) m = shape_dense ("gpt-oss-20b", 24, 2880, 2880, 64, 8, 64, 201088, FALSE);
+  ProcuraFitRequest r;
+  ProcuraFitResult res;
+
+  m->sliding_window = 128;
+  m->layer_is_sliding = g_new0 (guint8, 24);
+  for (int i = 0; i < 24; i += 2)
+    m->layer_is_sliding[i] = 1;
+  request_for (&r, m, 79.19);
+  r.tp = 2;
+  r.kv_pool_bytes = 59.32 * GIB;
+  r.context_tokens = 8192;
+  g_assert_true (procura_fit_compute (&r, &res, NULL));
+  g_assert_cmpint (res.kv_rule, ==, PROCURA_KV_RULE_VLLM_HYBRID);
+  g_assert_cmpint (res.kv_blocks, ==, 323966);
+  g_assert_cmpint (res.kv_tokens, ==, 2591728);
+  g_assert_cmpfloat_with_epsilon (res.max_concurrency, 323966.0 / 1025.0, 1e-9);
+  g_assert_cmpstr (res.caveat, !=, "");
+  g_assert_nonnull (strstr (res.caveat, "sliding"));
+
+  /* with a 2,048-token chunk at 16,384 (the v0.10 A100 gpt-oss-120b log's settings) a
+   * sliding group holds min(127 + 2048, 16384) = 2,175 tokens: 136 + 1 = 137 blocks,
+   * so a sequence needs 1024 + 137 = 1,161 blocks */
+  r.max_num_batched_tokens = 2048;
+  r.context_tokens = 16384;
+  g_assert_true (procura_fit_compute (&r, &res, NULL));
+  g_assert_cmpfloat_with_epsilon (res.max_concurrency, 323966.0 / 1161.0, 1e-9);
+
+  /* counting every layer as full attention (--disable-sliding-window): one group of 24,
+   * floor(59.32 GiB / (16 KiB x 24)) = 161,983 blocks = 2,591,728 tokens, and a
+   * sequence needs 1,024 blocks */
+  r.kv_rule = PROCURA_KV_RULE_ALL_FULL;
+  g_assert_true (procura_fit_compute (&r, &res, NULL));
+  g_assert_cmpint (res.kv_blocks, ==, 161983);
+  g_assert_cmpint (res.kv_tokens, ==, 2591728);
+  g_assert_cmpfloat_with_epsilon (res.max_concurrency, 161983.0 / 1024.0, 1e-9);
+}
+
+static void
+test_sglang (void)
+{
+  /* Qwen2.5-3B (36 layers, 2 KV heads of 128): 36,864 bytes per token; SGLang's pool of
+   * 79.02 GiB with page size 1 holds floor(79.02 x 2^30 / 36,864) = 2,301,676 tokens
+   * (its server_info said 2,301,748 from the unrounded pool) */
+  g_autoptr (ProcuraModelShape) m = shape_dense ("Qwen2.5-3B", 36, 2048, 11008, 16, 2, 128, 151936, TRUE);
+  ProcuraFitRequest r;
+  ProcuraFitResult res;
+
+  request_for (&r, m, 95.0);
+  r.engine = PROCURA_ENGINE_SGLANG;
+  r.mem_fraction_static = 0.9;
+  r.kv_pool_bytes = 79.02 * GIB;
+  g_assert_true (procura_fit_compute (&r, &res, NULL));
+  g_assert_cmpint (res.block_size, ==, 1);
+  g_assert_cmpfloat (res.kv_bytes_per_token, ==, 36864.0);
+  g_assert_cmpint (res.kv_tokens, ==, 2301624);
+
+  /* its own budget: 95 GiB x 0.9 - weights - CUDA context (0.51 GiB estimate) */
+  r.kv_pool_bytes = NAN;
+  g_assert_true (procura_fit_compute (&r, &res, NULL));
+  g_assert_cmpfloat_with_epsilon (res.kv_pool_bytes,
+                                  95.0 * GIB * 0.9 - res.weights_bytes - 0.51 * GIB, 1.0);
+  g_assert_true (res.estimates & PROCURA_FIT_ESTIMATE_KV_POOL);
+}
+
+static void
+test_estimates_labelled (void)
+{
+  g_autoptr (ProcuraModelShape) m = llama_8b ();
+  ProcuraFitRequest r;
+  ProcuraFitResult res;
+
+  request_for (&r, m, 79.19);
+  r.gpu_memory_utilization = 0.95;
+  g_assert_true (procura_fit_compute (&r, &res, NULL));
+  g_assert_true (res.parts[PROCURA_FIT_PART_ACTIVATIONS].estimate);
+  g_assert_true (res.parts[PROCURA_FIT_PART_CUDA_GRAPHS].estimate);
+  g_assert_false (res.parts[PROCURA_FIT_PART_WEIGHTS].estimate);
+  g_assert_true (res.estimates & PROCURA_FIT_ESTIMATE_KV_POOL);
+  /* vLLM 0.19 measured 1.89 GiB activations, 0.25 GiB non-torch, 0.91 GiB graphs and a
+   * 58.11 GiB pool for this model on H100 at 0.95: the estimates stay within 15 % and
+   * the pool within 3 % */
+  g_assert_cmpfloat (fabs (res.activation_bytes / GIB - 1.89) / 1.89, <, 0.15);
+  g_assert_cmpfloat (fabs (res.cuda_graph_bytes / GIB - 0.91) / 0.91, <, 0.15);
+  g_assert_cmpfloat (fabs (res.kv_pool_bytes / GIB - 58.11) / 58.11, <, 0.03);
+
+  /* the activation estimate, term by term: prefill chunk x hidden x 2 bytes x 6 buffers
+   * + sampler rows x vocab x 4 bytes x 3.335 copies. vLLM's defaults on a >= 70 GiB GPU
+   * other than the A100: 8192 tokens, 1024 rows: 402,653,184 + 1,751,997,480.96 */
+  g_assert_cmpfloat_with_epsilon (res.activation_bytes, 2154650664.96, 1e-3);
+  /* on an A100 (or a card under 70 GiB): 2048 tokens, 256 rows:
+   * 100,663,296 + 437,999,370.24 */
+  r.gpu_id = "a100-sxm-80gb";
+  g_assert_true (procura_fit_compute (&r, &res, NULL));
+  g_assert_cmpfloat_with_epsilon (res.activation_bytes, 538662666.24, 1e-3);
+  r.gpu_id = NULL;
+  r.usable_memory_bytes = 40 * GIB;
+  g_assert_true (procura_fit_compute (&r, &res, NULL));
+  g_assert_cmpfloat_with_epsilon (res.activation_bytes, 538662666.24, 1e-3);
+  r.usable_memory_bytes = 79.19 * GIB;
+
+  /* no CUDA graphs: no graph memory */
+  r.cuda_graphs = FALSE;
+  g_assert_true (procura_fit_compute (&r, &res, NULL));
+  g_assert_cmpfloat (res.cuda_graph_bytes, ==, 0.0);
+}
+
+static void
+test_bad_requests (void)
+{
+  g_autoptr (ProcuraModelShape) m = llama_8b ();
+  ProcuraFitRequest r;
+  ProcuraFitResult res;
+  GError *error = NULL;
+
+  procura_fit_request_init (&r);
+  g_assert_false (procura_fit_compute (&r, &res, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT);
+  g_clear_error (&error);
+
+  r.model = m;   /* usable memory unset */
+  g_assert_false (procura_fit_compute (&r, &res, &error));
+  g_assert_nonnull (strstr (error->message, "usable"));
+  g_clear_error (&error);
+
+  request_for (&r, m, 80);
+  r.tp = 0;
+  g_assert_false (procura_fit_compute (&r, &res, &error));
+  g_assert_nonnull (strstr (error->message, "tp"));
+  g_clear_error (&error);
+
+  request_for (&r, m, 80);
+  r.gpu_memory_utilization = 1.5;
+  g_assert_false (procura_fit_compute (&r, &res, &error));
+  g_assert_nonnull (strstr (error->message, "gpu_memory_utilization"));
+  g_clear_error (&error);
+}
+
+static void
+test_reconcile (void)
+{
+  g_autoptr (ProcuraModelShape) m = llama_8b ();
+  g_autoptr (ProcuraEngineLog) log = procura_engine_log_new ();
+  g_autoptr (GArray) rows = NULL;
+  ProcuraFitRequest r;
+  ProcuraFitResult calc, at_pool;
+  const ProcuraFitReconcileRow *row;
+
+  /* the v0.19 H100 fp8-KV log's figures, typed in */
+  log->engine = g_strdup ("vllm");
+  log->engine_version = g_strdup ("0.19.0");
+  log->tp = 1;
+  log->pp = 1;
+  log->gpu_memory_utilization = 0.95;
+  log->max_model_len = 8192;
+  log->kv_dtype = g_strdup ("fp8");
+  log->weights_gib = 14.99;
+  log->kv_available_gib = 58.11;
+  log->kv_tokens = 952032;
+  log->max_concurrency = 116.21;
+  request_for (&r, m, 79.19);
+  rows = procura_fit_reconcile (log, &r, &calc, &at_pool, NULL);
+  g_assert_nonnull (rows);
+  g_assert_cmpuint (rows->len, ==, 6);
+  row = &g_array_index (rows, ProcuraFitReconcileRow, 3);
+  g_assert_cmpstr (row->id, ==, "kv-tokens-at-engine-pool");
+  /* 58.11 GiB / (65,536 x 16) = 59,504.4 blocks -> 952,064 tokens: +32 tokens */
+  g_assert_cmpfloat (row->calculated, ==, 952064.0);
+  g_assert_cmpfloat (row->difference, ==, 32.0);
+  g_assert_cmpint (at_pool.kv_dtype, ==, PROCURA_DTYPE_FP8);
+  row = &g_array_index (rows, ProcuraFitReconcileRow, 0);
+  g_assert_cmpstr (row->id, ==, "weights");
+  /* 16,060,522,496 bytes = 14.957 GiB vs 14.99: -0.22 % */
+  g_assert_cmpfloat (fabs (row->percent + 0.22), <, 0.01);
+  /* vLLM 0.19 keeps the CUDA graphs out of its budget: the calculator's own pool is
+   * 79.19 x 0.95 - weights - activations - non-torch, nothing for the graphs */
+  g_assert_false (calc.limit == PROCURA_FIT_LIMIT_WEIGHTS);
+  g_assert_cmpfloat_with_epsilon (calc.kv_pool_bytes,
+                                  79.19 * GIB * 0.95 - calc.weights_bytes - calc.activation_bytes
+                                  - calc.non_torch_bytes, 1.0);
+  row = &g_array_index (rows, ProcuraFitReconcileRow, 1);
+  g_assert_cmpstr (row->id, ==, "kv-pool");
+  g_test_message ("own pool estimate %.2f GiB vs the engine's 58.11 (%+.2f %%)",
+                  row->calculated, row->percent);
+
+  /* a later vLLM subtracts them */
+  g_free (log->engine_version);
+  log->engine_version = g_strdup ("0.21.1");
+  g_clear_pointer (&rows, g_array_unref);
+  rows = procura_fit_reconcile (log, &r, &calc, &at_pool, NULL);
+  g_assert_cmpfloat_with_epsilon (calc.kv_pool_bytes,
+                                  79.19 * GIB * 0.95 - calc.weights_bytes - calc.activation_bytes
+                                  - calc.non_torch_bytes - calc.cuda_graph_bytes, 1.0);
+}
+
+static void
+test_grid (void)
+{
+  gsize n;
+  g_autofree gint64 *v = procura_fit_geometric_grid (1, 1024, 11, &n);
+
+  /* powers of two: 2^(10 i / 10) */
+  g_assert_cmpuint (n, ==, 11);
+  for (gsize i = 0; i < n; i++)
+    g_assert_cmpint (v[i], ==, (gint64) 1 << i);
+  g_free (g_steal_pointer (&v));
+  v = procura_fit_geometric_grid (1, 3, 20, &n);   /* only three integers there */
+  g_assert_cmpuint (n, ==, 3);
+  g_assert_cmpint (v[2], ==, 3);
+  g_free (g_steal_pointer (&v));
+  /* 1 .. 1024 in 20 steps (ratio 1.44): 1, 1.44 -> 1 is bumped to 2, 2.07 -> 2 to 3,
+   * 2.99 -> 3 to 4, then 4.30 -> 4 to 5, 6.2 -> 6 ...: 20 distinct values ending at 1024 */
+  v = procura_fit_geometric_grid (1, 1024, 20, &n);
+  g_assert_cmpuint (n, ==, 20);
+  g_assert_cmpint (v[0], ==, 1);
+  g_assert_cmpint (v[1], ==, 2);
+  g_assert_cmpint (v[2], ==, 3);
+  g_assert_cmpint (v[19], ==, 1024);
+  for (gsize i = 1; i < n; i++)
+    g_assert_cmpint (v[i], >, v[i - 1]);
+}
+
+static void
+test_map (void)
+{
+  g_autoptr (ProcuraModelShape) m = llama_8b ();
+  g_autoptr (ProcuraFitMap) map = NULL;
+  ProcuraGpuSpec small = { .id = "test-24", .name = "Test 24 GiB", .memory_gb_marketed = 24,
+                           .usable_memory_bytes = 24 * GIB };
+  ProcuraGpuSpec big = { .id = "test-80", .name = "Test 80 GB", .memory_gb_marketed = 80,
+                         .usable_memory_bytes = NAN };
+  const ProcuraGpuSpec *gpus[] = { &small, &big };
+  const int tps[] = { 1, 2 };
+  const gint64 ctx[] = { 1024, 8192, 131072 };
+  const gint64 conc[] = { 1, 16, 256 };
+  ProcuraFitRequest r;
+  ProcuraFitResult res;
+
+  request_for (&r, m, 1);
+  map = procura_fit_map (&r, gpus, 2, tps, 2, ctx, 3, conc, 3, NULL);
+  g_assert_nonnull (map);
+  g_assert_cmpuint (map->n_gpus, ==, 2);
+  g_assert_cmpstr (map->gpu_ids[1], ==, "test-80");
+  /* the marketed 80 GB (80e9 bytes) stands in for an unknown driver figure */
+  r.usable_memory_bytes = 80e9;
+  r.tp = 2;
+  for (gsize c = 0; c < 3; c++)
+    for (gsize k = 0; k < 3; k++)
+      {
+        const ProcuraFitMapCell *cell = procura_fit_map_cell (map, 1, 1, c, k);
+
+        r.context_tokens = ctx[c];
+        r.concurrency = conc[k];
+        g_assert_true (procura_fit_compute (&r, &res, NULL));
+        g_assert_cmpint (cell->fits, ==, res.fits);
+        g_assert_cmpint (cell->limit, ==, res.limit);
+        g_assert_cmpfloat_with_epsilon (cell->max_concurrency, res.max_concurrency, 1e-3);
+        g_assert_cmpint (map->kv_tokens[1 * 2 + 1], ==, res.kv_tokens);
+      }
+  /* 1 sequence of 1024 fits everywhere; 256 x 131,072 tokens (2^25 tokens = 4 TiB of KV
+   * at TP 1) fits nowhere */
+  for (gsize g = 0; g < 2; g++)
+    for (gsize t = 0; t < 2; t++)
+      {
+        g_assert_true (procura_fit_map_cell (map, g, t, 0, 0)->fits);
+        g_assert_false (procura_fit_map_cell (map, g, t, 2, 2)->fits);
+      }
+}
+
+/* The fit counts parameters tensor by tensor on its own; the catalog's counter and the
+ * published figures are independent checks of it, for every catalog model. */
+static void
+test_catalog_params (void)
+{
+  g_autoptr (GPtrArray) all = procura_model_catalog_all ();
+
+  g_assert_cmpuint (all->len, >=, 10);
+  for (guint i = 0; i < all->len; i++)
+    {
+      ProcuraModelShape *m = g_ptr_array_index (all, i);
+      double mine = procura_fit_param_count (m);
+      double catalog = procura_model_shape_param_count (m);
+
+      g_test_message ("%s: %.6g parameters (catalog %.6g, published %.6g)", m->id, mine,
+                      catalog, m->published_params);
+      g_assert_cmpfloat (fabs (mine - catalog) / catalog, <, 0.001);
+      if (procura_is_set (m->published_params))
+        g_assert_cmpfloat (fabs (mine - m->published_params) / m->published_params, <, 0.01);
+    }
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/fit/dtypes", test_dtypes);
+  g_test_add_func ("/fit/param-count", test_param_count);
+  g_test_add_func ("/fit/weights-tp-pp", test_weights_tp_pp);
+  g_test_add_func ("/fit/weights-quantised", test_weights_quantised);
+  g_test_add_func ("/fit/weights-moe-mxfp4", test_weights_moe_mxfp4);
+  g_test_add_func ("/fit/kv-per-token", test_kv_per_token);
+  g_test_add_func ("/fit/budget-and-blocks", test_budget_and_blocks);
+  g_test_add_func ("/fit/given-pool", test_given_pool);
+  g_test_add_func ("/fit/weights-limit-smallest-tp", test_weights_limit_and_smallest_tp);
+  g_test_add_func ("/fit/parallelism", test_parallelism);
+  g_test_add_func ("/fit/hybrid-rule", test_hybrid_rule);
+  g_test_add_func ("/fit/sglang", test_sglang);
+  g_test_add_func ("/fit/estimates-labelled", test_estimates_labelled);
+  g_test_add_func ("/fit/bad-requests", test_bad_requests);
+  g_test_add_func ("/fit/reconcile", test_reconcile);
+  g_test_add_func ("/fit/grid", test_grid);
+  g_test_add_func ("/fit/map", test_map);
+  g_test_add_func ("/fit/catalog-params", test_catalog_params);
+  return g_test_run ();
+}
