@@ -1,15 +1,163 @@
-/* procura-cli-render.c: `procura render`
+/* procura-cli-render.c: `procura render PROJECT.procura FIGURE --output OUT.png|.svg|.pdf`
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include "config.h"
 
-#include "procura-cli.h"
+#include <math.h>
 
-/* NOT IMPLEMENTED YET: filled in by its issue. */
+#include <json-glib/json-glib.h>
+
+#include "procura-cli.h"
+#include "procura-figures.h"
+#include "procura-store.h"
+
+static char *
+figure_list (void)
+{
+  return g_strjoinv (", ", (char **) procura_figure_names);
+}
+
 int
 procura_cli_render (int    argc,
-                 char **argv)
+                    char **argv)
 {
-  return procura_cli_fail ("render", PROCURA_EXIT_USAGE, "not implemented yet");
+  char *output = NULL;
+  char *theme_name = NULL;
+  int width = 1200, height = 700;
+  double scale = 1;
+  gboolean json = FALSE;
+  GOptionEntry entries[] = {
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "The file to write: .png, .svg or .pdf", "OUT" },
+    { "width", 0, 0, G_OPTION_ARG_INT, &width, "Width in pixels (points for SVG and PDF), default 1200", "W" },
+    { "height", 0, 0, G_OPTION_ARG_INT, &height, "Height in pixels (points for SVG and PDF), default 700", "H" },
+    { "scale", 0, 0, G_OPTION_ARG_DOUBLE, &scale, "PNG only: device pixels per pixel (2 for HiDPI), default 1", "S" },
+    { "theme", 0, 0, G_OPTION_ARG_STRING, &theme_name, "light (default), dark or high-contrast", "THEME" },
+    { "json", 0, 0, G_OPTION_ARG_NONE, &json, "Print what was written (file, figure, summary) as JSON", NULL },
+    { NULL, 0, 0, 0, NULL, NULL, NULL }
+  };
+  g_autoptr(GOptionContext) context = g_option_context_new ("PROJECT.procura FIGURE");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(ProcuraStore) store = NULL;
+  g_autoptr(ProcuraProject) project = NULL;
+  g_autoptr(ProcuraChart) chart = NULL;
+  g_autofree char *names = figure_list ();
+  g_autofree char *summary_text = NULL;
+  g_autofree char *lower = NULL;
+  const ProcuraChartTheme *theme;
+  int status = PROCURA_EXIT_OK;
+  gboolean ok;
+
+  {
+    g_autofree char *description = g_strdup_printf ("FIGURE is one of: %s.", names);
+    g_option_context_set_summary (context, "Draws one of the project's standard figures to a PNG, SVG or PDF file.");
+    g_option_context_set_description (context, description);
+  }
+  g_option_context_add_main_entries (context, entries, NULL);
+  if (!procura_cli_parse (context, &argc, &argv))
+    return PROCURA_EXIT_USAGE;
+
+  if (argc != 3)
+    {
+      status = procura_cli_fail ("render", PROCURA_EXIT_USAGE,
+                                 "usage: procura render PROJECT.procura FIGURE --output OUT.png|.svg|.pdf "
+                                 "[--width W] [--height H] [--theme light|dark|high-contrast]; FIGURE: %s", names);
+      goto out;
+    }
+  if (!procura_figure_is_known (argv[2]))
+    {
+      status = procura_cli_fail ("render", PROCURA_EXIT_USAGE, "unknown figure “%s”; the figures are: %s",
+                                 argv[2], names);
+      goto out;
+    }
+  if (output == NULL)
+    {
+      status = procura_cli_fail ("render", PROCURA_EXIT_USAGE, "--output OUT.png|.svg|.pdf is required");
+      goto out;
+    }
+  lower = g_ascii_strdown (output, -1);
+  if (!g_str_has_suffix (lower, ".png") && !g_str_has_suffix (lower, ".svg") && !g_str_has_suffix (lower, ".pdf"))
+    {
+      status = procura_cli_fail ("render", PROCURA_EXIT_USAGE, "--output: %s: the name must end in .png, .svg or .pdf",
+                                 output);
+      goto out;
+    }
+  if (width < 200 || width > 10000 || height < 150 || height > 10000)
+    {
+      status = procura_cli_fail ("render", PROCURA_EXIT_USAGE, "--width and --height: expected 200..10000 and 150..10000");
+      goto out;
+    }
+  if (!(scale >= 0.5 && scale <= 4))
+    {
+      status = procura_cli_fail ("render", PROCURA_EXIT_USAGE, "--scale: expected 0.5 to 4");
+      goto out;
+    }
+  theme = procura_chart_theme_by_name (theme_name);
+  if (theme == NULL)
+    {
+      status = procura_cli_fail ("render", PROCURA_EXIT_USAGE, "--theme: expected light, dark or high-contrast, got “%s”",
+                                 theme_name);
+      goto out;
+    }
+
+  store = procura_store_open (argv[1], PROCURA_STORE_OPEN_READ_ONLY, &error);
+  if (store != NULL)
+    project = procura_store_load_project (store, PROCURA_STORE_LOAD_WITH_SAMPLES, &error);
+  if (project == NULL)
+    {
+      status = procura_cli_fail ("render", PROCURA_EXIT_BAD_INPUT, "%s: %s", argv[1], error->message);
+      goto out;
+    }
+
+  chart = procura_figure_build (argv[2], project, NULL, &error);
+  if (chart == NULL)
+    {
+      status = procura_cli_fail ("render", PROCURA_EXIT_USAGE, "%s", error->message);
+      goto out;
+    }
+  if (g_str_has_suffix (lower, ".png"))
+    ok = procura_chart_write_png (chart, output, width, height, scale, theme, &error);
+  else
+    ok = procura_chart_write_file (chart, output, width, height, theme, &error);
+  if (!ok)
+    {
+      status = procura_cli_fail ("render", PROCURA_EXIT_BAD_INPUT, "%s", error->message);
+      goto out;
+    }
+
+  summary_text = procura_chart_summary (chart);
+  if (json)
+    {
+      g_autoptr(JsonBuilder) b = json_builder_new ();
+      g_autoptr(JsonGenerator) gen = json_generator_new ();
+      g_autoptr(JsonNode) root = NULL;
+      g_autofree char *text = NULL;
+
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "file");
+      json_builder_add_string_value (b, output);
+      json_builder_set_member_name (b, "figure");
+      json_builder_add_string_value (b, argv[2]);
+      json_builder_set_member_name (b, "title");
+      json_builder_add_string_value (b, procura_chart_get_title (chart));
+      json_builder_set_member_name (b, "width");
+      json_builder_add_int_value (b, width);
+      json_builder_set_member_name (b, "height");
+      json_builder_add_int_value (b, height);
+      json_builder_set_member_name (b, "summary");
+      json_builder_add_string_value (b, summary_text);
+      json_builder_end_object (b);
+      root = json_builder_get_root (b);
+      json_generator_set_root (gen, root);
+      json_generator_set_pretty (gen, TRUE);
+      text = json_generator_to_data (gen, NULL);
+      g_print ("%s\n", text);
+    }
+  else
+    g_print ("%s: %s\n", output, summary_text);
+
+out:
+  g_free (output);
+  g_free (theme_name);
+  return status;
 }

@@ -1,0 +1,173 @@
+/* procura-chart-output.c: PNG, SVG and PDF files of charts
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <math.h>
+
+#include <cairo-pdf.h>
+#include <cairo-svg.h>
+
+#include "procura-chart.h"
+
+G_DEFINE_QUARK (procura-chart-error-quark, procura_chart_error)
+
+static gboolean
+check_status (cairo_status_t  status,
+              const char     *path,
+              GError        **error)
+{
+  if (status == CAIRO_STATUS_SUCCESS)
+    return TRUE;
+  g_set_error (error, PROCURA_CHART_ERROR, PROCURA_CHART_ERROR_WRITE, "%s: cannot write the chart: %s",
+               path, cairo_status_to_string (status));
+  return FALSE;
+}
+
+static gboolean
+check_size (double   width,
+            double   height,
+            double   scale,
+            GError **error)
+{
+  if (width >= 20 && height >= 20 && width <= 20000 && height <= 20000 && scale > 0 && scale <= 8
+      && width * scale <= 32767 && height * scale <= 32767)
+    return TRUE;
+  g_set_error (error, PROCURA_CHART_ERROR, PROCURA_CHART_ERROR_SIZE,
+               "a chart of %g × %g at scale %g cannot be drawn (20 to 20000 px, scale up to 8)",
+               width, height, scale);
+  return FALSE;
+}
+
+gboolean
+procura_chart_write_png (ProcuraChart            *chart,
+                         const char              *path,
+                         double                   width,
+                         double                   height,
+                         double                   scale,
+                         const ProcuraChartTheme *theme,
+                         GError                 **error)
+{
+  cairo_surface_t *surface;
+  cairo_t *cr;
+  cairo_status_t status;
+
+  if (!check_size (width, height, scale, error))
+    return FALSE;
+  surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, (int) ceil (width * scale),
+                                        (int) ceil (height * scale));
+  cr = cairo_create (surface);
+  cairo_scale (cr, scale, scale);
+  procura_chart_draw (chart, cr, width, height, theme);
+  status = cairo_status (cr);
+  cairo_destroy (cr);
+  if (status == CAIRO_STATUS_SUCCESS)
+    status = cairo_surface_write_to_png (surface, path);
+  cairo_surface_destroy (surface);
+  return check_status (status, path, error);
+}
+
+gboolean
+procura_chart_write_svg (ProcuraChart            *chart,
+                         const char              *path,
+                         double                   width,
+                         double                   height,
+                         const ProcuraChartTheme *theme,
+                         GError                 **error)
+{
+  cairo_surface_t *surface;
+  cairo_t *cr;
+  cairo_status_t status;
+
+  if (!check_size (width, height, 1, error))
+    return FALSE;
+  surface = cairo_svg_surface_create (path, width, height);
+  status = cairo_surface_status (surface);
+  if (status != CAIRO_STATUS_SUCCESS)
+    {
+      cairo_surface_destroy (surface);
+      return check_status (status, path, error);
+    }
+  cr = cairo_create (surface);
+  procura_chart_draw (chart, cr, width, height, theme);
+  status = cairo_status (cr);
+  cairo_destroy (cr);
+  cairo_surface_finish (surface);
+  if (status == CAIRO_STATUS_SUCCESS)
+    status = cairo_surface_status (surface);
+  cairo_surface_destroy (surface);
+  return check_status (status, path, error);
+}
+
+gboolean
+procura_chart_write_pdf_pages (ProcuraChart * const    *charts,
+                               guint                    n_charts,
+                               const char              *path,
+                               double                   width,
+                               double                   height,
+                               const ProcuraChartTheme *theme,
+                               GError                 **error)
+{
+  cairo_surface_t *surface;
+  cairo_t *cr;
+  cairo_status_t status;
+
+  if (!check_size (width, height, 1, error))
+    return FALSE;
+  surface = cairo_pdf_surface_create (path, width, height);
+  status = cairo_surface_status (surface);
+  if (status != CAIRO_STATUS_SUCCESS)
+    {
+      cairo_surface_destroy (surface);
+      return check_status (status, path, error);
+    }
+  cairo_pdf_surface_set_metadata (surface, CAIRO_PDF_METADATA_CREATOR, "Procura");
+  if (n_charts > 0 && procura_chart_get_title (charts[0]))
+    cairo_pdf_surface_set_metadata (surface, CAIRO_PDF_METADATA_TITLE, procura_chart_get_title (charts[0]));
+  cr = cairo_create (surface);
+  for (guint i = 0; i < n_charts; i++)
+    {
+      procura_chart_draw (charts[i], cr, width, height, theme);
+      cairo_show_page (cr);
+    }
+  status = cairo_status (cr);
+  cairo_destroy (cr);
+  cairo_surface_finish (surface);
+  if (status == CAIRO_STATUS_SUCCESS)
+    status = cairo_surface_status (surface);
+  cairo_surface_destroy (surface);
+  return check_status (status, path, error);
+}
+
+gboolean
+procura_chart_write_pdf (ProcuraChart            *chart,
+                         const char              *path,
+                         double                   width,
+                         double                   height,
+                         const ProcuraChartTheme *theme,
+                         GError                 **error)
+{
+  return procura_chart_write_pdf_pages (&chart, 1, path, width, height, theme, error);
+}
+
+gboolean
+procura_chart_write_file (ProcuraChart            *chart,
+                          const char              *path,
+                          double                   width,
+                          double                   height,
+                          const ProcuraChartTheme *theme,
+                          GError                 **error)
+{
+  g_autofree char *lower = g_ascii_strdown (path, -1);
+
+  if (g_str_has_suffix (lower, ".png"))
+    return procura_chart_write_png (chart, path, width, height, 1, theme, error);
+  if (g_str_has_suffix (lower, ".svg"))
+    return procura_chart_write_svg (chart, path, width, height, theme, error);
+  if (g_str_has_suffix (lower, ".pdf"))
+    return procura_chart_write_pdf (chart, path, width, height, theme, error);
+  g_set_error (error, PROCURA_CHART_ERROR, PROCURA_CHART_ERROR_FORMAT,
+               "%s: the file name must end in .png, .svg or .pdf", path);
+  return FALSE;
+}

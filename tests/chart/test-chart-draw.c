@@ -1,0 +1,664 @@
+/* test-chart-draw.c: drawing, lookup, summary, table, output files, reference images
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include <glib/gstdio.h>
+#include <pango/pangocairo.h>
+
+#include "procura-chart.h"
+
+static ProcuraChartTheme test_theme;   /* the light theme with a fixed font */
+
+static const ProcuraChartTheme *
+fixed_theme (gboolean dark)
+{
+  test_theme = *(dark ? procura_chart_theme_dark () : procura_chart_theme_light ());
+  test_theme.font_family = "DejaVu Sans";
+  test_theme.font_size = 11;
+  return &test_theme;
+}
+
+static ProcuraChart *
+make_latency_chart (void)
+{
+  ProcuraChart *chart = procura_chart_new ();
+  const double x[] = { 1, 2, 4, 8, 16, 24 };
+  const double a[] = { 120, 130, 160, 260, 620, 1400 };
+  const double b[] = { 150, 170, 210, 330, 520, 700 };
+  ProcuraChartSeries *s;
+
+  procura_chart_set_title (chart, "p99 TTFT against load");
+  procura_chart_set_axis (chart, PROCURA_AXIS_X, "Request rate", PROCURA_UNIT_REQ_PER_S, PROCURA_SCALE_LINEAR);
+  procura_chart_set_axis (chart, PROCURA_AXIS_Y, "p99 TTFT", PROCURA_UNIT_MS, PROCURA_SCALE_LINEAR);
+  procura_chart_set_axis_include_zero (chart, PROCURA_AXIS_Y, TRUE);
+  procura_chart_add_series (chart, PROCURA_SERIES_LINE, "H100", x, a, 6);
+  s = procura_chart_add_series (chart, PROCURA_SERIES_LINE, "L40S", x, b, 6);
+  procura_chart_series_set_estimate (s, TRUE);
+  procura_chart_add_hline (chart, 800, "target 800 ms");
+  procura_chart_add_marker (chart, 18.0, 800, "H100 18 req/s");
+  return chart;
+}
+
+static ProcuraChart *
+make_bar_chart (void)
+{
+  ProcuraChart *chart = procura_chart_new ();
+  const char *cats[] = { "H100", "L40S", "API" };
+  const double compute[] = { 7227, 3000, 5000 };
+  const double idle[] = { 6935, 1200, 0 };
+  const double other[] = { 2600, 2600, 300 };
+
+  procura_chart_set_title (chart, "Cost per month");
+  procura_chart_set_orientation (chart, PROCURA_ORIENTATION_HORIZONTAL);
+  procura_chart_set_axis (chart, PROCURA_AXIS_Y, "Cost", PROCURA_UNIT_DOLLARS, PROCURA_SCALE_LINEAR);
+  procura_chart_set_categories (chart, cats, 3);
+  procura_chart_add_series (chart, PROCURA_SERIES_STACKED_BAR, "Compute", NULL, compute, 3);
+  procura_chart_add_series (chart, PROCURA_SERIES_STACKED_BAR, "Idle", NULL, idle, 3);
+  procura_chart_add_series (chart, PROCURA_SERIES_STACKED_BAR, "Other", NULL, other, 3);
+  procura_chart_set_category_struck_out (chart, 1, "misses target");
+  return chart;
+}
+
+static cairo_surface_t *
+render (ProcuraChart            *chart,
+        int                      w,
+        int                      h,
+        const ProcuraChartTheme *theme)
+{
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, w, h);
+  cairo_t *cr = cairo_create (surface);
+
+  procura_chart_draw (chart, cr, w, h, theme);
+  g_assert_cmpint (cairo_status (cr), ==, CAIRO_STATUS_SUCCESS);
+  cairo_destroy (cr);
+  cairo_surface_flush (surface);
+  return surface;
+}
+
+static guint32
+pixel (cairo_surface_t *s,
+       int              x,
+       int              y)
+{
+  const guint8 *data = cairo_image_surface_get_data (s);
+  int stride = cairo_image_surface_get_stride (s);
+
+  return *(const guint32 *) (data + (gsize) y * stride + (gsize) x * 4) & 0xffffff;
+}
+
+static guint32
+rgb (const ProcuraChartColor *c)
+{
+  return ((guint32) lround (c->r * 255) << 16) | ((guint32) lround (c->g * 255) << 8)
+         | (guint32) lround (c->b * 255);
+}
+
+static gboolean
+close_rgb (guint32 a,
+           guint32 b,
+           int     tolerance)
+{
+  for (int shift = 0; shift <= 16; shift += 8)
+    if (abs ((int) ((a >> shift) & 0xff) - (int) ((b >> shift) & 0xff)) > tolerance)
+      return FALSE;
+  return TRUE;
+}
+
+/* ------------------------------------------------------------------------- */
+
+static void
+test_layout_and_lookup (void)
+{
+  g_autoptr (ProcuraChart) chart = make_latency_chart ();
+  cairo_surface_t *surface;
+  ProcuraChartLayout layout;
+  double px, py, x, y;
+  guint series = 99;
+  gsize index = 99;
+
+  g_assert_false (procura_chart_get_layout (chart).valid);
+  g_assert_false (procura_chart_nearest_point (chart, 10, 10, 20, &series, &index));
+
+  surface = render (chart, 640, 400, fixed_theme (FALSE));
+  layout = procura_chart_get_layout (chart);
+  g_assert_true (layout.valid);
+  g_assert_cmpfloat (layout.x, >, 0);
+  g_assert_cmpfloat (layout.x + layout.width, <, 640);
+  g_assert_cmpfloat (layout.y + layout.height, <, 400);
+  /* the y range reaches zero and the 1400 ms point and the 800 ms target */
+  g_assert_cmpfloat (layout.y_lo, ==, 0);
+  g_assert_cmpfloat (layout.y_hi, >=, 1400);
+  g_assert_cmpfloat (layout.x_lo, <=, 1);
+  g_assert_cmpfloat (layout.x_hi, >=, 24);
+
+  /* mapping round trip */
+  g_assert_true (procura_chart_data_to_pixel (chart, 8, 330, &px, &py));
+  g_assert_true (procura_chart_pixel_to_data (chart, px, py, &x, &y));
+  g_assert_cmpfloat_with_epsilon (x, 8, 1e-9);
+  g_assert_cmpfloat_with_epsilon (y, 330, 1e-9);
+  /* the plot's corners are the range */
+  procura_chart_data_to_pixel (chart, layout.x_lo, layout.y_lo, &px, &py);
+  g_assert_cmpfloat_with_epsilon (px, layout.x, 1e-9);
+  g_assert_cmpfloat_with_epsilon (py, layout.y + layout.height, 1e-9);
+
+  /* nearest point: L40S at 8 req/s, a few pixels off */
+  procura_chart_data_to_pixel (chart, 8, 330, &px, &py);
+  g_assert_true (procura_chart_nearest_point (chart, px + 3, py - 2, 10, &series, &index));
+  g_assert_cmpuint (series, ==, 1);
+  g_assert_cmpuint (index, ==, 3);
+  /* H100 at 24 req/s */
+  procura_chart_data_to_pixel (chart, 24, 1400, &px, &py);
+  g_assert_true (procura_chart_nearest_point (chart, px, py + 4, 10, &series, &index));
+  g_assert_cmpuint (series, ==, 0);
+  g_assert_cmpuint (index, ==, 5);
+  /* nothing near the top-left corner of the plot */
+  g_assert_false (procura_chart_nearest_point (chart, layout.x + 2, layout.y + 2, 10, &series, &index));
+
+  /* keyboard: right from the first point, then to the other series at the same x */
+  series = 0;
+  index = 0;
+  g_assert_true (procura_chart_step_point (chart, &series, &index, 2, 0));
+  g_assert_cmpuint (index, ==, 2);
+  g_assert_true (procura_chart_step_point (chart, &series, &index, 0, 1));
+  g_assert_cmpuint (series, ==, 1);
+  g_assert_cmpuint (index, ==, 2);
+  g_assert_true (procura_chart_step_point (chart, &series, &index, 100, 0));
+  g_assert_cmpuint (index, ==, 5);
+  g_assert_true (procura_chart_step_point (chart, &series, &index, -100, 0));
+  g_assert_cmpuint (index, ==, 0);
+
+  {
+    g_autofree char *text = procura_chart_describe_point (chart, 1, 3);
+    g_assert_cmpstr (text, ==, "L40S: 8 req/s, 330 ms, estimate");
+  }
+  cairo_surface_destroy (surface);
+}
+
+static void
+test_pixels (void)
+{
+  /* The target line, the series colour and the background are where they belong. */
+  g_autoptr (ProcuraChart) chart = procura_chart_new ();
+  const ProcuraChartTheme *theme = fixed_theme (FALSE);
+  const double x[] = { 0, 10 };
+  const double y[] = { 50, 50 };
+  ProcuraChartSeries *s;
+  cairo_surface_t *surface;
+  double px, py;
+
+  procura_chart_set_axis_range (chart, PROCURA_AXIS_X, 0, 10);
+  procura_chart_set_axis_range (chart, PROCURA_AXIS_Y, 0, 100);
+  s = procura_chart_add_series (chart, PROCURA_SERIES_LINE, "flat", x, y, 2);
+  procura_chart_series_set_dash (s, PROCURA_DASH_SOLID);
+  procura_chart_series_set_marker (s, PROCURA_MARKER_NONE);
+  surface = render (chart, 400, 300, theme);
+
+  procura_chart_data_to_pixel (chart, 5, 50, &px, &py);
+  g_assert_true (close_rgb (pixel (surface, (int) px, (int) floor (py)), rgb (&theme->palette[0]), 40));
+  procura_chart_data_to_pixel (chart, 5, 80, &px, &py);
+  g_assert_true (close_rgb (pixel (surface, (int) px + 3, (int) py + 3), rgb (&theme->background), 40));
+  /* outside the plot, the background too */
+  g_assert_true (close_rgb (pixel (surface, 399, 150), rgb (&theme->background), 2));
+  cairo_surface_destroy (surface);
+}
+
+static void
+test_decimated_drawing (void)
+{
+  /* 2 M points, flat at 10 with one spike to 90 and one dip to 0: the drawn
+   * envelope must reach both, at the right columns. */
+  g_autoptr (ProcuraChart) chart = procura_chart_new ();
+  const ProcuraChartTheme *theme = fixed_theme (FALSE);
+  gsize n = 2000000;
+  double *y = g_new (double, n);
+  cairo_surface_t *surface;
+  double px, py, py_top, py_dip;
+  gboolean spike = FALSE, dip = FALSE;
+  guint series;
+  gsize index;
+
+  for (gsize i = 0; i < n; i++)
+    y[i] = 10;
+  y[700001] = 90;
+  y[1500000] = 0;
+  procura_chart_set_axis_range (chart, PROCURA_AXIS_Y, 0, 100);
+  procura_chart_set_axis_range (chart, PROCURA_AXIS_X, 0, n - 1);
+  procura_chart_add_series_take (chart, PROCURA_SERIES_LINE, "ttft", NULL, y, n);
+  surface = render (chart, 500, 300, theme);
+
+  procura_chart_data_to_pixel (chart, 700001, 90, &px, &py_top);
+  for (int dx = -1; dx <= 1; dx++)
+    spike |= close_rgb (pixel (surface, (int) px + dx, (int) py_top + 1), rgb (&theme->palette[0]), 40);
+  g_assert_true (spike);
+  procura_chart_data_to_pixel (chart, 1500000, 0, &px, &py_dip);
+  for (int dx = -1; dx <= 1; dx++)
+    dip |= close_rgb (pixel (surface, (int) px + dx, (int) py_dip - 1), rgb (&theme->palette[0]), 40);
+  g_assert_true (dip);
+  /* half way up between 10 and 90, away from the spike: nothing drawn */
+  procura_chart_data_to_pixel (chart, 300000, 50, &px, &py);
+  g_assert_true (close_rgb (pixel (surface, (int) px, (int) py), rgb (&theme->background), 40));
+
+  /* the lookup finds the spike among 2 M points */
+  procura_chart_data_to_pixel (chart, 700001, 90, &px, &py);
+  g_assert_true (procura_chart_nearest_point (chart, px, py, 6, &series, &index));
+  g_assert_cmpuint (index, ==, 700001);
+  cairo_surface_destroy (surface);
+}
+
+static void
+test_summary_and_table (void)
+{
+  g_autoptr (ProcuraChart) chart = make_latency_chart ();
+  g_autoptr (ProcuraChart) bars = make_bar_chart ();
+  g_autoptr (ProcuraChart) empty = procura_chart_new ();
+  g_autofree char *summary = procura_chart_summary (chart);
+  g_autofree char *bar_summary = procura_chart_summary (bars);
+  g_autofree char *empty_summary = NULL;
+  g_autoptr (GPtrArray) table = procura_chart_table (chart, 0);
+  g_autoptr (GPtrArray) bar_table = procura_chart_table (bars, 0);
+  g_autoptr (GPtrArray) short_table = NULL;
+  char **row;
+
+  g_assert_cmpstr (summary, ==,
+                   "p99 TTFT against load: line chart of p99 TTFT against Request rate for 2 series "
+                   "(H100, L40S (estimate)); Request rate from 1 req/s to 24 req/s; p99 TTFT from "
+                   "120 ms to 1.4 s; target 800 ms; H100 18 req/s.");
+  g_assert_nonnull (strstr (bar_summary, "horizontal stacked bar chart of Cost for 3 categories (H100, L40S, API)"));
+  g_assert_nonnull (strstr (bar_summary, "in 3 parts (Compute, Idle, Other)"));
+  /* totals: 7227 + 6935 + 2600 = 16762, 3000 + 1200 + 2600 = 6800, 5000 + 0 + 300 = 5300 */
+  g_assert_nonnull (strstr (bar_summary, "totals from $5.3k to $16.8k"));
+  g_assert_nonnull (strstr (bar_summary, "L40S struck out: misses target"));
+
+  procura_chart_set_title (empty, "Nothing");
+  procura_chart_set_message (empty, "No runs yet");
+  empty_summary = procura_chart_summary (empty);
+  g_assert_cmpstr (empty_summary, ==, "Nothing: No runs yet");
+
+  /* header + 12 points */
+  g_assert_cmpuint (table->len, ==, 13);
+  row = table->pdata[0];
+  g_assert_cmpstr (row[0], ==, "Series");
+  g_assert_cmpstr (row[2], ==, "p99 TTFT");
+  row = table->pdata[6];
+  g_assert_cmpstr (row[0], ==, "H100");
+  g_assert_cmpstr (row[1], ==, "24 req/s");
+  g_assert_cmpstr (row[2], ==, "1.4 s");
+  short_table = procura_chart_table (chart, 2);
+  g_assert_cmpuint (short_table->len, ==, 1 + 2 + 2);
+
+  g_assert_cmpuint (bar_table->len, ==, 4);
+  row = bar_table->pdata[1];
+  g_assert_cmpstr (row[0], ==, "H100");
+  g_assert_cmpstr (row[1], ==, "$7.23k");
+  g_assert_cmpstr (row[2], ==, "$6.93k");
+  row = bar_table->pdata[2];
+  g_assert_cmpstr (row[0], ==, "L40S (struck out: misses target)");
+}
+
+static void
+test_degenerate_draws (void)
+{
+  /* None of these may crash or leave cairo in an error state. */
+  const double one_x[] = { 5 }, one_y[] = { 7 };
+  const double nan_y[] = { NAN, NAN, NAN };
+  const double neg[] = { -3, -1, -2 };
+  const ProcuraChartTheme *theme = fixed_theme (FALSE);
+  for (int k = 0; k < 8; k++)
+    {
+      g_autoptr (ProcuraChart) chart = procura_chart_new ();
+      cairo_surface_t *surface;
+
+      switch (k)
+        {
+        case 0:
+          break;   /* nothing at all */
+        case 1:
+          procura_chart_add_series (chart, PROCURA_SERIES_LINE, "one", one_x, one_y, 1);
+          break;
+        case 2:
+          procura_chart_add_series (chart, PROCURA_SERIES_SCATTER, "nan", NULL, nan_y, 3);
+          break;
+        case 3:
+          procura_chart_set_axis (chart, PROCURA_AXIS_Y, "log", PROCURA_UNIT_MS, PROCURA_SCALE_LOG);
+          procura_chart_add_series (chart, PROCURA_SERIES_LINE, "negative on log", NULL, neg, 3);
+          break;
+        case 4:
+          procura_chart_set_categories (chart, NULL, 0);
+          procura_chart_add_series (chart, PROCURA_SERIES_BAR, "no categories", NULL, neg, 3);
+          break;
+        case 5:
+          {
+            const char *cats[] = { "a" };
+            procura_chart_set_categories (chart, cats, 1);
+            procura_chart_add_series (chart, PROCURA_SERIES_STACKED_BAR, "negative", NULL, neg, 1);
+            procura_chart_add_hline (chart, NAN, "nan line");
+          }
+          break;
+        case 6:
+          procura_chart_set_axis_range (chart, PROCURA_AXIS_X, 10, 10);
+          procura_chart_add_series (chart, PROCURA_SERIES_STEP, "zero range", one_x, one_y, 1);
+          procura_chart_add_callout (chart, 5, 7, "a callout with a rather long text that must wrap");
+          break;
+        case 7:
+          procura_chart_add_series (chart, PROCURA_SERIES_BAND, "band without range", one_x, one_y, 1);
+          procura_chart_add_shaded (chart, NAN, NAN, NAN, NAN, "everything");
+          break;
+        default:
+          break;
+        }
+      surface = render (chart, 300, 200, theme);
+      cairo_surface_destroy (surface);
+      /* tiny sizes draw nothing and do not crash */
+      surface = render (chart, 10, 10, theme);
+      cairo_surface_destroy (surface);
+    }
+}
+
+/* ------------------------------------------------------------------------- */
+/* Files                                                                      */
+
+static char *
+read_file (const char *path,
+           gsize      *len)
+{
+  char *contents = NULL;
+
+  g_assert_true (g_file_get_contents (path, &contents, len, NULL));
+  return contents;
+}
+
+static guint
+count_pdf_pages (const char *contents,
+                 gsize       len)
+{
+  g_autoptr (GRegex) re = g_regex_new ("/Type\\s*/Page[^s]", G_REGEX_RAW, 0, NULL);
+  g_autoptr (GMatchInfo) info = NULL;
+  guint n = 0;
+
+  g_regex_match_full (re, contents, len, 0, 0, &info, NULL);
+  while (g_match_info_matches (info))
+    {
+      n++;
+      g_match_info_next (info, NULL);
+    }
+  return n;
+}
+
+typedef struct {
+  guint depth_max, depth, elements;
+  gboolean root_svg;
+} SvgCheck;
+
+static void
+svg_start (GMarkupParseContext  *ctx,
+           const char           *name,
+           const char          **attr_names,
+           const char          **attr_values,
+           gpointer              user_data,
+           GError              **error)
+{
+  SvgCheck *check = user_data;
+
+  if (check->depth == 0)
+    check->root_svg = g_str_equal (name, "svg");
+  check->depth++;
+  check->elements++;
+  check->depth_max = MAX (check->depth_max, check->depth);
+}
+
+static void
+svg_end (GMarkupParseContext  *ctx,
+         const char           *name,
+         gpointer              user_data,
+         GError              **error)
+{
+  ((SvgCheck *) user_data)->depth--;
+}
+
+static void
+assert_svg_well_formed (const char *path)
+{
+  GMarkupParser parser = { svg_start, svg_end, NULL, NULL, NULL };
+  SvgCheck check = { 0 };
+  g_autofree char *contents = NULL;
+  gsize len;
+  GMarkupParseContext *ctx;
+  g_autoptr (GError) error = NULL;
+
+  contents = read_file (path, &len);
+  ctx = g_markup_parse_context_new (&parser, 0, &check, NULL);
+  g_assert_true (g_markup_parse_context_parse (ctx, contents, len, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_markup_parse_context_end_parse (ctx, &error));
+  g_assert_no_error (error);
+  g_markup_parse_context_free (ctx);
+  g_assert_true (check.root_svg);
+  g_assert_cmpuint (check.depth, ==, 0);
+  g_assert_cmpuint (check.elements, >, 10);
+}
+
+static void
+test_write_files (void)
+{
+  g_autoptr (ProcuraChart) chart = make_latency_chart ();
+  g_autoptr (ProcuraChart) bars = make_bar_chart ();
+  g_autoptr (ProcuraChart) empty = procura_chart_new ();
+  g_autofree char *dir = g_dir_make_tmp ("procura-chart-XXXXXX", NULL);
+  g_autofree char *png = g_build_filename (dir, "a.png", NULL);
+  g_autofree char *png2 = g_build_filename (dir, "a2.png", NULL);
+  g_autofree char *svg = g_build_filename (dir, "a.svg", NULL);
+  g_autofree char *pdf = g_build_filename (dir, "a.pdf", NULL);
+  g_autofree char *pdf3 = g_build_filename (dir, "three.pdf", NULL);
+  g_autofree char *bad = g_build_filename (dir, "no-such-dir", "a.png", NULL);
+  g_autofree char *contents = NULL;
+  g_autoptr (GError) error = NULL;
+  cairo_surface_t *surface;
+  ProcuraChart *three[3];
+  gsize len;
+
+  g_assert_true (procura_chart_write_png (chart, png, 320, 200, 1, NULL, &error));
+  g_assert_no_error (error);
+  surface = cairo_image_surface_create_from_png (png);
+  g_assert_cmpint (cairo_surface_status (surface), ==, CAIRO_STATUS_SUCCESS);
+  g_assert_cmpint (cairo_image_surface_get_width (surface), ==, 320);
+  g_assert_cmpint (cairo_image_surface_get_height (surface), ==, 200);
+  cairo_surface_destroy (surface);
+
+  /* HiDPI: twice the pixels */
+  g_assert_true (procura_chart_write_png (chart, png2, 320, 200, 2, procura_chart_theme_dark (), &error));
+  surface = cairo_image_surface_create_from_png (png2);
+  g_assert_cmpint (cairo_image_surface_get_width (surface), ==, 640);
+  g_assert_cmpint (cairo_image_surface_get_height (surface), ==, 400);
+  cairo_surface_destroy (surface);
+
+  g_assert_true (procura_chart_write_file (chart, svg, 400, 250, NULL, &error));
+  g_assert_no_error (error);
+  assert_svg_well_formed (svg);
+
+  g_assert_true (procura_chart_write_file (chart, pdf, 400, 250, NULL, &error));
+  contents = read_file (pdf, &len);
+  g_assert_true (g_str_has_prefix (contents, "%PDF-"));
+  g_assert_cmpuint (count_pdf_pages (contents, len), ==, 1);
+  g_clear_pointer (&contents, g_free);
+
+  three[0] = chart;
+  three[1] = bars;
+  three[2] = empty;
+  g_assert_true (procura_chart_write_pdf_pages (three, 3, pdf3, 400, 250, NULL, &error));
+  contents = read_file (pdf3, &len);
+  g_assert_cmpuint (count_pdf_pages (contents, len), ==, 3);
+
+  /* errors name the file */
+  g_assert_false (procura_chart_write_png (chart, bad, 320, 200, 1, NULL, &error));
+  g_assert_error (error, PROCURA_CHART_ERROR, PROCURA_CHART_ERROR_WRITE);
+  g_assert_nonnull (strstr (error->message, "no-such-dir"));
+  g_clear_error (&error);
+  g_assert_false (procura_chart_write_file (chart, "chart.gif", 320, 200, NULL, &error));
+  g_assert_error (error, PROCURA_CHART_ERROR, PROCURA_CHART_ERROR_FORMAT);
+  g_clear_error (&error);
+  g_assert_false (procura_chart_write_png (chart, png, 0, 200, 1, NULL, &error));
+  g_assert_error (error, PROCURA_CHART_ERROR, PROCURA_CHART_ERROR_SIZE);
+  g_clear_error (&error);
+
+  g_unlink (png);
+  g_unlink (png2);
+  g_unlink (svg);
+  g_unlink (pdf);
+  g_unlink (pdf3);
+  g_rmdir (dir);
+}
+
+/* ------------------------------------------------------------------------- */
+/* Reference images                                                           */
+
+static gboolean
+have_dejavu (void)
+{
+  PangoFontMap *map = pango_cairo_font_map_get_default ();
+  PangoContext *ctx = pango_font_map_create_context (map);
+  PangoFontDescription *desc = pango_font_description_from_string ("DejaVu Sans 11");
+  PangoFont *font = pango_font_map_load_font (map, ctx, desc);
+  gboolean ok = FALSE;
+
+  pango_font_description_free (desc);
+  if (font != NULL)
+    {
+      PangoFontDescription *got = pango_font_describe (font);
+
+      ok = g_strcmp0 (pango_font_description_get_family (got), "DejaVu Sans") == 0;
+      pango_font_description_free (got);
+      g_object_unref (font);
+    }
+  g_object_unref (ctx);
+  return ok;
+}
+
+/* Antialiasing may move a little; the picture may not: at most 1 pixel in 1000 off by
+ * more than 48 in a channel, and a mean difference under 0.5 per channel. */
+static gboolean
+images_match (cairo_surface_t *got,
+              cairo_surface_t *want,
+              const char      *name)
+{
+  int w = cairo_image_surface_get_width (want);
+  int h = cairo_image_surface_get_height (want);
+  double sum = 0, mean;
+  gsize bad = 0;
+
+  if (w != cairo_image_surface_get_width (got) || h != cairo_image_surface_get_height (got))
+    return FALSE;
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < w; x++)
+      {
+        guint32 a = pixel (got, x, y), b = pixel (want, x, y);
+        int worst = 0;
+
+        for (int shift = 0; shift <= 16; shift += 8)
+          {
+            int d = abs ((int) ((a >> shift) & 0xff) - (int) ((b >> shift) & 0xff));
+            sum += d;
+            worst = MAX (worst, d);
+          }
+        if (worst > 48)
+          bad++;
+      }
+  mean = sum / (3.0 * w * h);
+  g_test_message ("%s: mean difference %.3f, %" G_GSIZE_FORMAT " pixels off", name, mean, bad);
+  return mean < 0.5 && bad <= (gsize) (w * h / 1000);
+}
+
+static void
+compare_with_reference (ProcuraChart *chart,
+                        const char   *name,
+                        gboolean      dark)
+{
+  g_autofree char *ref_path = g_build_filename (CHART_REFERENCE_DIR, name, NULL);
+  cairo_surface_t *got = render (chart, 360, 220, fixed_theme (dark));
+  cairo_surface_t *want;
+
+  if (g_getenv ("PROCURA_UPDATE_REFERENCES"))
+    {
+      g_assert_cmpint (cairo_surface_write_to_png (got, ref_path), ==, CAIRO_STATUS_SUCCESS);
+      g_test_message ("wrote %s", ref_path);
+    }
+  want = cairo_image_surface_create_from_png (ref_path);
+  g_assert_cmpint (cairo_surface_status (want), ==, CAIRO_STATUS_SUCCESS);
+  g_assert_cmpint (cairo_image_surface_get_width (want), ==, 360);
+  g_assert_cmpint (cairo_image_surface_get_height (want), ==, 220);
+  g_assert_true (images_match (got, want, name));
+  cairo_surface_destroy (got);
+  cairo_surface_destroy (want);
+}
+
+static void
+test_reference_images (void)
+{
+  g_autoptr (ProcuraChart) lines = NULL;
+  g_autoptr (ProcuraChart) bars = NULL;
+  g_autoptr (ProcuraChart) empty = NULL;
+
+  if (!have_dejavu ())
+    {
+      g_test_skip ("DejaVu Sans is not installed (fonts-dejavu-core): no reference comparison");
+      return;
+    }
+  lines = make_latency_chart ();
+  bars = make_bar_chart ();
+  empty = procura_chart_new ();
+  procura_chart_set_title (empty, "Latency");
+  procura_chart_set_message (empty, "No benchmark runs yet");
+  compare_with_reference (lines, "lines-light.png", FALSE);
+  compare_with_reference (lines, "lines-dark.png", TRUE);
+  compare_with_reference (bars, "bars-light.png", FALSE);
+  compare_with_reference (empty, "empty-light.png", FALSE);
+}
+
+static void
+test_reference_detects_change (void)
+{
+  /* The comparison must fail for real changes: another threshold line, a series
+   * struck out, the dark theme instead of the light one. */
+  g_autoptr (ProcuraChart) a = make_latency_chart ();
+  g_autoptr (ProcuraChart) b = make_latency_chart ();
+  g_autoptr (ProcuraChart) c = make_latency_chart ();
+  const double x[] = { 1, 24 }, y[] = { 100, 100 };
+  cairo_surface_t *sa, *sb, *sc, *sd;
+
+  procura_chart_add_hline (b, 400, "other");
+  procura_chart_add_series (c, PROCURA_SERIES_LINE, NULL, x, y, 2);
+  sa = render (a, 360, 220, fixed_theme (FALSE));
+  sb = render (b, 360, 220, fixed_theme (FALSE));
+  sc = render (c, 360, 220, fixed_theme (FALSE));
+  sd = render (a, 360, 220, fixed_theme (TRUE));
+  g_assert_true (images_match (sa, sa, "same"));
+  g_assert_false (images_match (sb, sa, "extra line"));
+  g_assert_false (images_match (sc, sa, "extra series"));
+  g_assert_false (images_match (sd, sa, "dark"));
+  cairo_surface_destroy (sa);
+  cairo_surface_destroy (sb);
+  cairo_surface_destroy (sc);
+  cairo_surface_destroy (sd);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/chart/draw/layout-and-lookup", test_layout_and_lookup);
+  g_test_add_func ("/chart/draw/pixels", test_pixels);
+  g_test_add_func ("/chart/draw/decimated", test_decimated_drawing);
+  g_test_add_func ("/chart/draw/degenerate", test_degenerate_draws);
+  g_test_add_func ("/chart/summary-and-table", test_summary_and_table);
+  g_test_add_func ("/chart/write-files", test_write_files);
+  g_test_add_func ("/chart/reference-images", test_reference_images);
+  g_test_add_func ("/chart/reference-detects-change", test_reference_detects_change);
+
+  return g_test_run ();
+}

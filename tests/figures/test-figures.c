@@ -1,0 +1,599 @@
+/* test-figures.c: every standard figure, from the demo and from degenerate projects
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include <glib/gstdio.h>
+
+#include "procura-demo.h"
+#include "procura-figures.h"
+#include "procura-fit.h"
+#include "procura-gpu-catalog.h"
+
+static const char * const architecture_names[] = {
+  "cost-curve", "latency", "breakdown", "memory", "pareto", "break-even", "cdf",
+  "sensitivity", "fit-map", NULL
+};
+
+/* ------------------------------------------------------------------------- */
+/* Helpers                                                                    */
+
+static guint
+count_pdf_pages (const char *path)
+{
+  g_autofree char *contents = NULL;
+  gsize len;
+  g_autoptr (GRegex) re = g_regex_new ("/Type\\s*/Page[^s]", G_REGEX_RAW, 0, NULL);
+  g_autoptr (GMatchInfo) info = NULL;
+  guint n = 0;
+
+  g_assert_true (g_file_get_contents (path, &contents, &len, NULL));
+  g_assert_true (g_str_has_prefix (contents, "%PDF-"));
+  g_regex_match_full (re, contents, len, 0, 0, &info, NULL);
+  while (g_match_info_matches (info))
+    {
+      n++;
+      g_match_info_next (info, NULL);
+    }
+  return n;
+}
+
+static void
+assert_svg_well_formed (const char *path)
+{
+  GMarkupParser parser = { NULL, NULL, NULL, NULL, NULL };
+  g_autofree char *contents = NULL;
+  g_autoptr (GError) error = NULL;
+  GMarkupParseContext *ctx;
+  gsize len;
+
+  g_assert_true (g_file_get_contents (path, &contents, &len, NULL));
+  g_assert_nonnull (strstr (contents, "<svg"));
+  ctx = g_markup_parse_context_new (&parser, 0, NULL, NULL);
+  g_assert_true (g_markup_parse_context_parse (ctx, contents, len, &error));
+  g_assert_true (g_markup_parse_context_end_parse (ctx, &error));
+  g_assert_no_error (error);
+  g_markup_parse_context_free (ctx);
+}
+
+static void
+assert_no_nan (const char *text)
+{
+  g_autofree char *lower = g_ascii_strdown (text, -1);
+
+  g_assert_null (strstr (lower, "nan"));
+  g_assert_null (strstr (lower, "inf"));
+}
+
+/* Renders to PNG, SVG and PDF in @dir and checks each file. */
+static void
+render_everywhere (ProcuraChart *chart,
+                   const char   *dir,
+                   const char   *stem)
+{
+  g_autofree char *png = g_strdup_printf ("%s/%s.png", dir, stem);
+  g_autofree char *svg = g_strdup_printf ("%s/%s.svg", dir, stem);
+  g_autofree char *pdf = g_strdup_printf ("%s/%s.pdf", dir, stem);
+  g_autofree char *summary = procura_chart_summary (chart);
+  g_autoptr (GError) error = NULL;
+  cairo_surface_t *surface;
+
+  g_assert_true (procura_chart_write_png (chart, png, 640, 400, 1, procura_chart_theme_light (), &error));
+  g_assert_no_error (error);
+  surface = cairo_image_surface_create_from_png (png);
+  g_assert_cmpint (cairo_surface_status (surface), ==, CAIRO_STATUS_SUCCESS);
+  g_assert_cmpint (cairo_image_surface_get_width (surface), ==, 640);
+  cairo_surface_destroy (surface);
+  g_assert_true (procura_chart_write_svg (chart, svg, 640, 400, procura_chart_theme_dark (), &error));
+  g_assert_no_error (error);
+  assert_svg_well_formed (svg);
+  g_assert_true (procura_chart_write_pdf (chart, pdf, 640, 400, procura_chart_theme_high_contrast (), &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (count_pdf_pages (pdf), ==, 1);
+  g_assert_cmpuint (strlen (summary), >, 10);
+  assert_no_nan (summary);
+  g_unlink (png);
+  g_unlink (svg);
+  g_unlink (pdf);
+}
+
+static void
+remove_dir (const char *dir)
+{
+  GDir *d = g_dir_open (dir, 0, NULL);
+  const char *name;
+
+  while (d && (name = g_dir_read_name (d)))
+    {
+      g_autofree char *path = g_build_filename (dir, name, NULL);
+      g_unlink (path);
+    }
+  if (d)
+    g_dir_close (d);
+  g_rmdir (dir);
+}
+
+static guint
+find_series (ProcuraChart *chart,
+             const char   *name)
+{
+  for (guint i = 0; i < procura_chart_get_n_series (chart); i++)
+    if (g_strcmp0 (procura_chart_series_get_name (chart, i), name) == 0)
+      return i;
+  g_assert_not_reached ();
+  return 0;
+}
+
+/* ------------------------------------------------------------------------- */
+
+static void
+test_names (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (ProcuraProject) project = procura_project_new ();
+  ProcuraChart *chart;
+  guint n = 0;
+
+  for (; procura_figure_names[n]; n++)
+    {
+      g_assert_cmpstr (procura_figure_names[n], ==, architecture_names[n]);
+      g_assert_true (procura_figure_is_known (procura_figure_names[n]));
+      g_assert_nonnull (procura_figure_title (procura_figure_names[n]));
+    }
+  g_assert_cmpuint (n, ==, g_strv_length ((char **) architecture_names));
+  g_assert_false (procura_figure_is_known ("pie"));
+  g_assert_false (procura_figure_is_known (NULL));
+  g_assert_null (procura_figure_title ("pie"));
+
+  chart = procura_figure_build ("pie", project, NULL, &error);
+  g_assert_null (chart);
+  g_assert_error (error, PROCURA_FIGURE_ERROR, PROCURA_FIGURE_ERROR_UNKNOWN);
+  g_assert_nonnull (strstr (error->message, "pie"));
+  g_assert_nonnull (strstr (error->message, "cost-curve"));
+  g_assert_nonnull (strstr (error->message, "fit-map"));
+}
+
+static void
+test_demo_all (void)
+{
+  g_autoptr (ProcuraProject) project = procura_demo_project_new ();
+  g_autoptr (ProcuraAnalysis) analysis = procura_analysis_run (project, NULL);
+  g_autoptr (GPtrArray) charts = procura_figure_build_all (project, analysis);
+  g_autofree char *dir = g_dir_make_tmp ("procura-figures-XXXXXX", NULL);
+  g_autofree char *all_pdf = g_build_filename (dir, "all.pdf", NULL);
+  g_autoptr (GError) error = NULL;
+
+  g_assert_cmpuint (charts->len, ==, 9);
+  for (guint i = 0; i < charts->len; i++)
+    {
+      ProcuraChart *chart = charts->pdata[i];
+      g_autofree char *summary = procura_chart_summary (chart);
+      ProcuraChartLayout layout;
+
+      g_assert_nonnull (chart);
+      render_everywhere (chart, dir, procura_figure_names[i]);
+      /* the demo has data for every figure: a plot was laid out, not a message */
+      layout = procura_chart_get_layout (chart);
+      g_assert_true (layout.valid);
+      g_assert_cmpfloat (layout.width, >, 100);
+      /* ... and every figure says it is illustrative */
+      g_test_message ("%s: %s", procura_figure_names[i], summary);
+    }
+  g_assert_true (procura_chart_write_pdf_pages ((ProcuraChart * const *) charts->pdata, charts->len, all_pdf,
+                                                842, 595, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (count_pdf_pages (all_pdf), ==, 9);
+  remove_dir (dir);
+}
+
+static void
+test_demo_cost_curve (void)
+{
+  g_autoptr (ProcuraProject) project = procura_demo_project_new ();
+  g_autoptr (ProcuraAnalysis) analysis = procura_analysis_run (project, NULL);
+  g_autoptr (ProcuraChart) chart = procura_figure_build ("cost-curve", project, analysis, NULL);
+  guint checked = 0;
+
+  /* one series per candidate of the analysis */
+  g_assert_cmpuint (procura_chart_get_n_series (chart), ==, analysis->candidates->len);
+  for (guint i = 0; i < analysis->candidates->len; i++)
+    {
+      const ProcuraCandidateAnalysis *ca = analysis->candidates->pdata[i];
+      guint s = find_series (chart, ca->name);
+      gsize n = procura_chart_series_get_n_points (chart, s);
+      gboolean step_up = FALSE;
+      double px = -INFINITY, py = NAN;
+
+      if (ca->kind != PROCURA_CANDIDATE_GPU || ca->cost == NULL)
+        continue;
+      g_assert_cmpuint (n, >, 20);
+      for (gsize k = 0; k < n; k++)
+        {
+          double x, y;
+
+          g_assert_true (procura_chart_series_get_point (chart, s, k, &x, &y));
+          g_assert_true (isfinite (x) && isfinite (y) && y > 0);
+          g_assert_cmpfloat (x, >=, px);
+          /* a replica added: the cost per output jumps UP as demand rises. A smoothed
+           * curve would never do that; the figure must show the step. */
+          if (k > 0 && y > py * 1.02)
+            step_up = TRUE;
+          px = x;
+          py = y;
+        }
+      g_assert_true (step_up);
+      checked++;
+    }
+  g_assert_cmpuint (checked, >=, 3);
+}
+
+static void
+test_demo_breakdown_sums (void)
+{
+  g_autoptr (ProcuraProject) project = procura_demo_project_new ();
+  g_autoptr (ProcuraAnalysis) analysis = procura_analysis_run (project, NULL);
+  g_autoptr (ProcuraChart) chart = procura_figure_build ("breakdown", project, analysis, NULL);
+  guint n_series = procura_chart_get_n_series (chart);
+
+  /* the stacked lines add up to the all-in cost per accepted output (per 1k) */
+  for (guint i = 0; i < analysis->candidates->len; i++)
+    {
+      const ProcuraCandidateAnalysis *ca = analysis->candidates->pdata[i];
+      double total = 0;
+
+      if (ca->cost == NULL)
+        continue;
+      for (guint s = 0; s < n_series; s++)
+        {
+          double y;
+          procura_chart_series_get_point (chart, s, i, NULL, &y);
+          if (isfinite (y))
+            total += y;
+        }
+      g_assert_cmpfloat_with_epsilon (total, ca->cost->all_in_cost / ca->cost->accepted_outputs * 1000,
+                                      1e-9 * total + 1e-12);
+    }
+}
+
+static void
+test_demo_memory_sums (void)
+{
+  g_autoptr (ProcuraProject) project = procura_demo_project_new ();
+  g_autoptr (ProcuraAnalysis) analysis = procura_analysis_run (project, NULL);
+  g_autoptr (ProcuraChart) chart = procura_figure_build ("memory", project, analysis, NULL);
+  g_autoptr (GPtrArray) table = procura_chart_table (chart, 0);
+  guint n_series = procura_chart_get_n_series (chart);
+  guint checked = 0;
+
+  /* one category per GPU candidate; where the plan fits, the parts (headroom
+   * included) fill exactly the GPU's usable memory from the catalog */
+  for (guint cat = 1; cat < table->len; cat++)
+    {
+      char **row = table->pdata[cat];
+      const ProcuraCandidate *c = NULL;
+      const ProcuraGpuSpec *gpu;
+      double total = 0, usable;
+
+      for (guint k = 0; k < project->candidates->len; k++)
+        if (g_str_equal (((ProcuraCandidate *) project->candidates->pdata[k])->name, row[0]))
+          c = project->candidates->pdata[k];
+      if (c == NULL)
+        continue;   /* struck out: the name carries the reason */
+      gpu = procura_gpu_catalog_lookup (c->gpu_name);
+      g_assert_nonnull (gpu);
+      usable = procura_fit_gpu_usable_bytes (gpu, NULL) / 1073741824.0;
+      for (guint s = 0; s < n_series; s++)
+        {
+          double y;
+          procura_chart_series_get_point (chart, s, cat - 1, NULL, &y);
+          if (isfinite (y))
+            total += y;
+        }
+      g_assert_cmpfloat_with_epsilon (total, usable, 1e-6 * usable);
+      checked++;
+    }
+  g_assert_cmpuint (checked, >=, 3);
+}
+
+static void
+test_demo_cdf_and_sensitivity (void)
+{
+  g_autoptr (ProcuraProject) project = procura_demo_project_new ();
+  g_autoptr (ProcuraAnalysis) analysis = procura_analysis_run (project, NULL);
+  g_autoptr (ProcuraChart) cdf = procura_figure_build ("cdf", project, analysis, NULL);
+  g_autoptr (ProcuraChart) tornado = procura_figure_build ("sensitivity", project, analysis, NULL);
+  g_autoptr (GPtrArray) table = procura_chart_table (cdf, 0);
+  guint steps = 0;
+
+  /* each empirical CDF rises monotonically to exactly 1 */
+  for (guint s = 0; s < procura_chart_get_n_series (cdf); s++)
+    {
+      gsize n = procura_chart_series_get_n_points (cdf, s);
+      double px = -INFINITY, py = 0, x, y;
+
+      if (procura_chart_series_get_name (cdf, s) == NULL)
+        continue;   /* the band */
+      for (gsize k = 0; k < n; k++)
+        {
+          procura_chart_series_get_point (cdf, s, k, &x, &y);
+          g_assert_cmpfloat (x, >=, px);
+          g_assert_cmpfloat (y, >, py);
+          g_assert_cmpfloat_with_epsilon (y, (k + 1) / (double) n, 1e-12);
+          px = x;
+          py = y;
+        }
+      g_assert_cmpfloat (py, ==, 1.0);
+      steps++;
+    }
+  g_assert_cmpuint (steps, >=, 4);
+  /* the band is the DKW band: F_n +- sqrt(ln(2 / 0.05) / (2 n)), clipped to [0, 1];
+   * the demo's runs have 300 samples: +- 0.0785 */
+  {
+    double eps = sqrt (log (2 / 0.05) / (2.0 * 300));
+    guint band_rows = 0;
+
+    for (guint r = 1; r < table->len; r++)
+      {
+        char **row = table->pdata[r];
+        double lo, hi;
+
+        if (g_strcmp0 (row[0], "") != 0 || g_strcmp0 (row[2], "—") != 0)
+          continue;   /* not a band row */
+        lo = g_ascii_strtod (row[3], NULL) / 100;
+        hi = g_ascii_strtod (row[4], NULL) / 100;
+        if (lo > 0.005 && hi < 0.995)
+          {
+            /* 3 significant digits in the table: 0.1 % */
+            g_assert_cmpfloat (fabs ((hi - lo) - 2 * eps), <, 0.0021);
+            band_rows++;
+          }
+      }
+    g_assert_cmpuint (band_rows, >, 100);
+  }
+
+  /* the tornado: widest swing first */
+  {
+    guint n_series = procura_chart_get_n_series (tornado);
+    gsize n = procura_chart_series_get_n_points (tornado, 0);
+    double prev = INFINITY;
+
+    g_assert_cmpuint (n_series, ==, 2);
+    g_assert_cmpuint (n, >=, 3);
+    for (gsize k = 0; k < n; k++)
+      {
+        double lo, hi;
+        procura_chart_series_get_point (tornado, 0, k, NULL, &lo);
+        procura_chart_series_get_point (tornado, 1, k, NULL, &hi);
+        g_assert_cmpfloat (fabs (hi - lo), <=, prev + 1e-12);
+        prev = fabs (hi - lo);
+      }
+  }
+}
+
+/* ------------------------------------------------------------------------- */
+/* Degenerate projects                                                        */
+
+static ProcuraRun *
+make_run (gint64  id,
+          gint64  candidate,
+          double  rps,
+          double  p99_ms)
+{
+  ProcuraRun *run = procura_run_new ();
+
+  run->id = id;
+  run->candidate_id = candidate;
+  run->label = g_strdup_printf ("rate %g", rps);
+  run->request_throughput = rps;
+  run->completed = 100;
+  run->failed = 0;
+  procura_run_add_stat (run, "ttft", "p99", p99_ms, PROCURA_SOURCE_AS_REPORTED, -1);
+  procura_run_add_stat (run, "ttft", "p50", p99_ms / 2, PROCURA_SOURCE_AS_REPORTED, -1);
+  return run;
+}
+
+static ProcuraProject *
+make_project (int kind)
+{
+  ProcuraProject *p = procura_project_new ();
+  ProcuraCandidate *c;
+
+  p->title = g_strdup ("degenerate");
+  if (kind == 0)
+    return p;   /* empty: no brief figures, nothing */
+
+  g_free (p->brief->slo_metric);
+  p->brief->slo_metric = g_strdup ("ttft");
+  p->brief->slo_percentile = 99;
+  p->brief->slo_threshold_ms = 500;
+  p->brief->demand_average = 2;
+  p->brief->demand_peak = 4;
+  p->brief->model_shape = g_strdup ("meta-llama/Llama-3.1-8B-Instruct");
+  p->assumptions.acceptance_rate = 0.9;
+
+  c = procura_candidate_new ();
+  c->id = 1;
+  c->name = g_strdup ("1× H100");
+  c->kind = PROCURA_CANDIDATE_GPU;
+  c->gpu_name = g_strdup ("h100-sxm-80gb");
+  c->price_per_gpu_hour = 2.5;
+  g_ptr_array_add (p->candidates, c);
+
+  switch (kind)
+    {
+    case 1:   /* one point that meets the target: not saturated */
+      g_ptr_array_add (p->runs, make_run (1, 1, 3, 200));
+      break;
+    case 2:   /* every point misses */
+      g_ptr_array_add (p->runs, make_run (1, 1, 1, 900));
+      g_ptr_array_add (p->runs, make_run (2, 1, 2, 1500));
+      break;
+    case 3:   /* a candidate without any run, a GPU not in the catalog */
+      g_free (c->gpu_name);
+      c->gpu_name = g_strdup ("Imaginary GPU 9000");
+      break;
+    default:
+      break;
+    }
+  return p;
+}
+
+static void
+test_degenerate (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("procura-figures-XXXXXX", NULL);
+
+  for (int kind = 0; kind <= 3; kind++)
+    {
+      g_autoptr (ProcuraProject) project = make_project (kind);
+
+      for (guint i = 0; procura_figure_names[i]; i++)
+        {
+          g_autoptr (GError) error = NULL;
+          g_autoptr (ProcuraChart) chart = procura_figure_build (procura_figure_names[i], project, NULL, &error);
+          g_autofree char *stem = g_strdup_printf ("%d-%s", kind, procura_figure_names[i]);
+
+          g_assert_no_error (error);
+          g_assert_nonnull (chart);
+          render_everywhere (chart, dir, stem);
+        }
+    }
+  remove_dir (dir);
+}
+
+static void
+test_degenerate_content (void)
+{
+  g_autoptr (ProcuraProject) empty = make_project (0);
+  g_autoptr (ProcuraProject) misses = make_project (2);
+  g_autoptr (ProcuraProject) one = make_project (1);
+  g_autoptr (ProcuraChart) empty_latency = procura_figure_build ("latency", empty, NULL, NULL);
+  g_autoptr (ProcuraChart) miss_latency = procura_figure_build ("latency", misses, NULL, NULL);
+  g_autoptr (ProcuraChart) miss_cost = procura_figure_build ("cost-curve", misses, NULL, NULL);
+  g_autoptr (ProcuraChart) one_latency = procura_figure_build ("latency", one, NULL, NULL);
+  g_autofree char *s_empty = procura_chart_summary (empty_latency);
+  g_autofree char *s_miss = procura_chart_summary (miss_latency);
+  g_autofree char *s_miss_cost = procura_chart_summary (miss_cost);
+  g_autofree char *s_one = procura_chart_summary (one_latency);
+
+  /* empty: says what is missing */
+  g_assert_nonnull (strstr (s_empty, "No benchmark runs"));
+  /* all misses: struck out, with the reason, and in the cost curve too */
+  g_assert_nonnull (strstr (s_miss, "1× H100 (struck out)"));
+  g_assert_nonnull (strstr (s_miss, "misses the target"));
+  g_assert_nonnull (strstr (s_miss_cost, "struck out"));
+  /* one point meeting the target: not saturated, a lower bound */
+  g_assert_nonnull (strstr (s_one, "not saturated: ≥ 3 req/s"));
+}
+
+/* ------------------------------------------------------------------------- */
+/* procura render                                                             */
+
+static int
+run_procura (const char * const *args,
+             char              **err)
+{
+  const char *binary = g_getenv ("PROCURA_BINARY");
+  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
+  int status = 0;
+
+  g_ptr_array_add (argv, (char *) binary);
+  for (guint i = 0; args[i]; i++)
+    g_ptr_array_add (argv, (char *) args[i]);
+  g_ptr_array_add (argv, NULL);
+  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL,
+                               NULL, err, &status, NULL));
+  return WIFEXITED (status) ? WEXITSTATUS (status) : -1;
+}
+
+static void
+test_cli_render (void)
+{
+  const char *binary = g_getenv ("PROCURA_BINARY");
+  g_autofree char *dir = NULL;
+  g_autofree char *project = NULL;
+  g_autofree char *png = NULL;
+  g_autofree char *svg = NULL;
+  g_autofree char *pdf = NULL;
+  g_autofree char *missing = NULL;
+  g_autoptr (GError) error = NULL;
+  cairo_surface_t *surface;
+  char *err = NULL;
+
+  if (binary == NULL || !g_file_test (binary, G_FILE_TEST_IS_EXECUTABLE))
+    {
+      g_test_skip ("PROCURA_BINARY is not built");
+      return;
+    }
+  dir = g_dir_make_tmp ("procura-render-XXXXXX", NULL);
+  project = g_build_filename (dir, "demo.procura", NULL);
+  png = g_build_filename (dir, "latency.png", NULL);
+  svg = g_build_filename (dir, "memory.svg", NULL);
+  pdf = g_build_filename (dir, "pareto.pdf", NULL);
+  missing = g_build_filename (dir, "missing.procura", NULL);
+  g_assert_true (procura_demo_write (project, &error));
+  g_assert_no_error (error);
+
+  g_assert_cmpint (run_procura ((const char *[]) { "render", project, "latency", "--output", png,
+                                                   "--width", "800", "--height", "500", NULL }, &err), ==, 0);
+  g_clear_pointer (&err, g_free);
+  surface = cairo_image_surface_create_from_png (png);
+  g_assert_cmpint (cairo_surface_status (surface), ==, CAIRO_STATUS_SUCCESS);
+  g_assert_cmpint (cairo_image_surface_get_width (surface), ==, 800);
+  g_assert_cmpint (cairo_image_surface_get_height (surface), ==, 500);
+  cairo_surface_destroy (surface);
+
+  g_assert_cmpint (run_procura ((const char *[]) { "render", project, "memory", "--output", svg,
+                                                   "--theme", "dark", NULL }, &err), ==, 0);
+  g_clear_pointer (&err, g_free);
+  assert_svg_well_formed (svg);
+  g_assert_cmpint (run_procura ((const char *[]) { "render", project, "pareto", "--output", pdf,
+                                                   "--theme", "high-contrast", NULL }, &err), ==, 0);
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpuint (count_pdf_pages (pdf), ==, 1);
+
+  /* unknown figure: usage error listing the names */
+  g_assert_cmpint (run_procura ((const char *[]) { "render", project, "pie", "--output", png, NULL }, &err), ==, 2);
+  g_assert_nonnull (strstr (err, "pie"));
+  g_assert_nonnull (strstr (err, "cost-curve"));
+  g_assert_nonnull (strstr (err, "fit-map"));
+  g_clear_pointer (&err, g_free);
+  /* unreadable project: bad input */
+  g_assert_cmpint (run_procura ((const char *[]) { "render", missing, "latency", "--output", png, NULL }, &err), ==, 1);
+  g_assert_nonnull (strstr (err, "missing.procura"));
+  g_clear_pointer (&err, g_free);
+  /* usage errors */
+  g_assert_cmpint (run_procura ((const char *[]) { "render", project, "latency", "--output", "x.gif", NULL }, &err), ==, 2);
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (run_procura ((const char *[]) { "render", project, "latency", NULL }, &err), ==, 2);
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (run_procura ((const char *[]) { "render", project, "latency", "--output", png, "--theme", "neon", NULL }, &err), ==, 2);
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (run_procura ((const char *[]) { "render", project, NULL }, &err), ==, 2);
+  g_clear_pointer (&err, g_free);
+
+  remove_dir (dir);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/figures/names", test_names);
+  g_test_add_func ("/figures/demo/all-formats", test_demo_all);
+  g_test_add_func ("/figures/demo/cost-curve-steps", test_demo_cost_curve);
+  g_test_add_func ("/figures/demo/breakdown-sums", test_demo_breakdown_sums);
+  g_test_add_func ("/figures/demo/memory-sums", test_demo_memory_sums);
+  g_test_add_func ("/figures/demo/cdf-and-sensitivity", test_demo_cdf_and_sensitivity);
+  g_test_add_func ("/figures/degenerate/render", test_degenerate);
+  g_test_add_func ("/figures/degenerate/content", test_degenerate_content);
+  g_test_add_func ("/figures/cli-render", test_cli_render);
+
+  return g_test_run ();
+}
