@@ -1,15 +1,54 @@
-/* procura-cli-report.c: `procura report`
+/* procura-cli-report.c: `procura report PROJECT --output OUT.pdf|.md|.csv`
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include "config.h"
 
-#include "procura-cli.h"
+#include <glib/gi18n.h>
 
-/* NOT IMPLEMENTED YET: filled in by its issue. */
+#include "procura-cli.h"
+#include "procura-report.h"
+#include "procura-store.h"
+
 int
 procura_cli_report (int    argc,
-                 char **argv)
+                    char **argv)
 {
-  return procura_cli_fail ("report", PROCURA_EXIT_USAGE, "not implemented yet");
+  g_autofree char *output = NULL;
+  gboolean json = FALSE;
+  GOptionEntry entries[] = {
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, N_("Write the report to FILE (.pdf, .md or .csv)"), N_("FILE") },
+    { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("Print what was written as JSON"), NULL },
+    { NULL }
+  };
+  g_autoptr (GOptionContext) context = g_option_context_new (_("PROJECT.procura — write the decision record"));
+  g_autoptr (ProcuraStore) store = NULL;
+  g_autoptr (ProcuraProject) project = NULL;
+  g_autoptr (GError) error = NULL;
+  ProcuraReportFormat format;
+
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  if (!procura_cli_parse (context, &argc, &argv))
+    return PROCURA_EXIT_USAGE;
+  if (argc != 2)
+    return procura_cli_fail ("report", PROCURA_EXIT_USAGE, "expected one project file, got %d arguments", argc - 1);
+  if (output == NULL)
+    return procura_cli_fail ("report", PROCURA_EXIT_USAGE, "--output FILE is required");
+  if (!procura_report_format_from_path (output, &format))
+    return procura_cli_fail ("report", PROCURA_EXIT_USAGE,
+                             "%s: the output must end in .pdf, .md or .csv", output);
+
+  store = procura_store_open (argv[1], PROCURA_STORE_OPEN_READ_ONLY, &error);
+  if (store == NULL)
+    return procura_cli_fail ("report", PROCURA_EXIT_BAD_INPUT, "%s", error->message);
+  project = procura_store_load_project (store, PROCURA_STORE_LOAD_WITH_SAMPLES, &error);
+  if (project == NULL)
+    return procura_cli_fail ("report", PROCURA_EXIT_BAD_INPUT, "%s", error->message);
+
+  if (!procura_report_write (project, output, format, &error))
+    return procura_cli_fail ("report", PROCURA_EXIT_BAD_INPUT, "%s", error->message);
+
+  if (json)
+    g_print ("{\"output\":\"%s\"}\n", output);
+  return PROCURA_EXIT_OK;
 }

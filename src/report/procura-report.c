@@ -1,10 +1,932 @@
-/* procura-report.c
+/* procura-report.c: builds the decision record from a project
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include "config.h"
 
-#include "procura-report.h"
+#include <glib/gstdio.h>
+#include <math.h>
+#include <string.h>
 
-/* PLACEHOLDER until the decision-record issue lands. */
-const char * const procura_report_formats[] = { "pdf", "md", "csv", NULL };
+#include "procura-analysis.h"
+#include "procura-figures.h"
+#include "procura-report.h"
+#include "procura-util.h"
+
+/* @decimals < 0: shortest form (%g). @unit may be NULL. */
+static char *
+fmt_num (double      v,
+         int         decimals,
+         const char *unit)
+{
+  g_autofree char *num = NULL;
+
+  if (isnan (v))
+    return g_strdup ("—");
+  num = decimals < 0 ? g_strdup_printf ("%.4g", v) : g_strdup_printf ("%.*f", decimals, v);
+  return unit != NULL ? g_strdup_printf ("%s %s", num, unit) : g_steal_pointer (&num);
+}
+
+/* "12,345.67": two decimals, thousands grouped with commas. */
+static char *
+group_thousands (double v)
+{
+  g_autofree char *plain = g_strdup_printf ("%.2f", fabs (v));
+  const char *dot = strchr (plain, '.');
+  GString *out = g_string_new (v < 0 ? "-" : "");
+  gsize int_len = dot - plain;
+
+  for (gsize i = 0; i < int_len; i++)
+    {
+      if (i > 0 && (int_len - i) % 3 == 0)
+        g_string_append_c (out, ',');
+      g_string_append_c (out, plain[i]);
+    }
+  g_string_append (out, dot);
+  return g_string_free (out, FALSE);
+}
+
+static char *
+fmt_money (double      v,
+           const char *currency)
+{
+  g_autofree char *num = NULL;
+
+  if (isnan (v))
+    return g_strdup ("—");
+  num = group_thousands (v);
+  if (currency == NULL || g_str_equal (currency, "USD"))
+    return v < 0 ? g_strdup_printf ("-$%s", num + 1) : g_strdup_printf ("$%s", num);
+  return g_strdup_printf ("%s %s", num, currency);
+}
+
+typedef struct {
+  ProcuraReportDoc      *doc;
+  ProcuraProject        *project;
+  const ProcuraAnalysis *analysis;
+} ReportCtx;
+
+static const char *
+or_dash (const char *s)
+{
+  return s != NULL && *s != '\0' ? s : "—";
+}
+
+static const char *
+candidate_kind_name (ProcuraCandidateKind kind)
+{
+  switch (kind)
+    {
+    case PROCURA_CANDIDATE_API:
+      return "model API";
+    case PROCURA_CANDIDATE_HYBRID:
+      return "hybrid (GPUs + API overflow)";
+    case PROCURA_CANDIDATE_GPU:
+    default:
+      return "GPU";
+    }
+}
+
+static const char *
+provisioning_name (ProcuraProvisioning p)
+{
+  switch (p)
+    {
+    case PROCURA_PROVISION_SCHEDULED:
+      return "scheduled";
+    case PROCURA_PROVISION_AUTOSCALED:
+      return "autoscaled";
+    case PROCURA_PROVISION_ALWAYS_ON:
+    default:
+      return "always-on";
+    }
+}
+
+static void
+add_title (ProcuraReportDoc *doc,
+           ProcuraProject   *project)
+{
+  ProcuraBlock *title = procura_report_doc_add (doc, PROCURA_BLOCK_TITLE,
+                                                or_dash (project->title));
+  ProcuraCandidate *chosen = project->decision.candidate_id != 0
+    ? procura_project_find_candidate (project, project->decision.candidate_id) : NULL;
+
+  title->rows = g_ptr_array_new_with_free_func ((GDestroyNotify) g_strfreev);
+  procura_block_add_pair (title, "Decision",
+                          chosen != NULL ? chosen->name : "No candidate chosen yet");
+  procura_block_add_pair (title, "Date", or_dash (project->decision.date));
+  procura_block_add_pair (title, "Approver", or_dash (project->decision.approver));
+  procura_block_add_pair (title, "Project created", or_dash (project->created));
+  procura_block_add_pair (title, "Generated", or_dash (doc->generated_at));
+  if (project->illustrative)
+    procura_block_add_pair (title, "Data", "ILLUSTRATIVE — the bundled demo project, not real measurements or prices");
+}
+
+static void
+add_brief (ProcuraReportDoc *doc,
+           ProcuraProject   *project)
+{
+  ProcuraBrief *b = project->brief;
+  g_auto (GStrv) missing = procura_brief_missing (b);
+  ProcuraBlock *kv;
+  g_autofree char *request = NULL, *target = NULL, *demand = NULL, *window = NULL;
+
+  procura_report_doc_heading (doc, 1, "Workload brief");
+  kv = procura_report_doc_keyvalue (doc);
+  {
+    g_autofree char *in = fmt_num (b->input_tokens, 0, NULL);
+    g_autofree char *out = fmt_num (b->output_tokens, 0, NULL);
+    request = g_strdup_printf ("%s input tokens, %s output tokens", in, out);
+  }
+  if (b->slo_metric != NULL && !isnan (b->slo_percentile) && !isnan (b->slo_threshold_ms))
+    target = g_strdup_printf ("p%g %s ≤ %g ms", b->slo_percentile, b->slo_metric, b->slo_threshold_ms);
+  if (!isnan (b->demand_average) || !isnan (b->demand_peak))
+    {
+      g_autofree char *avg = fmt_num (b->demand_average, -1, NULL);
+      g_autofree char *peak = fmt_num (b->demand_peak, -1, NULL);
+      demand = g_strdup_printf ("average %s req/s, peak %s req/s", avg, peak);
+    }
+  window = fmt_num (b->window_hours, -1, "hours");
+
+  procura_block_add_pair (kv, "Workload type", or_dash (b->workload_type));
+  procura_block_add_pair (kv, "Model", or_dash (b->model_shape));
+  procura_block_add_pair (kv, "Request shape", request);
+  procura_block_add_pair (kv, "Success unit", or_dash (b->success_unit));
+  procura_block_add_pair (kv, "Latency target", or_dash (target));
+  procura_block_add_pair (kv, "Duty cycle", or_dash (b->duty_cycle));
+  procura_block_add_pair (kv, "Operating boundary", or_dash (b->operating_boundary));
+  procura_block_add_pair (kv, "Tooling", or_dash (b->tooling));
+  procura_block_add_pair (kv, "Demand", or_dash (demand));
+  procura_block_add_pair (kv, "Planning window", window);
+
+  if (missing[0] != NULL)
+    {
+      g_autofree char *list = g_strjoinv (", ", missing);
+      procura_report_doc_missing (doc, "the brief lacks %s; candidates are not ranked until it is complete.",
+                                  list);
+    }
+}
+
+static void
+add_assumptions (ProcuraReportDoc *doc,
+                 ProcuraProject   *project)
+{
+  ProcuraAssumptions *a = &project->assumptions;
+  ProcuraBlock *kv;
+  g_autofree char *acc = fmt_num (a->acceptance_rate, -1, NULL);
+  g_autofree char *retry = fmt_num (a->retry_rate, -1, NULL);
+  g_autofree char *fail = fmt_num (a->failure_rate, -1, NULL);
+  g_autofree char *head = fmt_num (a->headroom, -1, NULL);
+  g_autofree char *stale = fmt_num (a->stale_days, -1, "days");
+
+  procura_report_doc_heading (doc, 1, "Assumptions");
+  kv = procura_report_doc_keyvalue (doc);
+  procura_block_add_pair (kv, "Acceptance rate (share of outputs that pass)", acc);
+  procura_block_add_pair (kv, "Retry rate (extra attempts per request)", retry);
+  procura_block_add_pair (kv, "Failure rate (requests that error or time out)", fail);
+  procura_block_add_pair (kv, "Headroom on peak demand", head);
+  procura_block_add_pair (kv, "A price is stale after", stale);
+  procura_block_add_pair (kv, "Currency", or_dash (a->currency));
+  if (isnan (a->acceptance_rate))
+    procura_report_doc_missing (doc, "no acceptance rate: generated outputs would be counted as accepted.");
+}
+
+static void
+add_candidates (ProcuraReportDoc *doc,
+                ProcuraProject   *project)
+{
+  static const char *header[] = { "Candidate", "Kind", "GPUs / replica", "Provider",
+                                  "Pricing", "Region", "Engine, parallelism",
+                                  "Price per GPU-hour", "Price seen", "Provisioning", NULL };
+  ProcuraBlock *table;
+
+  procura_report_doc_heading (doc, 1, "Candidates");
+  if (project->candidates->len == 0)
+    {
+      procura_report_doc_missing (doc, "no candidates: add GPU offers or API routes to compare.");
+      return;
+    }
+  table = procura_report_doc_table (doc, "candidates", NULL, header);
+  for (guint i = 0; i < project->candidates->len; i++)
+    {
+      ProcuraCandidate *c = g_ptr_array_index (project->candidates, i);
+      g_autofree char *gpus = NULL, *engine = NULL, *price = NULL;
+
+      if (c->kind == PROCURA_CANDIDATE_API)
+        {
+          gpus = g_strdup ("—");
+          engine = g_strdup_printf ("%s %s", or_dash (c->api_provider), or_dash (c->api_model));
+          g_autofree char *pin = fmt_money (c->price_input_per_mtok, project->assumptions.currency);
+          g_autofree char *pout = fmt_money (c->price_output_per_mtok, project->assumptions.currency);
+          price = g_strdup_printf ("in %s / out %s per Mtok", pin, pout);
+        }
+      else
+        {
+          gpus = g_strdup_printf ("%d × %s", c->gpus_per_replica, or_dash (c->gpu_name));
+          engine = g_strdup_printf ("%s, TP %d PP %d", or_dash (c->engine), c->tp, c->pp);
+          price = fmt_money (c->price_per_gpu_hour, project->assumptions.currency);
+        }
+      {
+        const char *row[] = { or_dash (c->name), candidate_kind_name (c->kind), gpus,
+                              or_dash (c->provider), or_dash (c->pricing_model),
+                              or_dash (c->region), engine, price, or_dash (c->price_date),
+                              c->kind == PROCURA_CANDIDATE_API ? "—" : provisioning_name (c->provisioning),
+                              NULL };
+        procura_block_add_row (table, row);
+      }
+    }
+}
+
+static void
+add_quotes (ProcuraReportDoc *doc,
+            ProcuraProject   *project)
+{
+  static const char *header[] = { "Provider", "SKU", "GPU", "GPUs", "Price per hour",
+                                  "Per GPU-hour", "Pricing", "Region", "Seen", "Age",
+                                  "Source", NULL };
+  ProcuraBlock *table;
+
+  procura_report_doc_heading (doc, 2, "Quotes");
+  if (project->quotes->len == 0)
+    {
+      procura_report_doc_missing (doc, "no price quotes imported: prices were typed in.");
+      return;
+    }
+  table = procura_report_doc_table (doc, "quotes", NULL, header);
+  for (guint i = 0; i < project->quotes->len; i++)
+    {
+      ProcuraQuote *q = g_ptr_array_index (project->quotes, i);
+      g_autofree char *count = g_strdup_printf ("%d", q->gpu_count);
+      g_autofree char *price = fmt_money (q->price_per_hour, q->currency);
+      g_autofree char *per_gpu = fmt_money (procura_quote_price_per_gpu_hour (q), q->currency);
+      int age = procura_days_since (q->seen_date);
+      g_autofree char *age_s = age < 0 ? g_strdup ("unknown")
+        : g_strdup_printf ("%d days%s", age,
+                           age > project->assumptions.stale_days ? " (stale)" : "");
+      const char *row[] = { or_dash (q->provider), or_dash (q->sku),
+                            or_dash (q->gpu_id ? q->gpu_id : q->gpu_name), count, price,
+                            per_gpu, or_dash (q->pricing_model), or_dash (q->region),
+                            or_dash (q->seen_date), age_s, or_dash (q->source), NULL };
+      if (q->kind == PROCURA_QUOTE_API)
+        {
+          g_autofree char *pin = fmt_money (q->price_input_per_mtok, q->currency);
+          g_autofree char *pout = fmt_money (q->price_output_per_mtok, q->currency);
+          g_free (price);
+          price = g_strdup_printf ("in %s / out %s per Mtok", pin, pout);
+          row[4] = price;
+          row[2] = or_dash (q->api_model);
+          row[3] = "—";
+          row[5] = "—";
+        }
+      procura_block_add_row (table, row);
+    }
+}
+
+static const ProcuraCandidate *
+find_candidate_const (ProcuraProject *project,
+                      gint64          id)
+{
+  return id > 0 ? procura_project_find_candidate (project, id) : NULL;
+}
+
+static char *
+fmt_cost_per_accepted (double      v,
+                       const char *currency)
+{
+  /* costs per output are small: keep four significant figures, and per 1,000 */
+  if (isnan (v))
+    return g_strdup ("—");
+  if (currency == NULL || g_str_equal (currency, "USD"))
+    return g_strdup_printf ("$%.4g", v);
+  return g_strdup_printf ("%.4g %s", v, currency);
+}
+
+static void
+add_finance (ProcuraReportDoc      *doc,
+             ProcuraProject        *project,
+             const ProcuraAnalysis *analysis)
+{
+  static const char *header[] = { "Rank", "Candidate", "Kind", "Pricing", "Price per GPU-hour",
+                                  "Replicas × GPUs", "Utilisation", "Capacity at target (req/s)",
+                                  "All-in cost per window", "Accepted outputs per window",
+                                  "Cost per accepted output", "Cost per 1,000 accepted", NULL };
+  ProcuraBlock *table;
+
+  procura_report_doc_heading (doc, 1, "Finance normalisation");
+  procura_report_doc_paragraph (doc,
+    "Every candidate on one footing: the all-in cost of the planning window (%g hours) over the "
+    "outputs that pass the quality filter, at the latency target p%g %s ≤ %g ms, for an average "
+    "demand of %g req/s and a peak of %g req/s. Money in %s.",
+    analysis->window_hours, analysis->slo_percentile, or_dash (analysis->slo_metric),
+    analysis->slo_threshold_ms, analysis->demand_average, analysis->demand_peak,
+    or_dash (analysis->currency));
+  if (analysis->ranking_withheld)
+    procura_report_doc_missing (doc, "ranking withheld: %s", or_dash (analysis->ranking_withheld_reason));
+
+  table = procura_report_doc_table (doc, "finance", NULL, header);
+  for (guint i = 0; i < analysis->candidates->len; i++)
+    {
+      const ProcuraCandidateAnalysis *ca = g_ptr_array_index (analysis->candidates, i);
+      const ProcuraCandidate *c = find_candidate_const (project, ca->candidate_id);
+      const ProcuraCostResult *r = ca->cost;
+      g_autofree char *rank = ca->rank > 0 ? g_strdup_printf ("%d", ca->rank) : g_strdup ("—");
+      g_autofree char *price = fmt_money (ca->inputs != NULL ? ca->inputs->price_per_gpu_hour : NAN,
+                                          analysis->currency);
+      g_autofree char *fleet = NULL, *util = NULL, *cap = NULL, *all_in = NULL;
+      g_autofree char *accepted = NULL, *cpa = NULL, *cpk = NULL;
+
+      if (r != NULL && r->replicas > 0)
+        fleet = g_strdup_printf ("%d × %d", r->replicas, ca->inputs->gpus_per_replica);
+      util = r != NULL && !isnan (r->utilization) ? g_strdup_printf ("%.0f %%", r->utilization * 100)
+                                                  : g_strdup ("—");
+      cap = fmt_num (ca->capacity_at_slo, 2, NULL);
+      if (ca->capacity != NULL && ca->capacity->status == PROCURA_CAPACITY_NOT_SATURATED)
+        {
+          char *tmp = g_strdup_printf ("≥ %s (not saturated)", cap);
+          g_free (cap);
+          cap = tmp;
+        }
+      all_in = fmt_money (r != NULL ? r->all_in_cost : NAN, analysis->currency);
+      accepted = fmt_num (r != NULL ? r->accepted_outputs : NAN, 0, NULL);
+      cpa = fmt_cost_per_accepted (r != NULL ? r->cost_per_accepted : NAN, analysis->currency);
+      cpk = fmt_money (r != NULL ? r->cost_per_accepted * 1000 : NAN, analysis->currency);
+      if (r == NULL && ca->cost_reason != NULL)
+        {
+          g_free (cpa);
+          cpa = g_strdup_printf ("no cost: %s", ca->cost_reason);
+        }
+      {
+        const char *row[] = { rank, ca->name,
+                              ca->derived ? "hybrid (derived)" : candidate_kind_name (ca->kind),
+                              c != NULL ? or_dash (c->pricing_model) : "—",
+                              ca->kind == PROCURA_CANDIDATE_API ? "—" : price,
+                              or_dash (fleet), util, cap, all_in, accepted, cpa, cpk, NULL };
+        procura_block_add_row (table, row);
+      }
+    }
+}
+
+static void
+add_capacity (ProcuraReportDoc      *doc,
+              const ProcuraAnalysis *analysis)
+{
+  static const char *header[] = { "Candidate", "Status", "Capacity (req/s)", "Capacity (tok/s)",
+                                  "Sweep points", "Percentiles", "Uncertain", "How it was read",
+                                  NULL };
+  ProcuraBlock *table;
+  gboolean any = FALSE;
+
+  procura_report_doc_heading (doc, 1, "Capacity at the latency target");
+  table = procura_report_doc_table (doc, "capacity", NULL, header);
+  for (guint i = 0; i < analysis->candidates->len; i++)
+    {
+      const ProcuraCandidateAnalysis *ca = g_ptr_array_index (analysis->candidates, i);
+      const ProcuraCapacity *cap = ca->capacity;
+      g_autofree char *rps = NULL, *tok = NULL, *points = NULL, *source = NULL;
+
+      if (cap == NULL)
+        continue;
+      any = TRUE;
+      rps = fmt_num (cap->capacity_rps, 2, NULL);
+      tok = fmt_num (cap->capacity_tok_s, 0, NULL);
+      points = g_strdup_printf ("%u", cap->points->len);
+      source = cap->all_recomputed
+        ? g_strdup_printf ("recomputed (≥ %" G_GINT64_FORMAT " samples each)", cap->samples_min)
+        : g_strdup ("as reported (some or all)");
+      {
+        const char *row[] = { ca->name, procura_capacity_status_name (cap->status), rps, tok,
+                              points, source, cap->uncertain ? "yes" : "no",
+                              or_dash (cap->reason), NULL };
+        procura_block_add_row (table, row);
+      }
+    }
+  if (!any)
+    procura_report_doc_missing (doc, "no GPU candidate has benchmark runs to read a capacity from.");
+}
+
+static void
+add_breakdown (ProcuraReportDoc      *doc,
+               const ProcuraAnalysis *analysis)
+{
+  static const ProcuraCostLine lines[] = {
+    PROCURA_COST_GPU_COMPUTE, PROCURA_COST_IDLE_CAPACITY, PROCURA_COST_RETRY_WASTE,
+    PROCURA_COST_STORAGE, PROCURA_COST_NETWORK, PROCURA_COST_SERVING_STACK,
+    PROCURA_COST_OBSERVABILITY, PROCURA_COST_PLATFORM_LABOR, PROCURA_COST_API_TOKENS,
+    PROCURA_COST_GATEWAY,
+  };
+  g_autoptr (GPtrArray) header = g_ptr_array_new ();
+  ProcuraBlock *table;
+
+  procura_report_doc_heading (doc, 2, "Where the money goes");
+  g_ptr_array_add (header, (gpointer) "Candidate");
+  for (guint l = 0; l < G_N_ELEMENTS (lines); l++)
+    g_ptr_array_add (header, (gpointer) procura_cost_line_name (lines[l]));
+  g_ptr_array_add (header, (gpointer) "all_in_cost");
+  g_ptr_array_add (header, NULL);
+  table = procura_report_doc_table (doc, "metrics",
+                                    "Cost lines per planning window (a dash: the line does not apply)",
+                                    (const char * const *) header->pdata);
+  for (guint i = 0; i < analysis->candidates->len; i++)
+    {
+      const ProcuraCandidateAnalysis *ca = g_ptr_array_index (analysis->candidates, i);
+      g_autoptr (GPtrArray) row = g_ptr_array_new_with_free_func (g_free);
+
+      if (ca->cost == NULL)
+        continue;
+      g_ptr_array_add (row, g_strdup (ca->name));
+      for (guint l = 0; l < G_N_ELEMENTS (lines); l++)
+        g_ptr_array_add (row, procura_cost_result_line_applies (ca->cost, lines[l])
+                              ? fmt_money (ca->cost->lines[lines[l]], analysis->currency)
+                              : g_strdup ("—"));
+      g_ptr_array_add (row, fmt_money (ca->cost->all_in_cost, analysis->currency));
+      g_ptr_array_add (row, NULL);
+      procura_block_add_row (table, (const char * const *) row->pdata);
+    }
+}
+
+static void
+add_sensitivity (ProcuraReportDoc      *doc,
+                 const ProcuraAnalysis *analysis)
+{
+  static const char *header[] = { "Candidate", "Input", "Low", "High", "Cost at low",
+                                  "Base cost", "Cost at high", NULL };
+  static const char *wheader[] = { "Candidate", "Scenario", "Cost per accepted output",
+                                   "Change", "Assumption", NULL };
+  ProcuraBlock *table, *wtable;
+
+  procura_report_doc_heading (doc, 1, "Sensitivity and what-if");
+  table = procura_report_doc_table (doc, "sensitivity",
+                                    "Cost per accepted output when one input moves, the rest held",
+                                    header);
+  wtable = NULL;
+  for (guint i = 0; i < analysis->candidates->len; i++)
+    {
+      const ProcuraCandidateAnalysis *ca = g_ptr_array_index (analysis->candidates, i);
+
+      for (guint s = 0; ca->sensitivity != NULL && s < ca->sensitivity->len; s++)
+        {
+          const ProcuraSensitivity *sv = g_ptr_array_index (ca->sensitivity, s);
+          g_autofree char *lo = fmt_num (sv->low_value, -1, NULL);
+          g_autofree char *hi = fmt_num (sv->high_value, -1, NULL);
+          g_autofree char *clo = fmt_cost_per_accepted (sv->cost_low, analysis->currency);
+          g_autofree char *cb = fmt_cost_per_accepted (sv->base_cost, analysis->currency);
+          g_autofree char *chi = fmt_cost_per_accepted (sv->cost_high, analysis->currency);
+          const char *row[] = { ca->name, or_dash (sv->label), lo, hi, clo, cb, chi, NULL };
+          procura_block_add_row (table, row);
+        }
+    }
+  for (guint i = 0; i < analysis->candidates->len; i++)
+    {
+      const ProcuraCandidateAnalysis *ca = g_ptr_array_index (analysis->candidates, i);
+
+      for (guint w = 0; ca->what_ifs != NULL && w < ca->what_ifs->len; w++)
+        {
+          const ProcuraWhatIf *wi = g_ptr_array_index (ca->what_ifs, w);
+          g_autofree char *cost = NULL, *change = NULL, *assumption = NULL;
+
+          if (wtable == NULL)
+            wtable = procura_report_doc_table (doc, "what-if",
+                                               "What if the plan is only right for today", wheader);
+          cost = wi->result != NULL ? fmt_cost_per_accepted (wi->result->cost_per_accepted, analysis->currency)
+                                    : g_strdup_printf ("not estimated: %s", or_dash (wi->note));
+          change = wi->result != NULL && ca->cost != NULL && ca->cost->cost_per_accepted > 0
+            ? g_strdup_printf ("%+.0f %%", (wi->result->cost_per_accepted / ca->cost->cost_per_accepted - 1) * 100)
+            : g_strdup ("—");
+          assumption = g_strdup_printf ("%s%s", or_dash (wi->assumption), wi->estimate ? " (estimate)" : "");
+          {
+            const char *row[] = { ca->name, or_dash (wi->title), cost, change, assumption, NULL };
+            procura_block_add_row (wtable, row);
+          }
+        }
+    }
+}
+
+static void
+add_warnings (ProcuraReportDoc      *doc,
+              ProcuraProject        *project,
+              const ProcuraAnalysis *analysis)
+{
+  static const char *header[] = { "Severity", "Candidate", "Warning", "What to do", NULL };
+  ProcuraBlock *table;
+
+  procura_report_doc_heading (doc, 1, "Warnings");
+  if (analysis->warnings->len == 0)
+    {
+      procura_report_doc_paragraph (doc, "None: no common mistake was found in this project.");
+      return;
+    }
+  table = procura_report_doc_table (doc, "warnings", NULL, header);
+  for (guint i = 0; i < analysis->warnings->len; i++)
+    {
+      const ProcuraWarning *w = g_ptr_array_index (analysis->warnings, i);
+      const ProcuraCandidate *c = find_candidate_const (project, w->candidate_id);
+      const char *row[] = { procura_severity_name (w->severity),
+                            c != NULL ? c->name : "project", or_dash (w->message),
+                            or_dash (w->what_to_do), NULL };
+      procura_block_add_row (table, row);
+    }
+}
+
+static void
+add_recommendation (ProcuraReportDoc      *doc,
+                    const ProcuraAnalysis *analysis)
+{
+  const ProcuraRecommendation *r = analysis->recommendation;
+
+  procura_report_doc_heading (doc, 1, "Recommendation");
+  if (r == NULL)
+    {
+      procura_report_doc_missing (doc, "no recommendation could be made.");
+      return;
+    }
+  if (r->candidate_name != NULL)
+    procura_report_doc_paragraph (doc, "%s: %s.", procura_choice_name (r->choice), r->candidate_name);
+  else
+    procura_report_doc_paragraph (doc, "%s.", procura_choice_name (r->choice));
+  for (guint i = 0; r->reasons != NULL && i < r->reasons->len; i++)
+    procura_report_doc_paragraph (doc, "• %s", (const char *) g_ptr_array_index (r->reasons, i));
+}
+
+static void
+draw_chart_cb (gpointer  figure,
+               cairo_t  *cr,
+               double    width,
+               double    height)
+{
+  /* the light theme: its series differ by dash and marker too, so print in grey reads */
+  procura_chart_draw (figure, cr, width, height, procura_chart_theme_light ());
+}
+
+static void
+add_figures (ReportCtx *ctx)
+{
+  g_autoptr (GPtrArray) charts = procura_figure_build_all (ctx->project, ctx->analysis);
+
+  procura_report_doc_add (ctx->doc, PROCURA_BLOCK_PAGE_BREAK, NULL);
+  procura_report_doc_heading (ctx->doc, 1, "Figures");
+  procura_report_doc_paragraph (ctx->doc,
+    "One figure per page. Each caption ends with the figure's text summary; the numbers "
+    "behind every figure are in the tables of this record.");
+  for (guint i = 0; i < charts->len && procura_figure_names[i] != NULL; i++)
+    {
+      ProcuraChart *chart = g_ptr_array_index (charts, i);
+      g_autofree char *summary = procura_chart_summary (chart);
+      g_autofree char *caption = g_strdup_printf ("Figure %u. %s. %s", i + 1,
+                                                  procura_figure_title (procura_figure_names[i]),
+                                                  summary != NULL ? summary : "");
+      ProcuraBlock *b = procura_report_doc_add (ctx->doc, PROCURA_BLOCK_FIGURE, caption);
+
+      b->id = g_strdup (procura_figure_names[i]);
+      b->figure = procura_chart_ref (chart);
+      b->figure_draw = draw_chart_cb;
+      b->figure_free = (GDestroyNotify) procura_chart_unref;
+    }
+}
+
+static char *
+fmt_gib (double bytes)
+{
+  if (isnan (bytes))
+    return g_strdup ("—");
+  return g_strdup_printf ("%.1f GiB", bytes / (1024.0 * 1024.0 * 1024.0));
+}
+
+static void
+add_memory_fit (ReportCtx *ctx)
+{
+  static const char *header[] = { "Candidate", "Fits", "Limit", "Weights / GPU", "KV needed / GPU",
+                                  "KV pool / GPU", "KV tokens", "Max concurrency", "Headroom / GPU",
+                                  "Estimated parts", "Caveat", NULL };
+  static const char *pheader[] = { "Candidate", "Device", "Test", "Fits", "Total", "Free",
+                                   "Headroom", "Bandwidth", "Measured", NULL };
+  static const char *lheader[] = { "Candidate", "Engine", "Model", "TP", "Weights", "KV available",
+                                   "KV tokens", "Max concurrency", "Errors", NULL };
+  ProcuraBlock *table = NULL;
+  ProcuraProject *project = ctx->project;
+
+  procura_report_doc_heading (ctx->doc, 1, "Memory fit");
+  procura_report_doc_paragraph (ctx->doc,
+    "Per GPU of each candidate, at the brief's context and concurrency (calculated; parts marked "
+    "as estimates are replaced by the probe's or the engine log's figures where those exist).");
+  for (guint i = 0; i < ctx->analysis->candidates->len; i++)
+    {
+      const ProcuraCandidateAnalysis *ca = g_ptr_array_index (ctx->analysis->candidates, i);
+      const ProcuraFitResult *f = ca->fit;
+      g_autofree char *w = NULL, *kvn = NULL, *kvp = NULL, *tokens = NULL, *conc = NULL;
+      g_autofree char *head = NULL;
+      g_autoptr (GString) est = g_string_new (NULL);
+
+      if (ca->kind == PROCURA_CANDIDATE_API || ca->derived)
+        continue;
+      if (table == NULL)
+        table = procura_report_doc_table (ctx->doc, "memory-fit", NULL, header);
+      if (f == NULL)
+        {
+          const char *row[] = { ca->name, "unknown", or_dash (ca->fit_reason), "—", "—", "—", "—",
+                                "—", "—", "—", "—", NULL };
+          procura_block_add_row (table, row);
+          continue;
+        }
+      w = fmt_gib (f->weights_bytes);
+      kvn = fmt_gib (f->kv_needed_bytes);
+      kvp = fmt_gib (f->kv_pool_bytes);
+      tokens = g_strdup_printf ("%" G_GINT64_FORMAT, f->kv_tokens);
+      conc = g_strdup_printf ("%.1f", f->max_concurrency);
+      head = fmt_gib (f->headroom_bytes);
+      for (guint p = 0; p < PROCURA_FIT_N_PARTS; p++)
+        if (f->parts[p].estimate && f->parts[p].bytes > 0)
+          g_string_append_printf (est, "%s%s", est->len > 0 ? ", " : "", f->parts[p].id);
+      {
+        const char *row[] = { ca->name, f->fits ? "yes" : "no",
+                              f->fits ? "—" : f->limit_text, w, kvn, kvp, tokens, conc, head,
+                              est->len > 0 ? est->str : "—",
+                              f->caveat[0] != '\0' ? f->caveat : "—", NULL };
+        procura_block_add_row (table, row);
+      }
+    }
+  if (table == NULL)
+    procura_report_doc_missing (ctx->doc, "no GPU candidate to check.");
+
+  procura_report_doc_heading (ctx->doc, 2, "Probe results");
+  if (project->probe_results->len == 0)
+    procura_report_doc_missing (ctx->doc, "no probe run on a real GPU: the fit above is calculated only.");
+  else
+    {
+      ProcuraBlock *pt = procura_report_doc_table (ctx->doc, "probe", NULL, pheader);
+      for (guint i = 0; i < project->probe_results->len; i++)
+        {
+          const ProcuraProbeResult *r = g_ptr_array_index (project->probe_results, i);
+          const ProcuraCandidate *c = find_candidate_const (project, r->candidate_id);
+          g_autofree char *total = fmt_gib (r->total_bytes);
+          g_autofree char *freeb = fmt_gib (r->free_bytes);
+          g_autofree char *head = fmt_gib (r->headroom_bytes);
+          g_autofree char *bw = fmt_num (r->bandwidth_gbps, 0, "GB/s");
+          const char *row[] = { c != NULL ? c->name : "—", or_dash (r->device_name),
+                                or_dash (r->test), r->fits ? "yes" : "no", total, freeb, head, bw,
+                                or_dash (r->measured_at), NULL };
+          procura_block_add_row (pt, row);
+        }
+    }
+
+  procura_report_doc_heading (ctx->doc, 2, "Engine logs");
+  if (project->engine_logs->len == 0)
+    procura_report_doc_missing (ctx->doc, "no engine startup log imported.");
+  else
+    {
+      ProcuraBlock *lt = procura_report_doc_table (ctx->doc, "engine-logs", NULL, lheader);
+      for (guint i = 0; i < project->engine_logs->len; i++)
+        {
+          const ProcuraEngineLog *l = g_ptr_array_index (project->engine_logs, i);
+          const ProcuraCandidate *c = find_candidate_const (project, l->candidate_id);
+          g_autofree char *engine = g_strdup_printf ("%s %s", or_dash (l->engine), l->engine_version ? l->engine_version : "");
+          g_autofree char *tp = l->tp > 0 ? g_strdup_printf ("%d", l->tp) : g_strdup ("—");
+          g_autofree char *w = fmt_num (l->weights_gib, 2, "GiB");
+          g_autofree char *kv = fmt_num (l->kv_available_gib, 2, "GiB");
+          g_autofree char *tokens = l->kv_tokens >= 0 ? g_strdup_printf ("%" G_GINT64_FORMAT, l->kv_tokens) : g_strdup ("—");
+          g_autofree char *conc = fmt_num (l->max_concurrency, 2, "×");
+          g_autoptr (GString) errors = g_string_new (NULL);
+
+          for (guint k = 0; k < l->errors->len; k++)
+            g_string_append_printf (errors, "%s%s", k > 0 ? "; " : "",
+                                    (const char *) g_ptr_array_index (l->errors, k));
+          {
+            const char *row[] = { c != NULL ? c->name : "—", engine, or_dash (l->model), tp, w,
+                                  kv, tokens, conc, errors->len > 0 ? errors->str : "none", NULL };
+            procura_block_add_row (lt, row);
+          }
+        }
+    }
+}
+
+static void
+add_ops_tests (ProcuraReportDoc *doc,
+               ProcuraProject   *project)
+{
+  static const char *header[] = { "Candidate", "Test", "Result", "Recovery", "Failed requests",
+                                  "Per window", "Notes", NULL };
+  ProcuraBlock *table;
+
+  procura_report_doc_heading (doc, 1, "Operations tests");
+  if (project->ops_tests->len == 0)
+    {
+      procura_report_doc_missing (doc, "no operations tests recorded (kill a worker, drain a node, restart the stack, a bad deploy, cold start, checkpoint recovery).");
+      return;
+    }
+  table = procura_report_doc_table (doc, "ops-tests", NULL, header);
+  for (guint i = 0; i < project->ops_tests->len; i++)
+    {
+      ProcuraOpsTest *t = g_ptr_array_index (project->ops_tests, i);
+      ProcuraCandidate *c = procura_project_find_candidate (project, t->candidate_id);
+      g_autofree char *rec = fmt_num (t->recovery_s, 0, "s");
+      g_autofree char *failed = fmt_num (t->failed_requests, 0, NULL);
+      g_autofree char *per = fmt_num (t->per_month, -1, NULL);
+      const char *row[] = { c != NULL ? c->name : "—", or_dash (t->kind), or_dash (t->result),
+                            rec, failed, per, or_dash (t->notes), NULL };
+      procura_block_add_row (table, row);
+    }
+}
+
+static void
+add_checklist (ProcuraReportDoc *doc,
+               ProcuraProject   *project)
+{
+  static const char *header[] = { "Candidate", "Section", "Item", "Answer", "Evidence", NULL };
+  ProcuraBlock *table;
+
+  procura_report_doc_heading (doc, 1, "Procurement checklist");
+  if (project->checklist->len == 0)
+    {
+      procura_report_doc_missing (doc, "no checklist answers (hardware and topology, software stack, commercial model, security and governance).");
+      return;
+    }
+  table = procura_report_doc_table (doc, "checklist", NULL, header);
+  for (guint i = 0; i < project->checklist->len; i++)
+    {
+      ProcuraChecklistItem *it = g_ptr_array_index (project->checklist, i);
+      ProcuraCandidate *c = procura_project_find_candidate (project, it->candidate_id);
+      const char *row[] = { c != NULL ? c->name : "—", or_dash (it->section), or_dash (it->item),
+                            or_dash (it->answer), or_dash (it->evidence), NULL };
+      procura_block_add_row (table, row);
+    }
+}
+
+static void
+add_decision (ProcuraReportDoc *doc,
+              ProcuraProject   *project)
+{
+  ProcuraCandidate *chosen = project->decision.candidate_id != 0
+    ? procura_project_find_candidate (project, project->decision.candidate_id) : NULL;
+  ProcuraBlock *kv;
+
+  procura_report_doc_heading (doc, 1, "Decision");
+  if (chosen == NULL)
+    {
+      procura_report_doc_missing (doc, "no candidate has been chosen yet.");
+      return;
+    }
+  kv = procura_report_doc_keyvalue (doc);
+  procura_block_add_pair (kv, "Chosen candidate", chosen->name);
+  procura_block_add_pair (kv, "Rationale", or_dash (project->decision.rationale));
+  procura_block_add_pair (kv, "Approver", or_dash (project->decision.approver));
+  procura_block_add_pair (kv, "Date", or_dash (project->decision.date));
+}
+
+static void
+add_provenance (ProcuraReportDoc *doc,
+                ProcuraProject   *project)
+{
+  static const char *header[] = { "File", "Size (bytes)", "SHA-256", "Importer", "Format version",
+                                  "Imported", NULL };
+  ProcuraBlock *table;
+
+  procura_report_doc_heading (doc, 1, "Provenance");
+  if (project->provenance->len == 0)
+    {
+      procura_report_doc_missing (doc, "no imported files: every figure was typed in.");
+      return;
+    }
+  procura_report_doc_paragraph (doc, "Every imported file, so that each figure can be traced to the bytes it came from.");
+  table = procura_report_doc_table (doc, "provenance", NULL, header);
+  for (guint i = 0; i < project->provenance->len; i++)
+    {
+      ProcuraProvenance *p = g_ptr_array_index (project->provenance, i);
+      g_autofree char *size = p->size >= 0 ? g_strdup_printf ("%" G_GINT64_FORMAT, p->size)
+                                           : g_strdup ("—");
+      const char *row[] = { or_dash (p->file_name), size, or_dash (p->sha256),
+                            or_dash (p->importer), or_dash (p->format_version),
+                            or_dash (p->imported_at), NULL };
+      procura_block_add_row (table, row);
+    }
+}
+
+ProcuraReportDoc *
+procura_report_build (ProcuraProject *project)
+{
+  ProcuraReportDoc *doc = procura_report_doc_new (project->title != NULL ? project->title
+                                                                         : "Untitled decision");
+
+  doc->generated_at = procura_now_iso8601 ();
+  add_title (doc, project);
+  add_brief (doc, project);
+  add_candidates (doc, project);
+  add_quotes (doc, project);
+  {
+    g_autoptr (ProcuraAnalysis) analysis = procura_analysis_run (project, NULL);
+    ReportCtx ctx = { doc, project, analysis };
+
+    add_finance (doc, project, analysis);
+    add_capacity (doc, analysis);
+    add_breakdown (doc, analysis);
+    add_figures (&ctx);
+    add_memory_fit (&ctx);
+    add_ops_tests (doc, project);
+    add_sensitivity (doc, analysis);
+    add_warnings (doc, project, analysis);
+    add_recommendation (doc, analysis);
+  }
+  add_decision (doc, project);
+  add_assumptions (doc, project);
+  add_checklist (doc, project);
+  add_provenance (doc, project);
+  return doc;
+}
+
+gboolean
+procura_report_format_from_path (const char          *path,
+                                 ProcuraReportFormat *format)
+{
+  g_autofree char *lower = g_ascii_strdown (path, -1);
+
+  if (g_str_has_suffix (lower, ".pdf"))
+    *format = PROCURA_REPORT_PDF;
+  else if (g_str_has_suffix (lower, ".md") || g_str_has_suffix (lower, ".markdown"))
+    *format = PROCURA_REPORT_MARKDOWN;
+  else if (g_str_has_suffix (lower, ".csv"))
+    *format = PROCURA_REPORT_CSV;
+  else
+    return FALSE;
+  return TRUE;
+}
+
+static char *
+sibling_path (const char *path,
+              const char *suffix)
+{
+  const char *dot = strrchr (path, '.');
+  const char *slash = strrchr (path, '/');
+  g_autofree char *stem = (dot != NULL && (slash == NULL || dot > slash))
+    ? g_strndup (path, dot - path) : g_strdup (path);
+
+  return g_strconcat (stem, suffix, NULL);
+}
+
+gboolean
+procura_report_write (ProcuraProject      *project,
+                      const char          *path,
+                      ProcuraReportFormat  format,
+                      GError             **error)
+{
+  g_autoptr (ProcuraReportDoc) doc = procura_report_build (project);
+
+  switch (format)
+    {
+    case PROCURA_REPORT_PDF:
+      return procura_report_doc_write_pdf (doc, path, NULL, error);
+
+    case PROCURA_REPORT_MARKDOWN:
+      {
+        g_autofree char *base = g_path_get_basename (path);
+        g_autofree char *dir = g_path_get_dirname (path);
+        g_autofree char *prefix = sibling_path (base, "-");
+        g_autofree char *md = procura_report_doc_to_markdown (doc, prefix);
+
+        /* every figure beside the Markdown, as SVG and PNG */
+        for (guint i = 0; i < doc->blocks->len; i++)
+          {
+            const ProcuraBlock *b = g_ptr_array_index (doc->blocks, i);
+            g_autofree char *svg = NULL, *png = NULL;
+
+            if (b->kind != PROCURA_BLOCK_FIGURE || b->figure == NULL)
+              continue;
+            svg = g_strdup_printf ("%s/%s%s.svg", dir, prefix, b->id);
+            png = g_strdup_printf ("%s/%s%s.png", dir, prefix, b->id);
+            if (!procura_chart_write_svg (b->figure, svg, 800, 480, procura_chart_theme_light (), error)
+                || !procura_chart_write_png (b->figure, png, 1200, 720, 1.0, procura_chart_theme_light (), error))
+              return FALSE;
+          }
+        return g_file_set_contents (path, md, -1, error);
+      }
+
+    case PROCURA_REPORT_CSV:
+      {
+        const ProcuraBlock *finance = procura_report_doc_find_table (doc, "finance");
+        const ProcuraBlock *metrics = procura_report_doc_find_table (doc, "metrics");
+        const ProcuraBlock *candidates = procura_report_doc_find_table (doc, "candidates");
+        g_autofree char *csv = NULL;
+
+        if (finance == NULL)
+          finance = candidates;
+        if (finance == NULL)
+          {
+            g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                         "%s: the project has no candidates, so there is no finance table to write",
+                         path);
+            return FALSE;
+          }
+        csv = procura_report_table_to_csv (finance);
+        if (!g_file_set_contents (path, csv, -1, error))
+          return FALSE;
+        if (metrics != NULL)
+          {
+            g_autofree char *mpath = sibling_path (path, "-metrics.csv");
+            g_autofree char *mcsv = procura_report_table_to_csv (metrics);
+            return g_file_set_contents (mpath, mcsv, -1, error);
+          }
+        return TRUE;
+      }
+
+    default:
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT, "unknown report format");
+      return FALSE;
+    }
+}

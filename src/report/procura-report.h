@@ -1,11 +1,35 @@
 /* procura-report.h: the decision record
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * One project gives one document (procura_report_build) that is written as PDF,
+ * Markdown (with every figure beside it as SVG and PNG) or CSV (the finance table,
+ * and the per-candidate metrics beside it). A project with missing parts gives a
+ * report that says what is missing instead of failing.
  */
 #pragma once
 
 #include "procura-figures.h"
+#include "procura-report-doc.h"
 
 G_BEGIN_DECLS
+
+typedef enum {
+  PROCURA_REPORT_PDF,
+  PROCURA_REPORT_MARKDOWN,
+  PROCURA_REPORT_CSV,
+} ProcuraReportFormat;
+
+/* Guesses the format from @path's extension (.pdf, .md/.markdown, .csv). */
+gboolean          procura_report_format_from_path (const char          *path,
+                                                   ProcuraReportFormat *format);
+ProcuraReportDoc *procura_report_build            (ProcuraProject *project);
+/* Writes the report for @project to @path. For Markdown, the figures are written beside
+ * it as NAME-FIGURE.svg and .png; for CSV, the finance table goes to @path and the
+ * per-candidate metrics to NAME-metrics.csv beside it. */
+gboolean          procura_report_write            (ProcuraProject      *project,
+                                                   const char          *path,
+                                                   ProcuraReportFormat  format,
+                                                   GError             **error);
 
 G_END_DECLS

@@ -1,0 +1,260 @@
+/* test-report.c: the decision record as PDF, Markdown and CSV
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <glib/gstdio.h>
+#include <string.h>
+
+#include "procura-report.h"
+#include "procura-test-util.h"
+
+/* A small, complete project built by hand. */
+static ProcuraProject *
+make_project (void)
+{
+  ProcuraProject *p = procura_project_new ();
+  ProcuraCandidate *c;
+  ProcuraQuote *q;
+  ProcuraProvenance *prov;
+  ProcuraOpsTest *t;
+
+  p->title = g_strdup ("Chat assistant GPUs, 2027");
+  p->created = g_strdup ("2026-11-01T09:00:00Z");
+  p->brief->workload_type = g_strdup ("online-inference");
+  p->brief->model_shape = g_strdup ("meta-llama/Llama-3.1-8B-Instruct");
+  p->brief->input_tokens = 1000;
+  p->brief->output_tokens = 250;
+  p->brief->success_unit = g_strdup ("accepted response");
+  p->brief->slo_metric = g_strdup ("ttft");
+  p->brief->slo_percentile = 99;
+  p->brief->slo_threshold_ms = 500;
+  p->brief->duty_cycle = g_strdup ("always-on");
+  p->brief->operating_boundary = g_strdup ("EU cloud regions");
+  p->brief->tooling = g_strdup ("vLLM 0.11");
+  p->brief->demand_average = 20;
+  p->brief->demand_peak = 30;
+  p->assumptions.acceptance_rate = 0.9;
+
+  c = procura_candidate_new ();
+  c->id = 1;
+  c->name = g_strdup ("8xH100 on-demand");
+  c->gpu_name = g_strdup ("H100-SXM");
+  c->gpus_per_replica = 8;
+  c->price_per_gpu_hour = 2.5;
+  c->provider = g_strdup ("Lambda");
+  g_ptr_array_add (p->candidates, c);
+
+  c = procura_candidate_new ();
+  c->id = 2;
+  c->name = g_strdup ("Hosted API | flagship");
+  c->kind = PROCURA_CANDIDATE_API;
+  c->api_provider = g_strdup ("Example AI");
+  c->price_input_per_mtok = 0.5;
+  c->price_output_per_mtok = 1.5;
+  g_ptr_array_add (p->candidates, c);
+
+  q = procura_quote_new ();
+  q->provider = g_strdup ("Lambda");
+  q->sku = g_strdup ("gpu_8x_h100_sxm5");
+  q->gpu_name = g_strdup ("H100 SXM");
+  q->gpu_count = 8;
+  q->price_per_hour = 23.92;
+  q->seen_date = g_strdup ("2026-11-20");
+  g_ptr_array_add (p->quotes, q);
+
+  t = procura_ops_test_new ();
+  t->candidate_id = 1;
+  t->kind = g_strdup ("kill-worker");
+  t->result = g_strdup ("pass");
+  t->recovery_s = 42;
+  g_ptr_array_add (p->ops_tests, t);
+
+  prov = procura_provenance_new ();
+  prov->file_name = g_strdup ("sweep, \"rate 8\".json");
+  prov->size = 1234;
+  prov->sha256 = g_strdup ("9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08");
+  prov->importer = g_strdup ("vllm-bench-serve");
+  prov->imported_at = g_strdup ("2026-11-21T10:00:00Z");
+  g_ptr_array_add (p->provenance, prov);
+
+  p->decision.candidate_id = 1;
+  p->decision.approver = g_strdup ("Dana Finance");
+  p->decision.rationale = g_strdup ("Lowest cost per accepted response at the p99 target.");
+  p->decision.date = g_strdup ("2026-11-29");
+  return p;
+}
+
+static char *
+pdf_text (const char *pdf)
+{
+  g_autofree char *out = NULL;
+  g_autoptr (GError) error = NULL;
+  const char *argv[] = { "pdftotext", "-layout", pdf, "-", NULL };
+  int status = 0;
+
+  if (!g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_SEARCH_PATH | G_SPAWN_STDERR_TO_DEV_NULL,
+                     NULL, NULL, &out, NULL, &status, &error))
+    return NULL;
+  return g_steal_pointer (&out);
+}
+
+static int
+pdf_pages (const char *pdf)
+{
+  g_autofree char *contents = NULL;
+  gsize len = 0;
+  int pages = 0;
+
+  g_assert_true (g_file_get_contents (pdf, &contents, &len, NULL));
+  g_assert_true (g_str_has_prefix (contents, "%PDF-"));
+  /* count page objects: "/Type /Page" not followed by "s" (the file holds NULs) */
+  for (gsize i = 0; i + 12 <= len; i++)
+    if (memcmp (contents + i, "/Type /Page", 11) == 0 && contents[i + 11] != 's')
+      pages++;
+  return pages;
+}
+
+static void
+test_pdf (void)
+{
+  g_autoptr (ProcuraProject) p = make_project ();
+  g_autofree char *dir = procura_test_mkdtemp ();
+  g_autofree char *pdf = g_build_filename (dir, "record.pdf", NULL);
+  g_autoptr (GError) error = NULL;
+  g_autofree char *text = NULL;
+  g_autoptr (ProcuraReportDoc) doc = procura_report_build (p);
+  int n_pages = 0;
+
+  g_assert_true (procura_report_doc_write_pdf (doc, pdf, &n_pages, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (n_pages, >=, 2);   /* a title page and the body */
+  g_assert_cmpint (pdf_pages (pdf), ==, n_pages);
+
+  text = pdf_text (pdf);
+  if (text == NULL)
+    {
+      g_test_skip ("pdftotext (poppler-utils) not installed: PDF text not checked");
+      procura_test_rmtree (dir);
+      return;
+    }
+  /* the brief, every candidate, the decision and the file hashes */
+  g_assert_nonnull (strstr (text, "Workload brief"));
+  g_assert_nonnull (strstr (text, "online-inference"));
+  g_assert_nonnull (strstr (text, "p99 ttft"));
+  g_assert_nonnull (strstr (text, "8xH100 on-demand"));
+  g_assert_nonnull (strstr (text, "Dana Finance"));
+  g_assert_nonnull (strstr (text, "Lowest cost per accepted response"));
+  /* a long hash may wrap in its cell: look for its two halves */
+  g_assert_nonnull (strstr (text, "9f86d081884c7d65"));
+  g_assert_nonnull (strstr (text, "b0f00a08"));
+  {
+    g_autofree char *last = g_strdup_printf ("page %d of %d", n_pages, n_pages);
+    g_assert_nonnull (strstr (text, last));
+  }
+  procura_test_rmtree (dir);
+}
+
+static void
+test_markdown (void)
+{
+  g_autoptr (ProcuraProject) p = make_project ();
+  g_autoptr (ProcuraReportDoc) doc = procura_report_build (p);
+  g_autofree char *md = procura_report_doc_to_markdown (doc, "record-");
+  g_auto (GStrv) lines = g_strsplit (md, "\n", -1);
+  gboolean found_hash_row = FALSE;
+
+  g_assert_nonnull (strstr (md, "# Chat assistant GPUs, 2027"));
+  g_assert_nonnull (strstr (md, "## Workload brief"));
+  /* a '|' inside a cell is escaped, so the table keeps its columns */
+  g_assert_nonnull (strstr (md, "Hosted API \\| flagship"));
+  for (guint i = 0; lines[i] != NULL; i++)
+    if (strstr (lines[i], "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08") != NULL)
+      {
+        /* File | Size | SHA-256 | Importer | Format version | Imported: 6 cells, 7 pipes */
+        guint pipes = 0;
+        for (const char *c = lines[i]; *c; c++)
+          if (*c == '|' && (c == lines[i] || c[-1] != '\\'))
+            pipes++;
+        g_assert_cmpuint (pipes, ==, 7);
+        found_hash_row = TRUE;
+      }
+  g_assert_true (found_hash_row);
+}
+
+static void
+test_csv (void)
+{
+  g_autoptr (ProcuraProject) p = make_project ();
+  g_autoptr (ProcuraReportDoc) doc = procura_report_build (p);
+  const ProcuraBlock *prov = procura_report_doc_find_table (doc, "provenance");
+  g_autofree char *csv = NULL;
+
+  g_assert_nonnull (prov);
+  csv = procura_report_table_to_csv (prov);
+  /* RFC 4180: a field with a comma or quote is quoted, quotes doubled, CRLF rows */
+  g_assert_nonnull (strstr (csv, "\"sweep, \"\"rate 8\"\".json\",1234,"));
+  g_assert_true (g_str_has_prefix (csv, "File,Size (bytes),SHA-256,"));
+  g_assert_nonnull (strstr (csv, "\r\n"));
+}
+
+static void
+test_missing_parts (void)
+{
+  g_autoptr (ProcuraProject) p = procura_project_new ();
+  g_autofree char *dir = procura_test_mkdtemp ();
+  g_autofree char *pdf = g_build_filename (dir, "empty.pdf", NULL);
+  g_autofree char *csv = g_build_filename (dir, "empty.csv", NULL);
+  g_autoptr (ProcuraReportDoc) doc = procura_report_build (p);
+  g_autofree char *md = procura_report_doc_to_markdown (doc, "");
+  g_autoptr (GError) error = NULL;
+
+  /* an empty project gives a report that says what is missing */
+  g_assert_nonnull (strstr (md, "**Missing:** the brief lacks workload_type"));
+  g_assert_nonnull (strstr (md, "**Missing:** no candidates"));
+  g_assert_nonnull (strstr (md, "**Missing:** no candidate has been chosen yet"));
+  g_assert_true (procura_report_write (p, pdf, PROCURA_REPORT_PDF, &error));
+  g_assert_no_error (error);
+  /* the CSV of an empty project is the finance table's header and no rows */
+  g_assert_true (procura_report_write (p, csv, PROCURA_REPORT_CSV, &error));
+  g_assert_no_error (error);
+  {
+    g_autofree char *contents = NULL;
+    g_assert_true (g_file_get_contents (csv, &contents, NULL, NULL));
+    g_assert_true (g_str_has_prefix (contents, "Rank,Candidate,"));
+    g_assert_cmpint (strlen (strchr (contents, '\n')), ==, 1);
+  }
+  procura_test_rmtree (dir);
+}
+
+static void
+test_deterministic (void)
+{
+  g_autoptr (ProcuraProject) p = make_project ();
+  g_autofree char *a = NULL, *b = NULL;
+  ProcuraReportDoc *doc;
+
+  g_setenv ("SOURCE_DATE_EPOCH", "1700000000", TRUE);
+  doc = procura_report_build (p);
+  a = procura_report_doc_to_markdown (doc, "x-");
+  procura_report_doc_free (doc);
+  doc = procura_report_build (p);
+  b = procura_report_doc_to_markdown (doc, "x-");
+  procura_report_doc_free (doc);
+  g_unsetenv ("SOURCE_DATE_EPOCH");
+  g_assert_cmpstr (a, ==, b);
+  g_assert_nonnull (strstr (a, "2023-11-14T22:13:20Z"));
+}
+
+int
+main (int argc, char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/report/pdf", test_pdf);
+  g_test_add_func ("/report/markdown", test_markdown);
+  g_test_add_func ("/report/csv", test_csv);
+  g_test_add_func ("/report/missing-parts", test_missing_parts);
+  g_test_add_func ("/report/deterministic", test_deterministic);
+  return g_test_run ();
+}
