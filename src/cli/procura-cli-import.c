@@ -1,22 +1,249 @@
-/* procura-cli-import.c: `procura import`
+/* procura-cli-import.c: `procura import` and `procura inspect`
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include "config.h"
 
-#include "procura-cli.h"
+#include <glib/gi18n.h>
+#include <json-glib/json-glib.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
 
-/* NOT IMPLEMENTED YET: filled in by its issue. */
-int
-procura_cli_import (int    argc,
-                 char **argv)
+#include "procura-cli.h"
+#include "procura-import.h"
+#include "procura-import-json.h"
+#include "procura-store.h"
+
+static void
+print_warnings (const char          *file,
+                ProcuraImportResult *result)
 {
-  return procura_cli_fail ("import", PROCURA_EXIT_USAGE, "not implemented yet");
+  for (guint i = 0; i < result->warnings->len; i++)
+    g_printerr (_("%s: warning: %s\n"), file, (const char *) g_ptr_array_index (result->warnings, i));
+  for (guint r = 0; r < result->runs->len; r++)
+    {
+      ProcuraRun *run = g_ptr_array_index (result->runs, r);
+      for (guint i = 0; i < run->warnings->len; i++)
+        g_printerr (_("%s: %s: warning: %s\n"), file, run->label ? run->label : "run",
+                    (const char *) g_ptr_array_index (run->warnings, i));
+    }
+  for (guint i = 0; i < result->engine_logs->len; i++)
+    {
+      ProcuraEngineLog *l = g_ptr_array_index (result->engine_logs, i);
+      for (guint j = 0; l->errors && j < l->errors->len; j++)
+        g_printerr (_("%s: engine error: %s\n"), file, (const char *) g_ptr_array_index (l->errors, j));
+    }
+}
+
+static void
+print_json (JsonNode *node)
+{
+  g_autoptr (JsonGenerator) gen = json_generator_new ();
+  g_autofree char *text = NULL;
+
+  json_generator_set_pretty (gen, TRUE);
+  json_generator_set_root (gen, node);
+  text = json_generator_to_data (gen, NULL);
+  fputs (text, stdout);
+  fputc ('\n', stdout);
 }
 
 int
 procura_cli_inspect (int    argc,
                      char **argv)
 {
-  return procura_cli_fail ("inspect", PROCURA_EXIT_USAGE, "not implemented yet");
+  g_autofree char *format = NULL;
+  gboolean json = FALSE;
+  const GOptionEntry entries[] = {
+    { "format", 0, 0, G_OPTION_ARG_STRING, &format, N_("Read the input as FMT (skip detection)"), "FMT" },
+    { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("Print the normalised content as JSON"), NULL },
+    { NULL }
+  };
+  g_autoptr (GOptionContext) context = g_option_context_new (_("INPUT — parse one file, store nothing"));
+  g_autoptr (ProcuraImportResult) result = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (JsonNode) node = NULL;
+
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  if (!procura_cli_parse (context, &argc, &argv))
+    return PROCURA_EXIT_USAGE;
+  if (argc != 2)
+    return procura_cli_fail ("inspect", PROCURA_EXIT_USAGE, _("expected exactly one INPUT file"));
+
+  result = procura_import_file (argv[1], format, NULL, &error);
+  if (result == NULL)
+    {
+      if (g_error_matches (error, PROCURA_IMPORT_ERROR, PROCURA_IMPORT_ERROR_UNKNOWN) && format != NULL
+          && g_str_has_prefix (error->message, argv[1]) == FALSE && strstr (error->message, "unknown format") != NULL)
+        return procura_cli_fail ("inspect", PROCURA_EXIT_USAGE, "%s", error->message);
+      return procura_cli_fail ("inspect", PROCURA_EXIT_BAD_INPUT, "%s", error->message);
+    }
+  print_warnings (argv[1], result);
+  node = procura_import_result_to_json (result);
+  if (json)
+    print_json (node);
+  else
+    {
+      g_print (_("%s: %s, %u run(s), %u engine log(s), %u quote(s), %u model shape(s)\n"),
+               argv[1], result->format, result->runs->len, result->engine_logs->len,
+               result->quotes->len, result->model_shapes->len);
+      for (guint i = 0; i < result->runs->len; i++)
+        {
+          ProcuraRun *run = g_ptr_array_index (result->runs, i);
+          const ProcuraStat *ttft = procura_run_get_stat (run, "ttft", "p99");
+          g_print ("  %s: completed %" G_GINT64_FORMAT ", output %.1f tok/s, ttft p99 %.1f ms\n",
+                   run->label ? run->label : "run", run->completed, run->output_throughput,
+                   ttft ? ttft->value : NAN);
+        }
+    }
+  return PROCURA_EXIT_OK;
+}
+
+static gint64
+candidate_for (ProcuraStore *store,
+               const char   *name,
+               GPtrArray    *results,
+               GError      **error)
+{
+  g_autoptr (ProcuraCandidate) c = NULL;
+  gint64 id = procura_store_find_candidate_by_name (store, name);
+  const char *gpu = NULL;
+  gboolean same = TRUE;
+
+  if (id > 0)
+    return id;
+  c = procura_candidate_new ();
+  c->name = g_strdup (name);
+  c->kind = PROCURA_CANDIDATE_GPU;
+  /* Take the GPU and engine from the runs only when they all agree */
+  for (guint f = 0; f < results->len; f++)
+    {
+      ProcuraImportResult *r = g_ptr_array_index (results, f);
+      for (guint i = 0; i < r->runs->len; i++)
+        {
+          ProcuraRun *run = g_ptr_array_index (r->runs, i);
+          if (run->scenario.gpu_name == NULL || (gpu != NULL && !g_str_equal (gpu, run->scenario.gpu_name)))
+            same = FALSE;
+          else
+            gpu = run->scenario.gpu_name;
+        }
+    }
+  if (same && gpu != NULL)
+    c->gpu_name = g_strdup (gpu);
+  return procura_store_add_candidate (store, c, error);
+}
+
+int
+procura_cli_import (int    argc,
+                    char **argv)
+{
+  g_autofree char *format = NULL;
+  g_autofree char *candidate = NULL;
+  gboolean json = FALSE;
+  const GOptionEntry entries[] = {
+    { "candidate", 0, 0, G_OPTION_ARG_STRING, &candidate, N_("Assign the runs to candidate NAME (created when absent)"), "NAME" },
+    { "format", 0, 0, G_OPTION_ARG_STRING, &format, N_("Read the inputs as FMT (skip detection)"), "FMT" },
+    { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("Print what was imported as JSON"), NULL },
+    { NULL }
+  };
+  g_autoptr (GOptionContext) context = g_option_context_new (_("PROJECT.procura INPUT… — import files into a project"));
+  g_autoptr (GPtrArray) results = g_ptr_array_new_with_free_func ((GDestroyNotify) procura_import_result_free);
+  g_autoptr (ProcuraStore) store = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (JsonBuilder) b = json_builder_new ();
+  gint64 candidate_id = 0;
+
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  if (!procura_cli_parse (context, &argc, &argv))
+    return PROCURA_EXIT_USAGE;
+  if (argc < 3)
+    return procura_cli_fail ("import", PROCURA_EXIT_USAGE, _("expected PROJECT.procura and at least one INPUT"));
+  if (format != NULL && procura_importer_find (format) == NULL)
+    return procura_cli_fail ("import", PROCURA_EXIT_USAGE, _("unknown format “%s”"), format);
+
+  /* Parse everything first: one bad file and nothing is stored */
+  for (int i = 2; i < argc; i++)
+    {
+      ProcuraImportResult *r = procura_import_file (argv[i], format, NULL, &error);
+      if (r == NULL)
+        return procura_cli_fail ("import", PROCURA_EXIT_BAD_INPUT, _("%s (nothing was imported)"), error->message);
+      g_ptr_array_add (results, r);
+    }
+
+  store = procura_store_open (argv[1], PROCURA_STORE_OPEN_DEFAULT, &error);
+  if (store == NULL)
+    return procura_cli_fail ("import", PROCURA_EXIT_BAD_INPUT, "%s", error->message);
+  if (procura_store_is_read_only (store))
+    return procura_cli_fail ("import", PROCURA_EXIT_BAD_INPUT, _("%s is read-only: %s"), argv[1],
+                             procura_store_get_read_only_reason (store));
+  if (candidate != NULL)
+    {
+      candidate_id = candidate_for (store, candidate, results, &error);
+      if (candidate_id <= 0)
+        return procura_cli_fail ("import", PROCURA_EXIT_BAD_INPUT, "%s", error ? error->message : candidate);
+    }
+
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "imported");
+  json_builder_begin_array (b);
+  for (guint f = 0; f < results->len; f++)
+    {
+      ProcuraImportResult *r = g_ptr_array_index (results, f);
+      const char *file = argv[f + 2];
+
+      if (!procura_store_import (store, r, candidate_id, &error))
+        return procura_cli_fail ("import", PROCURA_EXIT_BAD_INPUT, _("%s: %s (this file was not imported)"),
+                                 file, error->message);
+      print_warnings (file, r);
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "file");
+      json_builder_add_string_value (b, file);
+      json_builder_set_member_name (b, "format");
+      json_builder_add_string_value (b, r->format);
+      json_builder_set_member_name (b, "runs");
+      json_builder_begin_array (b);
+      for (guint i = 0; i < r->runs->len; i++)
+        {
+          ProcuraRun *run = g_ptr_array_index (r->runs, i);
+          g_auto (GStrv) missing = procura_scenario_missing (&run->scenario);
+
+          json_builder_begin_object (b);
+          json_builder_set_member_name (b, "id");
+          json_builder_add_int_value (b, run->id);
+          json_builder_set_member_name (b, "label");
+          json_builder_add_string_value (b, run->label ? run->label : "");
+          json_builder_set_member_name (b, "missing");
+          json_builder_begin_array (b);
+          for (char **m = missing; *m; m++)
+            json_builder_add_string_value (b, *m);
+          json_builder_end_array (b);
+          json_builder_end_object (b);
+          if (missing[0] != NULL && !json)
+            {
+              g_autofree char *list = g_strjoinv (", ", missing);
+              g_printerr (_("%s: %s: the file does not say: %s — set them on the candidate (--candidate NAME, or in the app)\n"),
+                          file, run->label ? run->label : "run", list);
+            }
+        }
+      json_builder_end_array (b);
+      json_builder_set_member_name (b, "engine_logs");
+      json_builder_add_int_value (b, r->engine_logs->len);
+      json_builder_set_member_name (b, "quotes");
+      json_builder_add_int_value (b, r->quotes->len);
+      json_builder_end_object (b);
+      if (!json)
+        g_print (_("%s: imported as %s: %u run(s), %u engine log(s), %u quote(s), %u model shape(s)\n"),
+                 file, r->format, r->runs->len, r->engine_logs->len, r->quotes->len, r->model_shapes->len);
+    }
+  json_builder_end_array (b);
+  json_builder_set_member_name (b, "candidate_id");
+  json_builder_add_int_value (b, candidate_id);
+  json_builder_end_object (b);
+  if (json)
+    {
+      g_autoptr (JsonNode) root = json_builder_get_root (b);
+      print_json (root);
+    }
+  return PROCURA_EXIT_OK;
 }

@@ -47,7 +47,15 @@ get_window (ProcuraApplication *self)
 static void
 procura_application_activate (GApplication *app)
 {
-  gtk_window_present (GTK_WINDOW (get_window (PROCURA_APPLICATION (app))));
+  GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (app));
+
+  if (window == NULL)
+    {
+      window = GTK_WINDOW (procura_window_new (PROCURA_APPLICATION (app)));
+      /* The first start opens the demo project, later ones the last project. */
+      procura_window_open_default (PROCURA_WINDOW (window));
+    }
+  gtk_window_present (window);
 }
 
 static void

@@ -2,25 +2,65 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
+#define G_LOG_DOMAIN "procura-window"
+
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <glib/gstdio.h>
 
+#include "procura-benchmarks-page.h"
+#include "procura-brief-page.h"
+#include "procura-candidates-page.h"
+#include "procura-chart-view.h"
+#include "procura-compare-page.h"
+#include "procura-decision-page.h"
+#include "procura-document.h"
+#include "procura-fit-page.h"
+#include "procura-presentation.h"
 #include "procura-window.h"
+
+#ifdef PROCURA_GUI_HAVE_REPORT
+# include "procura-report.h"
+#endif
 
 struct _ProcuraWindow
 {
-  AdwApplicationWindow  parent_instance;
+  AdwApplicationWindow   parent_instance;
 
-  AdwHeaderBar         *header_bar;
-  AdwViewSwitcherTitle *switcher_title;
-  AdwToastOverlay      *toast_overlay;
-  AdwViewStack         *stack;
+  AdwHeaderBar          *header_bar;
+  AdwViewSwitcherTitle  *switcher_title;
+  AdwToastOverlay       *toast_overlay;
+  AdwViewStack          *stack;
+  GtkWidget             *illustrative_badge;
+  GtkWidget             *busy_spinner;
+  GtkRevealer           *import_revealer;
+  GtkLabel              *import_label;
+  GtkProgressBar        *import_progress;
+  GMenu                 *recent_section;
 
-  GFile                *file;
+  ProcuraBriefPage      *brief_page;
+  ProcuraCandidatesPage *candidates_page;
+  ProcuraBenchmarksPage *benchmarks_page;
+  ProcuraComparePage    *compare_page;
+  ProcuraFitPage        *fit_page;
+  ProcuraDecisionPage   *decision_page;
+
+  ProcuraDocument       *document;
+  GCancellable          *cancellable;        /* window-scoped */
+  GCancellable          *import_cancellable;
+  gboolean               opening;
 };
 
 G_DEFINE_FINAL_TYPE (ProcuraWindow, procura_window, ADW_TYPE_APPLICATION_WINDOW)
+
+enum {
+  SIGNAL_DOCUMENT_CHANGED,
+  SIGNAL_IMPORT_FINISHED,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
 
 const char * const procura_window_page_names[] = {
   "brief", "candidates", "benchmarks", "compare", "fit", "decision", NULL
@@ -32,27 +72,447 @@ procura_window_new (ProcuraApplication *application)
   return g_object_new (PROCURA_TYPE_WINDOW, "application", application, NULL);
 }
 
+static GSettings *
+get_settings (ProcuraWindow *self)
+{
+  GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
+
+  if (app == NULL)
+    return NULL;
+  return procura_application_get_settings (PROCURA_APPLICATION (app));
+}
+
 static void
 show_toast (ProcuraWindow *self,
             const char    *message)
 {
-  adw_toast_overlay_add_toast (self->toast_overlay, adw_toast_new (message));
+  AdwToast *toast = adw_toast_new (message);
+
+  adw_toast_set_priority (toast, ADW_TOAST_PRIORITY_HIGH);
+  adw_toast_overlay_add_toast (self->toast_overlay, toast);
+}
+
+char *
+procura_window_get_demo_path (void)
+{
+  return g_build_filename (g_get_user_data_dir (), "procura", "demo.procura", NULL);
+}
+
+/* ------------------------------------------------------------------------- */
+/* Recent projects                                                            */
+
+static void
+update_recent_menu (ProcuraWindow *self)
+{
+  GSettings *settings = get_settings (self);
+  g_auto (GStrv) recent = NULL;
+
+  g_menu_remove_all (self->recent_section);
+  if (settings == NULL)
+    return;
+  recent = g_settings_get_strv (settings, "recent-projects");
+  for (guint i = 0; recent[i] != NULL; i++)
+    {
+      g_autofree char *base = g_path_get_basename (recent[i]);
+      g_autoptr (GMenuItem) item = g_menu_item_new (base, NULL);
+
+      g_menu_item_set_action_and_target_value (item, "win.open-recent", g_variant_new_string (recent[i]));
+      g_menu_append_item (self->recent_section, item);
+    }
+  if (recent[0] == NULL)
+    {
+      g_autoptr (GMenuItem) item = g_menu_item_new (_("No Recent Projects"), "win.no-recent");
+      g_menu_append_item (self->recent_section, item);
+    }
+}
+
+static void
+remember_project (ProcuraWindow *self,
+                  const char    *path)
+{
+  GSettings *settings = get_settings (self);
+  g_auto (GStrv) recent = NULL;
+  g_autoptr (GStrvBuilder) builder = g_strv_builder_new ();
+  g_auto (GStrv) updated = NULL;
+  guint n = 1;
+
+  if (settings == NULL)
+    return;
+  g_settings_set_string (settings, "last-project", path);
+  recent = g_settings_get_strv (settings, "recent-projects");
+  g_strv_builder_add (builder, path);
+  for (guint i = 0; recent[i] != NULL && n < 10; i++)
+    if (!g_str_equal (recent[i], path))
+      {
+        g_strv_builder_add (builder, recent[i]);
+        n++;
+      }
+  updated = g_strv_builder_end (builder);
+  g_settings_set_strv (settings, "recent-projects", (const char * const *) updated);
+  update_recent_menu (self);
+}
+
+/* ------------------------------------------------------------------------- */
+/* The document                                                               */
+
+static void
+document_error_cb (ProcuraDocument *document,
+                   const char      *message,
+                   ProcuraWindow   *self)
+{
+  show_toast (self, message);
+}
+
+static void
+document_deleted_cb (ProcuraDocument *document,
+                     const char      *message,
+                     gint64           token,
+                     ProcuraWindow   *self)
+{
+  AdwToast *toast = adw_toast_new (message);
+
+  adw_toast_set_button_label (toast, _("_Undo"));
+  adw_toast_set_action_name (toast, "win.undo");
+  adw_toast_set_action_target_value (toast, g_variant_new_int64 (token));
+  adw_toast_overlay_add_toast (self->toast_overlay, toast);
+}
+
+static void
+update_title (ProcuraWindow *self)
+{
+  ProcuraProject *project;
+  g_autofree char *base = NULL;
+  const char *title;
+
+  if (self->document == NULL)
+    {
+      adw_view_switcher_title_set_subtitle (self->switcher_title, NULL);
+      gtk_window_set_title (GTK_WINDOW (self), _("Procura"));
+      gtk_widget_set_visible (self->illustrative_badge, FALSE);
+      return;
+    }
+  project = procura_document_get_project (self->document);
+  base = g_path_get_basename (procura_document_get_path (self->document));
+  title = project->title != NULL && *project->title ? project->title : base;
+  adw_view_switcher_title_set_subtitle (self->switcher_title, title);
+  gtk_window_set_title (GTK_WINDOW (self), title);
+  gtk_widget_set_visible (self->illustrative_badge, project->illustrative);
+}
+
+static void
+document_changed_cb (ProcuraDocument *document,
+                     ProcuraWindow   *self)
+{
+  update_title (self);
+}
+
+static void
+set_document (ProcuraWindow   *self,
+              ProcuraDocument *document)
+{
+  if (self->document != NULL)
+    g_signal_handlers_disconnect_by_data (self->document, self);
+  g_set_object (&self->document, document);
+  if (document != NULL)
+    {
+      g_signal_connect (document, "error", G_CALLBACK (document_error_cb), self);
+      g_signal_connect (document, "deleted", G_CALLBACK (document_deleted_cb), self);
+      g_signal_connect (document, "changed", G_CALLBACK (document_changed_cb), self);
+      g_object_bind_property (document, "busy", self->busy_spinner, "spinning", G_BINDING_SYNC_CREATE);
+      g_object_bind_property (document, "busy", self->busy_spinner, "visible", G_BINDING_SYNC_CREATE);
+    }
+  procura_brief_page_set_document (self->brief_page, document);
+  procura_candidates_page_set_document (self->candidates_page, document);
+  procura_benchmarks_page_set_document (self->benchmarks_page, document);
+  procura_compare_page_set_document (self->compare_page, document);
+  procura_fit_page_set_document (self->fit_page, document);
+  procura_decision_page_set_document (self->decision_page, document);
+  update_title (self);
+  if (document != NULL && procura_document_get_read_only (document))
+    {
+      g_autofree char *message =
+        g_strdup_printf (_("Opened read-only: %s"),
+                         procura_document_get_read_only_reason (document) != NULL
+                           ? procura_document_get_read_only_reason (document) : _("the file cannot be written"));
+      show_toast (self, message);
+    }
+  g_signal_emit (self, signals[SIGNAL_DOCUMENT_CHANGED], 0);
+}
+
+typedef struct {
+  ProcuraWindow *self;
+  char          *path;
+  gboolean       remember;
+} OpenRequest;
+
+static void
+open_request_free (OpenRequest *request)
+{
+  g_object_unref (request->self);
+  g_free (request->path);
+  g_free (request);
+}
+
+static void
+open_done_cb (GObject      *object,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  OpenRequest *request = user_data;
+  ProcuraWindow *self = request->self;
+  g_autoptr (ProcuraDocument) document = NULL;
+  g_autoptr (GError) error = NULL;
+
+  self->opening = FALSE;
+  document = procura_document_open_finish (result, &error);
+  if (document == NULL)
+    {
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        {
+          g_autofree char *base = g_path_get_basename (request->path);
+          /* Translators: "Cannot open “file”: reason" */
+          g_autofree char *message = g_strdup_printf (_("Cannot open “%s”: %s"), base, error->message);
+          show_toast (self, message);
+        }
+      g_signal_emit (self, signals[SIGNAL_DOCUMENT_CHANGED], 0);
+      open_request_free (request);
+      return;
+    }
+  set_document (self, document);
+  if (request->remember)
+    remember_project (self, request->path);
+  open_request_free (request);
+}
+
+static void
+open_path (ProcuraWindow *self,
+           const char    *path,
+           gboolean       create,
+           gboolean       remember)
+{
+  OpenRequest *request = g_new0 (OpenRequest, 1);
+
+  request->self = g_object_ref (self);
+  request->path = g_strdup (path);
+  request->remember = remember;
+  self->opening = TRUE;
+  procura_document_open_async (path, create, self->cancellable, open_done_cb, request);
 }
 
 void
 procura_window_open_file (ProcuraWindow *self,
                           GFile         *file)
 {
-  g_autofree char *name = NULL;
+  g_autofree char *path = NULL;
 
   g_return_if_fail (PROCURA_IS_WINDOW (self));
   g_return_if_fail (G_IS_FILE (file));
 
-  g_set_object (&self->file, file);
-  name = g_file_get_basename (file);
-  adw_view_switcher_title_set_subtitle (self->switcher_title, name);
-  gtk_window_set_title (GTK_WINDOW (self), name);
+  path = g_file_get_path (file);
+  if (path == NULL)
+    {
+      show_toast (self, _("Only local project files can be opened"));
+      return;
+    }
+  open_path (self, path, FALSE, TRUE);
 }
+
+static void
+demo_written_cb (GObject      *object,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  ProcuraWindow *self = PROCURA_WINDOW (user_data);
+  g_autoptr (GError) error = NULL;
+  g_autofree char *path = procura_window_get_demo_path ();
+
+  if (!procura_document_write_demo_finish (result, &error))
+    {
+      self->opening = FALSE;
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        show_toast (self, error->message);
+      g_signal_emit (self, signals[SIGNAL_DOCUMENT_CHANGED], 0);
+      g_object_unref (self);
+      return;
+    }
+  open_path (self, path, FALSE, TRUE);
+  g_object_unref (self);
+}
+
+void
+procura_window_open_demo (ProcuraWindow *self)
+{
+  g_autofree char *path = procura_window_get_demo_path ();
+
+  g_return_if_fail (PROCURA_IS_WINDOW (self));
+  self->opening = TRUE;
+  procura_document_write_demo_async (path, self->cancellable, demo_written_cb, g_object_ref (self));
+}
+
+void
+procura_window_open_default (ProcuraWindow *self)
+{
+  GSettings *settings = get_settings (self);
+  g_autofree char *last = settings != NULL ? g_settings_get_string (settings, "last-project") : NULL;
+
+  g_return_if_fail (PROCURA_IS_WINDOW (self));
+  if (last != NULL && *last != '\0' && g_file_test (last, G_FILE_TEST_IS_REGULAR))
+    open_path (self, last, FALSE, TRUE);
+  else
+    procura_window_open_demo (self);
+}
+
+ProcuraDocument *
+procura_window_get_document (ProcuraWindow *self)
+{
+  g_return_val_if_fail (PROCURA_IS_WINDOW (self), NULL);
+  return self->document;
+}
+
+gboolean
+procura_window_is_loading (ProcuraWindow *self)
+{
+  g_return_val_if_fail (PROCURA_IS_WINDOW (self), FALSE);
+  return self->opening || (self->document != NULL && procura_document_get_busy (self->document))
+         || self->import_cancellable != NULL;
+}
+
+GtkWidget *
+procura_window_get_page (ProcuraWindow *self,
+                         const char    *name)
+{
+  g_return_val_if_fail (PROCURA_IS_WINDOW (self), NULL);
+  return adw_view_stack_get_child_by_name (self->stack, name);
+}
+
+/* ------------------------------------------------------------------------- */
+/* Imports                                                                    */
+
+static void
+import_progress_cb (double      fraction,
+                    const char *file_name,
+                    gpointer    user_data)
+{
+  ProcuraWindow *self = PROCURA_WINDOW (user_data);
+
+  gtk_progress_bar_set_fraction (self->import_progress, fraction);
+  if (file_name != NULL)
+    {
+      /* Translators: %s is a file name */
+      g_autofree char *text = g_strdup_printf (_("Importing “%s”…"), file_name);
+      gtk_label_set_text (self->import_label, text);
+    }
+}
+
+static void
+import_done_cb (GObject      *object,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  ProcuraWindow *self = PROCURA_WINDOW (user_data);
+  g_autoptr (GError) error = NULL;
+  g_auto (GStrv) errors = NULL;
+  guint imported;
+
+  imported = procura_document_import_finish (PROCURA_DOCUMENT (object), result, &errors, &error);
+  g_clear_object (&self->import_cancellable);
+  gtk_revealer_set_reveal_child (self->import_revealer, FALSE);
+  if (error != NULL)
+    {
+      show_toast (self, g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED)
+                          ? _("Import cancelled") : error->message);
+    }
+  else
+    {
+      g_autofree char *message = NULL;
+      guint n_errors = errors != NULL ? g_strv_length (errors) : 0;
+
+      procura_benchmarks_page_set_import_errors (self->benchmarks_page, (const char * const *) errors);
+      if (n_errors > 0)
+        {
+          AdwToast *toast;
+
+          /* Translators: after an import */
+          message = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u file imported, %u failed",
+                                                  "%u files imported, %u failed", imported),
+                                     imported, n_errors);
+          toast = adw_toast_new (message);
+          adw_toast_set_button_label (toast, _("_Show"));
+          adw_toast_set_action_name (toast, "win.page");
+          adw_toast_set_action_target_value (toast, g_variant_new_int32 (2));
+          adw_toast_overlay_add_toast (self->toast_overlay, toast);
+        }
+      else
+        {
+          message = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u file imported",
+                                                  "%u files imported", imported), imported);
+          show_toast (self, message);
+        }
+    }
+  g_signal_emit (self, signals[SIGNAL_IMPORT_FINISHED], 0, imported);
+  g_object_unref (self);
+}
+
+void
+procura_window_import_files (ProcuraWindow *self,
+                             GPtrArray     *files)
+{
+  g_return_if_fail (PROCURA_IS_WINDOW (self));
+
+  if (self->document == NULL)
+    {
+      show_toast (self, _("Open or create a project before importing files"));
+      return;
+    }
+  if (self->import_cancellable != NULL)
+    {
+      show_toast (self, _("An import is already running"));
+      return;
+    }
+  self->import_cancellable = g_cancellable_new ();
+  gtk_progress_bar_set_fraction (self->import_progress, 0);
+  gtk_label_set_text (self->import_label, _("Importing…"));
+  gtk_revealer_set_reveal_child (self->import_revealer, TRUE);
+  procura_document_import_async (self->document, files, self->import_cancellable,
+                                 import_progress_cb, import_done_cb, g_object_ref (self));
+}
+
+static gboolean
+drop_cb (GtkDropTarget *target,
+         const GValue  *value,
+         double         x,
+         double         y,
+         ProcuraWindow *self)
+{
+  GdkFileList *list;
+  GSList *files;
+  g_autoptr (GPtrArray) array = g_ptr_array_new_with_free_func (g_object_unref);
+
+  if (!G_VALUE_HOLDS (value, GDK_TYPE_FILE_LIST))
+    return FALSE;
+  list = g_value_get_boxed (value);
+  files = gdk_file_list_get_files (list);
+  for (GSList *l = files; l != NULL; l = l->next)
+    g_ptr_array_add (array, g_object_ref (l->data));
+  g_slist_free (files);
+  if (array->len == 0)
+    return FALSE;
+  if (array->len == 1)
+    {
+      g_autofree char *name = g_file_get_basename (g_ptr_array_index (array, 0));
+
+      if (g_str_has_suffix (name, ".procura"))
+        {
+          procura_window_open_file (self, g_ptr_array_index (array, 0));
+          return TRUE;
+        }
+    }
+  procura_window_import_files (self, array);
+  return TRUE;
+}
+
+/* ------------------------------------------------------------------------- */
+/* Actions                                                                    */
 
 static void
 open_response_cb (GtkNativeDialog *dialog,
@@ -70,23 +530,62 @@ open_response_cb (GtkNativeDialog *dialog,
 }
 
 static void
+add_project_filter (GtkFileChooser *chooser)
+{
+  g_autoptr (GtkFileFilter) filter = gtk_file_filter_new ();
+
+  gtk_file_filter_set_name (filter, _("Procura projects"));
+  gtk_file_filter_add_mime_type (filter, "application/x-procura-project");
+  gtk_file_filter_add_suffix (filter, "procura");
+  gtk_file_chooser_add_filter (chooser, filter);
+}
+
+static void
 open_action (GtkWidget  *widget,
              const char *action_name,
              GVariant   *parameter)
 {
   ProcuraWindow *self = PROCURA_WINDOW (widget);
   GtkFileChooserNative *chooser;
-  g_autoptr (GtkFileFilter) filter = gtk_file_filter_new ();
 
   chooser = gtk_file_chooser_native_new (_("Open Project"), GTK_WINDOW (self),
                                          GTK_FILE_CHOOSER_ACTION_OPEN, _("_Open"), _("_Cancel"));
-  gtk_file_filter_set_name (filter, _("Procura projects"));
-  gtk_file_filter_add_mime_type (filter, "application/x-procura-project");
-  gtk_file_filter_add_suffix (filter, "procura");
-  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), filter);
+  add_project_filter (GTK_FILE_CHOOSER (chooser));
   gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
   g_signal_connect (chooser, "response", G_CALLBACK (open_response_cb), self);
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
+}
+
+static void
+open_recent_action (GtkWidget  *widget,
+                    const char *action_name,
+                    GVariant   *parameter)
+{
+  open_path (PROCURA_WINDOW (widget), g_variant_get_string (parameter, NULL), FALSE, TRUE);
+}
+
+static void
+new_response_cb (GtkNativeDialog *dialog,
+                 int              response,
+                 gpointer         user_data)
+{
+  ProcuraWindow *self = PROCURA_WINDOW (user_data);
+
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr (GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+      g_autofree char *path = g_file_get_path (file);
+
+      if (path != NULL)
+        {
+          g_autofree char *with_suffix = g_str_has_suffix (path, ".procura")
+                                         ? g_strdup (path) : g_strconcat (path, ".procura", NULL);
+          /* The file chooser already asked before replacing an existing file. */
+          g_unlink (with_suffix);
+          open_path (self, with_suffix, TRUE, TRUE);
+        }
+    }
+  g_object_unref (dialog);
 }
 
 static void
@@ -95,9 +594,73 @@ new_action (GtkWidget  *widget,
             GVariant   *parameter)
 {
   ProcuraWindow *self = PROCURA_WINDOW (widget);
-  ProcuraApplication *app = PROCURA_APPLICATION (gtk_window_get_application (GTK_WINDOW (self)));
+  GtkFileChooserNative *chooser;
 
-  gtk_window_present (GTK_WINDOW (procura_window_new (app)));
+  chooser = gtk_file_chooser_native_new (_("New Project"), GTK_WINDOW (self),
+                                         GTK_FILE_CHOOSER_ACTION_SAVE, _("_Create"), _("_Cancel"));
+  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser), _("Untitled.procura"));
+  add_project_filter (GTK_FILE_CHOOSER (chooser));
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
+  g_signal_connect (chooser, "response", G_CALLBACK (new_response_cb), self);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
+}
+
+static void
+copy_done_cb (GObject      *object,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  ProcuraWindow *self = PROCURA_WINDOW (user_data);
+  g_autoptr (GError) error = NULL;
+
+  if (!g_file_copy_finish (G_FILE (object), result, &error))
+    show_toast (self, error->message);
+  else
+    {
+      g_autofree char *path = g_object_steal_data (G_OBJECT (object), "destination");
+      open_path (self, path, FALSE, TRUE);
+    }
+  g_object_unref (self);
+}
+
+static void
+save_as_response_cb (GtkNativeDialog *dialog,
+                     int              response,
+                     gpointer         user_data)
+{
+  ProcuraWindow *self = PROCURA_WINDOW (user_data);
+
+  if (response == GTK_RESPONSE_ACCEPT && self->document != NULL)
+    {
+      g_autoptr (GFile) destination = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+      g_autoptr (GFile) source = g_file_new_for_path (procura_document_get_path (self->document));
+
+      g_object_set_data_full (G_OBJECT (source), "destination", g_file_get_path (destination), g_free);
+      g_file_copy_async (source, destination, G_FILE_COPY_OVERWRITE, G_PRIORITY_DEFAULT,
+                         self->cancellable, NULL, NULL, copy_done_cb, g_object_ref (self));
+    }
+  g_object_unref (dialog);
+}
+
+static void
+save_as_action (GtkWidget  *widget,
+                const char *action_name,
+                GVariant   *parameter)
+{
+  ProcuraWindow *self = PROCURA_WINDOW (widget);
+  GtkFileChooserNative *chooser;
+  g_autofree char *base = NULL;
+
+  if (self->document == NULL)
+    return;
+  base = g_path_get_basename (procura_document_get_path (self->document));
+  chooser = gtk_file_chooser_native_new (_("Save Project As"), GTK_WINDOW (self),
+                                         GTK_FILE_CHOOSER_ACTION_SAVE, _("_Save"), _("_Cancel"));
+  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser), base);
+  add_project_filter (GTK_FILE_CHOOSER (chooser));
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
+  g_signal_connect (chooser, "response", G_CALLBACK (save_as_response_cb), self);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
 }
 
 static void
@@ -105,8 +668,201 @@ open_demo_action (GtkWidget  *widget,
                   const char *action_name,
                   GVariant   *parameter)
 {
-  /* The demo project arrives with the store; until then say so plainly. */
-  show_toast (PROCURA_WINDOW (widget), _("The demo project is not available in this build yet"));
+  procura_window_open_demo (PROCURA_WINDOW (widget));
+}
+
+static void
+import_response_cb (GtkNativeDialog *dialog,
+                    int              response,
+                    gpointer         user_data)
+{
+  ProcuraWindow *self = PROCURA_WINDOW (user_data);
+
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      GListModel *files = gtk_file_chooser_get_files (GTK_FILE_CHOOSER (dialog));
+      g_autoptr (GPtrArray) array = g_ptr_array_new_with_free_func (g_object_unref);
+
+      for (guint i = 0; i < g_list_model_get_n_items (files); i++)
+        g_ptr_array_add (array, g_list_model_get_item (files, i));
+      g_object_unref (files);
+      if (array->len > 0)
+        procura_window_import_files (self, array);
+    }
+  g_object_unref (dialog);
+}
+
+static void
+import_action (GtkWidget  *widget,
+               const char *action_name,
+               GVariant   *parameter)
+{
+  ProcuraWindow *self = PROCURA_WINDOW (widget);
+  GtkFileChooserNative *chooser;
+
+  chooser = gtk_file_chooser_native_new (_("Import Files"), GTK_WINDOW (self),
+                                         GTK_FILE_CHOOSER_ACTION_OPEN, _("_Import"), _("_Cancel"));
+  gtk_file_chooser_set_select_multiple (GTK_FILE_CHOOSER (chooser), TRUE);
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
+  g_signal_connect (chooser, "response", G_CALLBACK (import_response_cb), self);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
+}
+
+static void
+cancel_import_action (GtkWidget  *widget,
+                      const char *action_name,
+                      GVariant   *parameter)
+{
+  ProcuraWindow *self = PROCURA_WINDOW (widget);
+
+  if (self->import_cancellable != NULL)
+    g_cancellable_cancel (self->import_cancellable);
+}
+
+static void
+undo_action (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *parameter)
+{
+  ProcuraWindow *self = PROCURA_WINDOW (widget);
+
+  if (self->document != NULL)
+    procura_document_undo (self->document, g_variant_get_int64 (parameter));
+}
+
+static void
+toast_action (GtkWidget  *widget,
+              const char *action_name,
+              GVariant   *parameter)
+{
+  show_toast (PROCURA_WINDOW (widget), g_variant_get_string (parameter, NULL));
+}
+
+#ifdef PROCURA_GUI_HAVE_REPORT
+typedef struct {
+  ProcuraDocument *document;
+  char            *path;
+} ExportData;
+
+static void
+export_data_free (ExportData *data)
+{
+  procura_document_release_project (data->document);
+  g_free (data->path);
+  g_free (data);
+}
+
+static void
+export_thread (GTask        *task,
+               gpointer      source_object,
+               gpointer      task_data,
+               GCancellable *cancellable)
+{
+  ExportData *data = task_data;
+  ProcuraReportFormat format = PROCURA_REPORT_PDF;
+  GError *error = NULL;
+
+  procura_report_format_from_path (data->path, &format);
+  if (procura_report_write (procura_document_get_project (data->document), data->path, format, &error))
+    g_task_return_boolean (task, TRUE);
+  else
+    g_task_return_error (task, error);
+}
+
+static void
+export_done_cb (GObject      *object,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  ProcuraWindow *self = PROCURA_WINDOW (object);
+  g_autoptr (GError) error = NULL;
+
+  if (!g_task_propagate_boolean (G_TASK (result), &error))
+    show_toast (self, error->message);
+  else
+    show_toast (self, _("Decision record exported"));
+}
+
+static void
+export_response_cb (GtkNativeDialog *dialog,
+                    int              response,
+                    gpointer         user_data)
+{
+  ProcuraWindow *self = PROCURA_WINDOW (user_data);
+
+  if (response == GTK_RESPONSE_ACCEPT && self->document != NULL)
+    {
+      g_autoptr (GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+      g_autoptr (GTask) task = g_task_new (self, self->cancellable, export_done_cb, NULL);
+      ExportData *data = g_new0 (ExportData, 1);
+
+      data->document = self->document;
+      procura_document_hold_project (self->document);
+      data->path = g_file_get_path (file);
+      g_task_set_task_data (task, data, (GDestroyNotify) export_data_free);
+      g_task_run_in_thread (task, export_thread);
+    }
+  g_object_unref (dialog);
+}
+#endif
+
+static void
+export_record_action (GtkWidget  *widget,
+                      const char *action_name,
+                      GVariant   *parameter)
+{
+  ProcuraWindow *self = PROCURA_WINDOW (widget);
+#ifdef PROCURA_GUI_HAVE_REPORT
+  GtkFileChooserNative *chooser;
+
+  if (self->document == NULL)
+    return;
+  chooser = gtk_file_chooser_native_new (_("Export Decision Record"), GTK_WINDOW (self),
+                                         GTK_FILE_CHOOSER_ACTION_SAVE, _("_Export"), _("_Cancel"));
+  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser), _("decision-record.pdf"));
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
+  g_signal_connect (chooser, "response", G_CALLBACK (export_response_cb), self);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
+#else
+  show_toast (self, _("Exporting the decision record is not available in this build yet"));
+#endif
+}
+
+ProcuraPresentation *
+procura_window_present_slides (ProcuraWindow *self)
+{
+  GPtrArray *views = procura_compare_page_get_chart_views (self->compare_page);
+  g_autoptr (GPtrArray) charts = g_ptr_array_new ();
+  ProcuraPresentation *presentation;
+  ProcuraProject *project = self->document != NULL ? procura_document_get_project (self->document) : NULL;
+  g_autofree char *subtitle = NULL;
+
+  for (guint i = 0; views != NULL && i < views->len; i++)
+    {
+      ProcuraChartView *view = g_ptr_array_index (views, i);
+
+      if (procura_chart_view_get_chart (view) != NULL
+          && g_object_get_data (G_OBJECT (view), "left-out-of-slides") == NULL)
+        g_ptr_array_add (charts, procura_chart_view_get_chart (view));
+    }
+  if (project != NULL && project->illustrative)
+    subtitle = g_strdup (_("Illustrative data: not measurements, not real prices"));
+  else if (project != NULL && project->brief != NULL && project->brief->model_shape != NULL)
+    subtitle = g_strdup (project->brief->model_shape);
+  presentation = procura_presentation_new (GTK_WINDOW (self),
+                                           project != NULL && project->title != NULL ? project->title : _("Procura"),
+                                           subtitle, charts);
+  gtk_window_fullscreen (GTK_WINDOW (presentation));
+  gtk_window_present (GTK_WINDOW (presentation));
+  return presentation;
+}
+
+static void
+present_action (GtkWidget  *widget,
+                const char *action_name,
+                GVariant   *parameter)
+{
+  procura_window_present_slides (PROCURA_WINDOW (widget));
 }
 
 static void
@@ -121,29 +877,30 @@ page_action (GtkWidget  *widget,
     adw_view_stack_set_visible_child_name (self->stack, procura_window_page_names[index]);
 }
 
+/* ------------------------------------------------------------------------- */
+
 static void
 load_window_state (ProcuraWindow *self)
 {
-  GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
-  GSettings *settings;
+  GSettings *settings = get_settings (self);
 
-  if (app == NULL || (settings = procura_application_get_settings (PROCURA_APPLICATION (app))) == NULL)
+  if (settings == NULL)
     return;
   gtk_window_set_default_size (GTK_WINDOW (self),
                                g_settings_get_int (settings, "window-width"),
                                g_settings_get_int (settings, "window-height"));
   if (g_settings_get_boolean (settings, "window-maximized"))
     gtk_window_maximize (GTK_WINDOW (self));
+  update_recent_menu (self);
 }
 
 static gboolean
 procura_window_close_request (GtkWindow *window)
 {
   ProcuraWindow *self = PROCURA_WINDOW (window);
-  GtkApplication *app = gtk_window_get_application (window);
-  GSettings *settings;
+  GSettings *settings = get_settings (self);
 
-  if (app != NULL && (settings = procura_application_get_settings (PROCURA_APPLICATION (app))) != NULL)
+  if (settings != NULL)
     {
       int width, height;
 
@@ -152,7 +909,9 @@ procura_window_close_request (GtkWindow *window)
       g_settings_set_int (settings, "window-height", height);
       g_settings_set_boolean (settings, "window-maximized", gtk_window_is_maximized (window));
     }
-  (void) self;
+  g_cancellable_cancel (self->cancellable);
+  if (self->import_cancellable != NULL)
+    g_cancellable_cancel (self->import_cancellable);
   return GTK_WINDOW_CLASS (procura_window_parent_class)->close_request (window);
 }
 
@@ -168,7 +927,12 @@ procura_window_dispose (GObject *object)
 {
   ProcuraWindow *self = PROCURA_WINDOW (object);
 
-  g_clear_object (&self->file);
+  g_cancellable_cancel (self->cancellable);
+  if (self->document != NULL)
+    g_signal_handlers_disconnect_by_data (self->document, self);
+  g_clear_object (&self->document);
+  g_clear_object (&self->cancellable);
+  g_clear_object (&self->import_cancellable);
   gtk_widget_dispose_template (GTK_WIDGET (self), PROCURA_TYPE_WINDOW);
   G_OBJECT_CLASS (procura_window_parent_class)->dispose (object);
 }
@@ -184,20 +948,58 @@ procura_window_class_init (ProcuraWindowClass *klass)
   object_class->dispose = procura_window_dispose;
   window_class->close_request = procura_window_close_request;
 
+  signals[SIGNAL_DOCUMENT_CHANGED] =
+    g_signal_new ("document-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+  signals[SIGNAL_IMPORT_FINISHED] =
+    g_signal_new ("import-finished", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_UINT);
+
+  g_type_ensure (PROCURA_TYPE_BRIEF_PAGE);
+  g_type_ensure (PROCURA_TYPE_CANDIDATES_PAGE);
+  g_type_ensure (PROCURA_TYPE_BENCHMARKS_PAGE);
+  g_type_ensure (PROCURA_TYPE_COMPARE_PAGE);
+  g_type_ensure (PROCURA_TYPE_FIT_PAGE);
+  g_type_ensure (PROCURA_TYPE_DECISION_PAGE);
+
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/procura/Procura/procura-window.ui");
+  gtk_widget_class_bind_template_child (widget_class, ProcuraWindow, benchmarks_page);
+  gtk_widget_class_bind_template_child (widget_class, ProcuraWindow, brief_page);
+  gtk_widget_class_bind_template_child (widget_class, ProcuraWindow, busy_spinner);
+  gtk_widget_class_bind_template_child (widget_class, ProcuraWindow, candidates_page);
+  gtk_widget_class_bind_template_child (widget_class, ProcuraWindow, compare_page);
+  gtk_widget_class_bind_template_child (widget_class, ProcuraWindow, decision_page);
+  gtk_widget_class_bind_template_child (widget_class, ProcuraWindow, fit_page);
   gtk_widget_class_bind_template_child (widget_class, ProcuraWindow, header_bar);
+  gtk_widget_class_bind_template_child (widget_class, ProcuraWindow, illustrative_badge);
+  gtk_widget_class_bind_template_child (widget_class, ProcuraWindow, import_label);
+  gtk_widget_class_bind_template_child (widget_class, ProcuraWindow, import_progress);
+  gtk_widget_class_bind_template_child (widget_class, ProcuraWindow, import_revealer);
+  gtk_widget_class_bind_template_child (widget_class, ProcuraWindow, recent_section);
+  gtk_widget_class_bind_template_child (widget_class, ProcuraWindow, stack);
   gtk_widget_class_bind_template_child (widget_class, ProcuraWindow, switcher_title);
   gtk_widget_class_bind_template_child (widget_class, ProcuraWindow, toast_overlay);
-  gtk_widget_class_bind_template_child (widget_class, ProcuraWindow, stack);
 
   gtk_widget_class_install_action (widget_class, "win.open", NULL, open_action);
+  gtk_widget_class_install_action (widget_class, "win.open-recent", "s", open_recent_action);
   gtk_widget_class_install_action (widget_class, "win.new", NULL, new_action);
+  gtk_widget_class_install_action (widget_class, "win.save-as", NULL, save_as_action);
   gtk_widget_class_install_action (widget_class, "win.open-demo", NULL, open_demo_action);
+  gtk_widget_class_install_action (widget_class, "win.import", NULL, import_action);
+  gtk_widget_class_install_action (widget_class, "win.cancel-import", NULL, cancel_import_action);
+  gtk_widget_class_install_action (widget_class, "win.export-record", NULL, export_record_action);
+  gtk_widget_class_install_action (widget_class, "win.present", NULL, present_action);
+  gtk_widget_class_install_action (widget_class, "win.undo", "x", undo_action);
+  gtk_widget_class_install_action (widget_class, "win.toast", "s", toast_action);
   gtk_widget_class_install_action (widget_class, "win.page", "i", page_action);
 
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_o, GDK_CONTROL_MASK, "win.open", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_n, GDK_CONTROL_MASK, "win.new", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_s, GDK_CONTROL_MASK | GDK_SHIFT_MASK, "win.save-as", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_i, GDK_CONTROL_MASK, "win.import", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_e, GDK_CONTROL_MASK, "win.export-record", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_F5, 0, "win.present", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_w, GDK_CONTROL_MASK, "window.close", NULL);
   for (int i = 0; i < 6; i++)
     gtk_widget_class_add_binding_action (widget_class, GDK_KEY_1 + i, GDK_ALT_MASK, "win.page", "i", i);
@@ -206,5 +1008,13 @@ procura_window_class_init (ProcuraWindowClass *klass)
 static void
 procura_window_init (ProcuraWindow *self)
 {
+  GtkDropTarget *target;
+
   gtk_widget_init_template (GTK_WIDGET (self));
+  self->cancellable = g_cancellable_new ();
+
+  target = gtk_drop_target_new (GDK_TYPE_FILE_LIST, GDK_ACTION_COPY);
+  g_signal_connect (target, "drop", G_CALLBACK (drop_cb), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (target));
+  gtk_widget_set_visible (self->busy_spinner, FALSE);
 }

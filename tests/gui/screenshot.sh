@@ -7,16 +7,19 @@ app=$1 out=$2
 [ -n "${DISPLAY:-}" ] || { echo "no DISPLAY: skipped"; exit 77; }
 command -v xwininfo >/dev/null && command -v import >/dev/null || { echo "xwininfo/import missing: skipped"; exit 77; }
 mkdir -p "$out"
+# A private data folder: the first start writes the demo project there, not in $HOME.
+XDG_DATA_HOME=$(mktemp -d); export XDG_DATA_HOME
 "$app" & pid=$!
-trap 'kill $pid 2>/dev/null || true' EXIT
+trap 'kill $pid 2>/dev/null || true; rm -rf "$XDG_DATA_HOME"' EXIT
 id=
 for _ in $(seq 50); do
-  id=$(xwininfo -root -tree 2>/dev/null | awk '/"Procura"|"[^"]*\.procura"/ {print $1; exit}')
+  # The app's mapped window (its title is the project's), not GTK's 1x1 leader window.
+  id=$(xwininfo -root -tree 2>/dev/null | awk '/\("procura" / && !/ 1x1\+/ {print $1; exit}')
   [ -n "$id" ] && break
   sleep 0.2
 done
 [ -n "$id" ] || { echo "the window did not appear"; exit 1; }
-sleep 1
+sleep 3   # the demo project is written and opened in a thread, then painted
 import -window "$id" "$out/window.png"
 colors=$(/usr/bin/convert "$out/window.png" -format '%k' info:)
 size=$(/usr/bin/convert "$out/window.png" -format '%wx%h' info:)

@@ -1,0 +1,284 @@
+/* procura-import-common.c: what every importer shares (recomputed statistics, checks)
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "procura-import-private.h"
+#include "procura-stats.h"
+
+gboolean
+procura_sniff_has (const char *data,
+                   gsize       len,
+                   const char *needle)
+{
+  return g_strstr_len (data, (gssize) MIN (len, PROCURA_SNIFF_WINDOW), needle) != NULL;
+}
+
+char
+procura_sniff_first_char (const char *data,
+                          gsize       len)
+{
+  gsize i = 0;
+
+  if (len >= 3 && memcmp (data, "\xEF\xBB\xBF", 3) == 0)
+    i = 3;
+  for (; i < len && i < PROCURA_SNIFF_WINDOW; i++)
+    if (!g_ascii_isspace (data[i]))
+      return data[i];
+  return '\0';
+}
+
+void
+procura_import_reported (ProcuraRun *run,
+                         const char *metric,
+                         const char *stat,
+                         double      value,
+                         double      factor)
+{
+  if (isnan (value))
+    return;
+  procura_run_add_stat (run, metric, stat, value * factor, PROCURA_SOURCE_AS_REPORTED, -1);
+}
+
+char *
+procura_import_pct_name (double pct)
+{
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+  if (pct == floor (pct))
+    return g_strdup_printf ("p%d", (int) pct);
+  g_ascii_formatd (buf, sizeof buf, "%.10g", pct);
+  return g_strdup_printf ("p%s", buf);
+}
+
+gboolean
+procura_import_number_array (const char  *name,
+                             JsonArray   *array,
+                             const char  *path,
+                             double       factor,
+                             double     **values,
+                             gsize       *n,
+                             GError     **error)
+{
+  guint len = json_array_get_length (array);
+  g_autofree double *v = g_new (double, MAX (len, 1));
+
+  for (guint i = 0; i < len; i++)
+    {
+      g_autofree char *what = NULL;
+      JsonNode *node = json_array_get_element (array, i);
+
+      if (JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) != G_TYPE_STRING
+          && json_node_get_value_type (node) != G_TYPE_BOOLEAN)
+        {
+          v[i] = json_node_get_double (node) * factor;
+          continue;
+        }
+      what = g_strdup_printf ("%s[%u]", path, i);
+      if (!procura_json_node_number (name, node, what, &v[i], error))
+        return FALSE;
+      v[i] *= factor;
+    }
+  *values = g_steal_pointer (&v);
+  *n = len;
+  return TRUE;
+}
+
+gboolean
+procura_import_json_lines (const char          *name,
+                           const char          *data,
+                           gsize                len,
+                           ProcuraJsonFlags     flags,
+                           ProcuraJsonLineFunc  func,
+                           gpointer             user_data,
+                           GCancellable        *cancellable,
+                           GError             **error)
+{
+  gsize pos = 0;
+  guint line = 0;
+  guint n = 0;
+
+  while (pos < len)
+    {
+      const char *nl = memchr (data + pos, '\n', len - pos);
+      gsize end = nl ? (gsize) (nl - data) : len;
+      gboolean blank = TRUE;
+
+      line++;
+      for (gsize i = pos; i < end; i++)
+        if (!g_ascii_isspace (data[i]))
+          {
+            blank = FALSE;
+            break;
+          }
+      if (!blank)
+        {
+          g_autoptr (JsonNode) node = NULL;
+
+          if ((++n & 1023) == 0 && g_cancellable_set_error_if_cancelled (cancellable, error))
+            return FALSE;
+          node = procura_json_parse (name, data + pos, end - pos, line - 1, flags, error);
+          if (node == NULL || !func (node, line, user_data, error))
+            return FALSE;
+        }
+      pos = end + 1;
+    }
+  if (n == 0)
+    {
+      g_set_error (error, PROCURA_IMPORT_ERROR, PROCURA_IMPORT_ERROR_SYNTAX,
+                   "%s: the file holds no JSON line; expected one JSON object per line", name);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* ------------------------------------------------------------------------- */
+
+static const char * const latency_metrics[] = { "ttft", "tpot", "tpot_incl_first", "itl", "e2e", NULL };
+
+static gboolean
+is_latency_metric (const char *m)
+{
+  return g_strv_contains (latency_metrics, m);
+}
+
+static double
+reported_value (const ProcuraRun *run,
+                const char       *metric,
+                const char       *stat)
+{
+  for (guint i = 0; i < run->stats->len; i++)
+    {
+      const ProcuraStat *s = g_ptr_array_index (run->stats, i);
+      if (s->source == PROCURA_SOURCE_AS_REPORTED && g_str_equal (s->metric, metric)
+          && g_str_equal (s->stat, stat))
+        return s->value;
+    }
+  return NAN;
+}
+
+static void
+compare (ProcuraRun *run,
+         const char *metric,
+         const char *stat,
+         double      recomputed)
+{
+  double reported = reported_value (run, metric, stat);
+  double diff;
+
+  if (isnan (reported) || isnan (recomputed))
+    return;
+  diff = fabs (reported - recomputed);
+  if (diff > 1.0 && diff > 0.10 * MAX (fabs (reported), fabs (recomputed)))
+    procura_run_add_warning (run,
+                             "%s %s: the file reports %.4g ms but its per-request samples give %.4g ms (%.0f%% apart)",
+                             metric, stat, reported, recomputed,
+                             100.0 * diff / MAX (fabs (reported), fabs (recomputed)));
+}
+
+static void
+recompute (ProcuraRun           *run,
+           const ProcuraSamples *s)
+{
+  static const double pcts[] = { 1, 5, 10, 25, 50, 75, 90, 95, 99, 99.9 };
+  g_autofree double *v = NULL;
+  gsize n = 0, negative = 0;
+  double mean, std;
+
+  v = g_new (double, MAX (s->n, 1));
+  for (gsize i = 0; i < s->n; i++)
+    if (!isnan (s->values[i]))
+      {
+        if (s->values[i] < 0)
+          negative++;
+        v[n++] = s->values[i];
+      }
+  if (negative > 0)
+    procura_run_add_warning (run, "%s: %" G_GSIZE_FORMAT " of %" G_GSIZE_FORMAT
+                             " per-request values are negative (impossible latencies)",
+                             s->metric, negative, n);
+  if (n == 0)
+    return;
+  procura_stats_sort (v, n);
+  mean = procura_stats_mean (v, n);
+  std = procura_stats_std (v, n);
+  procura_run_add_stat (run, s->metric, "mean", mean, PROCURA_SOURCE_RECOMPUTED, (gint64) n);
+  procura_run_add_stat (run, s->metric, "std", std, PROCURA_SOURCE_RECOMPUTED, (gint64) n);
+  procura_run_add_stat (run, s->metric, "min", v[0], PROCURA_SOURCE_RECOMPUTED, (gint64) n);
+  procura_run_add_stat (run, s->metric, "max", v[n - 1], PROCURA_SOURCE_RECOMPUTED, (gint64) n);
+  compare (run, s->metric, "mean", mean);
+  compare (run, s->metric, "max", v[n - 1]);
+  for (gsize i = 0; i < G_N_ELEMENTS (pcts); i++)
+    {
+      g_autofree char *stat = procura_import_pct_name (pcts[i]);
+      double p = procura_stats_percentile (v, n, pcts[i] / 100.0);
+
+      procura_run_add_stat (run, s->metric, stat, p, PROCURA_SOURCE_RECOMPUTED, (gint64) n);
+      compare (run, s->metric, stat, p);
+    }
+}
+
+static void
+check_run (ProcuraRun *run)
+{
+  const char *checks[][2] = { { "p50", "p99" }, { "p50", "p90" }, { "min", "max" } };
+
+  if (run->completed == 0)
+    procura_run_add_warning (run, "no request completed (completed = 0%s): latency figures are empty",
+                             run->failed > 0 ? ", every request failed" : "");
+  for (guint i = 0; i < run->stats->len; i++)
+    {
+      const ProcuraStat *s = g_ptr_array_index (run->stats, i);
+      if (s->value < 0 && !g_str_equal (s->stat, "std"))
+        procura_run_add_warning (run, "%s %s is negative (%.4g ms): impossible latency (%s)",
+                                 s->metric, s->stat, s->value,
+                                 s->source == PROCURA_SOURCE_RECOMPUTED ? "recomputed" : "as reported");
+    }
+  for (const char * const *m = latency_metrics; *m; m++)
+    for (gsize c = 0; c < G_N_ELEMENTS (checks); c++)
+      for (int src = 0; src < 2; src++)
+        {
+          double lo = NAN, hi = NAN;
+
+          for (guint i = 0; i < run->stats->len; i++)
+            {
+              const ProcuraStat *s = g_ptr_array_index (run->stats, i);
+              if ((int) s->source != src || !g_str_equal (s->metric, *m))
+                continue;
+              if (g_str_equal (s->stat, checks[c][0]))
+                lo = s->value;
+              else if (g_str_equal (s->stat, checks[c][1]))
+                hi = s->value;
+            }
+          if (!isnan (lo) && !isnan (hi) && hi < lo)
+            procura_run_add_warning (run, "%s %s (%.4g ms) is below %s (%.4g ms): impossible (%s)",
+                                     *m, checks[c][1], hi, checks[c][0], lo,
+                                     src == PROCURA_SOURCE_RECOMPUTED ? "recomputed" : "as reported");
+        }
+  if (procura_is_set (run->request_throughput) && run->request_throughput < 0)
+    procura_run_add_warning (run, "request throughput is negative (%.4g req/s)", run->request_throughput);
+  if (run->completed > 0 && run->failed > 0)
+    procura_run_add_warning (run, "%" G_GINT64_FORMAT " of %" G_GINT64_FORMAT " requests failed",
+                             run->failed, run->completed + run->failed);
+}
+
+void
+procura_import_finalize (ProcuraImportResult *result)
+{
+  for (guint r = 0; r < result->runs->len; r++)
+    {
+      ProcuraRun *run = g_ptr_array_index (result->runs, r);
+
+      for (guint i = 0; i < run->samples->len; i++)
+        {
+          const ProcuraSamples *s = g_ptr_array_index (run->samples, i);
+          if (is_latency_metric (s->metric))
+            recompute (run, s);
+        }
+      check_run (run);
+    }
+}

@@ -1,0 +1,100 @@
+/* procura-import-private.h: helpers shared by the importers of src/core/import
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include "procura-import.h"
+#include "procura-json.h"
+
+G_BEGIN_DECLS
+
+/* The benchmark and engine-log importers of this folder. */
+extern const ProcuraImporter procura_importer_vllm_serve;       /* "vllm-bench-serve" */
+extern const ProcuraImporter procura_importer_vllm_latency;     /* "vllm-bench-latency" */
+extern const ProcuraImporter procura_importer_vllm_throughput;  /* "vllm-bench-throughput" */
+extern const ProcuraImporter procura_importer_sglang_serve;     /* "sglang-bench-serving" */
+extern const ProcuraImporter procura_importer_guidellm;         /* "guidellm" */
+extern const ProcuraImporter procura_importer_genai_perf;       /* "genai-perf" */
+extern const ProcuraImporter procura_importer_aiperf;           /* "aiperf" */
+extern const ProcuraImporter procura_importer_aiperf_jsonl;     /* "aiperf-jsonl" */
+extern const ProcuraImporter procura_importer_aiperf_csv;       /* "aiperf-csv" */
+extern const ProcuraImporter procura_importer_llmperf_summary;  /* "llmperf-summary" */
+extern const ProcuraImporter procura_importer_llmperf_individual; /* "llmperf-individual" */
+extern const ProcuraImporter procura_importer_mlperf_summary;   /* "mlperf-summary" */
+extern const ProcuraImporter procura_importer_mlperf_detail;    /* "mlperf-detail" */
+extern const ProcuraImporter procura_importer_lmbench_csv;      /* "lmbench-csv" */
+extern const ProcuraImporter procura_importer_vllm_log;         /* "vllm-log" */
+extern const ProcuraImporter procura_importer_sglang_log;       /* "sglang-log" */
+
+/* Sniff helpers: look only at the first 64 KiB (sniffers must stay cheap on 500 MB). */
+#define PROCURA_SNIFF_WINDOW 65536
+gboolean    procura_sniff_has        (const char *data,
+                                      gsize       len,
+                                      const char *needle);
+/* First non-white-space byte, '\0' when none. */
+char        procura_sniff_first_char (const char *data,
+                                      gsize       len);
+
+/* Adds the stat when @value is set (not NAN); @factor converts to milliseconds. */
+void        procura_import_reported  (ProcuraRun *run,
+                                      const char *metric,
+                                      const char *stat,
+                                      double      value,
+                                      double      factor);
+
+/* Called by the registry after a successful parse, once the file's bytes are no
+ * longer needed: for every run, recomputes mean, std, min, max and percentiles of each
+ * latency sample array (numpy linear), stores them as "recomputed" with the sample
+ * count, warns where the file's own figures disagree, and warns about impossible data
+ * (negative latencies, p99 below p50, zero completed requests). */
+void        procura_import_finalize  (ProcuraImportResult *result);
+
+/* JSON Lines: calls @func for each non-blank line (parsed strictly). */
+typedef gboolean (*ProcuraJsonLineFunc) (JsonNode  *line,
+                                         guint      line_number,
+                                         gpointer   user_data,
+                                         GError   **error);
+gboolean    procura_import_json_lines (const char       *name,
+                                       const char       *data,
+                                       gsize             len,
+                                       ProcuraJsonFlags  flags,
+                                       ProcuraJsonLineFunc func,
+                                       gpointer          user_data,
+                                       GCancellable     *cancellable,
+                                       GError          **error);
+
+/* Copies @array of numbers into a new g_malloc'ed array times @factor. */
+gboolean    procura_import_number_array (const char  *name,
+                                         JsonArray   *array,
+                                         const char  *path,
+                                         double       factor,
+                                         double     **values,
+                                         gsize       *n,
+                                         GError     **error);
+
+/* Percentile key ("p99", "p99.9", "p50") for a percentage. */
+char       *procura_import_pct_name   (double pct);
+
+/* vLLM-style helpers shared with SGLang (procura-import-vllm.c) */
+struct _ProcuraBulkDoc;
+/* "mean_ttft_ms", "median_itl_ms", "p99.9_ttft_ms", "mean_e2e_latency_ms"... ->
+ * metric ("ttft", "tpot", "itl", "e2e") and stat ("mean", "p50", "std", "p99.9"). */
+gboolean    procura_import_vllm_stat_key (const char  *key,
+                                          const char **metric,
+                                          char       **stat);
+/* ttfts/itls/input_lens/output_lens/latencies/errors (seconds) -> samples. @bulk may
+ * be NULL (then the arrays are read from @o). */
+gboolean    procura_import_vllm_per_request (const char          *name,
+                                             JsonObject          *o,
+                                             const char          *path,
+                                             struct _ProcuraBulkDoc *bulk,
+                                             ProcuraRun          *run,
+                                             GError             **error);
+/* gpu=, tp=, engine=... keys (vLLM --metadata) into the scenario, where unset. */
+void        procura_import_scenario_from_metadata (ProcuraScenario *sc,
+                                                   JsonObject      *o);
+gboolean    procura_import_looks_like_json_lines (const char *data,
+                                                  gsize       len);
+
+G_END_DECLS

@@ -1,0 +1,292 @@
+/* procura-import-registry.c: every importer, format sniffing, provenance
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <glib/gstdio.h>
+
+#include "procura-import-private.h"
+#include "procura-json-bulk.h"
+#include "procura-model-catalog.h"
+#include "procura-probe-import.h"
+#include "procura-quotes.h"
+#include "procura-util.h"
+
+/* Files larger than this are refused before reading (a limit, not a format rule). */
+#define PROCURA_IMPORT_MAX_BYTES (G_GINT64_CONSTANT (8) << 30)
+
+static const ProcuraImporter * const importers[] = {
+  &procura_importer_vllm_serve,
+  &procura_importer_vllm_latency,
+  &procura_importer_vllm_throughput,
+  &procura_importer_sglang_serve,
+  &procura_importer_guidellm,
+  &procura_importer_genai_perf,
+  &procura_importer_aiperf,
+  &procura_importer_aiperf_jsonl,
+  &procura_importer_aiperf_csv,
+  &procura_importer_llmperf_summary,
+  &procura_importer_llmperf_individual,
+  &procura_importer_mlperf_summary,
+  &procura_importer_mlperf_detail,
+  &procura_importer_lmbench_csv,
+  &procura_importer_vllm_log,
+  &procura_importer_sglang_log,
+  /* other areas: quotes and price catalogs, model config.json, probe output */
+  &procura_importer_quote_json,
+  &procura_importer_skypilot_csv,
+  &procura_importer_gpuhunt_csv,
+  &procura_importer_hf_config,
+  &procura_importer_probe_jsonl,
+  NULL
+};
+
+const ProcuraImporter * const *
+procura_importers (void)
+{
+  return importers;
+}
+
+const ProcuraImporter *
+procura_importer_find (const char *id)
+{
+  for (gsize i = 0; importers[i] != NULL; i++)
+    if (g_str_equal (importers[i]->id, id))
+      return importers[i];
+  return NULL;
+}
+
+static char *
+list_ids (void)
+{
+  GString *s = g_string_new (NULL);
+
+  for (gsize i = 0; importers[i] != NULL; i++)
+    g_string_append_printf (s, "%s%s", i ? ", " : "", importers[i]->id);
+  return g_string_free (s, FALSE);
+}
+
+static const ProcuraImporter *
+pick (const char  *name,
+      const char  *data,
+      gsize        len,
+      const char  *format,
+      GError     **error)
+{
+  const ProcuraImporter *best = NULL;
+  int best_score = 0;
+  char first;
+  g_autoptr (GPtrArray) tied = g_ptr_array_new ();
+
+  if (format != NULL)
+    {
+      const ProcuraImporter *imp = procura_importer_find (format);
+      if (imp == NULL)
+        {
+          g_autofree char *ids = list_ids ();
+          g_set_error (error, PROCURA_IMPORT_ERROR, PROCURA_IMPORT_ERROR_UNKNOWN,
+                       "%s: unknown format “%s”; expected one of: %s", name, format, ids);
+        }
+      return imp;
+    }
+
+  /* Sniffers see at most the first PROCURA_SNIFF_WINDOW bytes, and never nesting deep
+   * enough to overflow a recursive parser that one of them might run */
+  first = procura_sniff_first_char (data, len);
+  if ((first == '{' || first == '[')
+      && !procura_json_check_depth (name, data, MIN (len, PROCURA_SNIFF_WINDOW), error))
+    return NULL;
+  for (gsize i = 0; importers[i] != NULL; i++)
+    {
+      int score = importers[i]->sniff (data, MIN (len, PROCURA_SNIFF_WINDOW));
+
+      if (score <= 0)
+        continue;
+      if (score > best_score)
+        {
+          best_score = score;
+          best = importers[i];
+          g_ptr_array_set_size (tied, 0);
+          g_ptr_array_add (tied, (gpointer) importers[i]);
+        }
+      else if (score == best_score)
+        g_ptr_array_add (tied, (gpointer) importers[i]);
+    }
+  if (best == NULL)
+    {
+      g_autofree char *ids = list_ids ();
+      g_set_error (error, PROCURA_IMPORT_ERROR, PROCURA_IMPORT_ERROR_UNKNOWN,
+                   "%s: no importer recognises this content; name the format with --format (one of: %s)",
+                   name, ids);
+      return NULL;
+    }
+  if (tied->len > 1)
+    {
+      GString *s = g_string_new (NULL);
+
+      for (guint i = 0; i < tied->len; i++)
+        {
+          const ProcuraImporter *imp = g_ptr_array_index (tied, i);
+          g_string_append_printf (s, "%s%s (%s)", i ? ", " : "", imp->id, imp->description);
+        }
+      g_set_error (error, PROCURA_IMPORT_ERROR, PROCURA_IMPORT_ERROR_AMBIGUOUS,
+                   "%s: the content could be any of: %s; choose one with --format", name, s->str);
+      g_string_free (s, TRUE);
+      return NULL;
+    }
+  return best;
+}
+
+static ProcuraImportResult *
+import_data (const char    *path_or_name,
+             char          *owned,
+             const char    *data,
+             gsize          len,
+             const char    *format,
+             GCancellable  *cancellable,
+             GError       **error)
+{
+  g_autofree char *name = g_path_get_basename (path_or_name);
+  g_autoptr (ProcuraImportResult) result = procura_import_result_new ();
+  const ProcuraImporter *imp;
+  ProcuraProvenance *prov;
+
+  imp = pick (name, data, len, format, error);
+  if (imp == NULL)
+    {
+      g_free (owned);
+      return NULL;
+    }
+  if (g_cancellable_set_error_if_cancelled (cancellable, error))
+    {
+      g_free (owned);
+      return NULL;
+    }
+
+  prov = procura_provenance_new ();
+  prov->file_name = g_strdup (name);
+  prov->size = (gint64) len;
+  prov->sha256 = procura_sha256_hex (data, len);
+  prov->importer = g_strdup (imp->id);
+  prov->imported_at = procura_now_iso8601 ();
+  result->provenance = prov;
+
+  if (owned != NULL)
+    procura_json_bulk_set_padding (data, len + PROCURA_JSON_BULK_PADDING);
+  if (!imp->parse (name, data, len, result, cancellable, error))
+    {
+      procura_json_bulk_set_padding (NULL, 0);
+      g_free (owned);
+      return NULL;
+    }
+  procura_json_bulk_set_padding (NULL, 0);
+  /* The bytes are no longer needed: free them before the (memory-hungry) statistics */
+  g_free (owned);
+
+  if (result->format == NULL)
+    result->format = g_strdup (imp->id);
+  if (prov->format_version == NULL && result->format_version != NULL)
+    prov->format_version = g_strdup (result->format_version);
+  procura_import_finalize (result);
+
+  for (guint i = 0; i < result->runs->len; i++)
+    {
+      ProcuraRun *run = g_ptr_array_index (result->runs, i);
+
+      if (run->format == NULL)
+        run->format = g_strdup (result->format);
+      if (run->format_version == NULL && result->format_version != NULL)
+        run->format_version = g_strdup (result->format_version);
+      if (run->provenance == NULL)
+        run->provenance = procura_provenance_copy (prov);
+    }
+  return g_steal_pointer (&result);
+}
+
+ProcuraImportResult *
+procura_import_data (const char    *name,
+                     const char    *data,
+                     gsize          len,
+                     const char    *format,
+                     GCancellable  *cancellable,
+                     GError       **error)
+{
+  g_return_val_if_fail (name != NULL, NULL);
+  g_return_val_if_fail (data != NULL || len == 0, NULL);
+
+  return import_data (name, NULL, data ? data : "", len, format, cancellable, error);
+}
+
+ProcuraImportResult *
+procura_import_file (const char    *path,
+                     const char    *format,
+                     GCancellable  *cancellable,
+                     GError       **error)
+{
+  struct stat st;
+  char *buf;
+  gsize got = 0;
+  int fd;
+
+  fd = g_open (path, O_RDONLY | O_CLOEXEC, 0);
+  if (fd < 0)
+    {
+      int e = errno;
+      g_set_error (error, PROCURA_IMPORT_ERROR, PROCURA_IMPORT_ERROR_IO,
+                   "%s: cannot open: %s", path, g_strerror (e));
+      return NULL;
+    }
+  if (fstat (fd, &st) != 0 || !S_ISREG (st.st_mode))
+    {
+      g_set_error (error, PROCURA_IMPORT_ERROR, PROCURA_IMPORT_ERROR_IO,
+                   "%s: not a regular file", path);
+      close (fd);
+      return NULL;
+    }
+  if (st.st_size > PROCURA_IMPORT_MAX_BYTES)
+    {
+      g_set_error (error, PROCURA_IMPORT_ERROR, PROCURA_IMPORT_ERROR_LIMIT,
+                   "%s: the file is %" G_GINT64_FORMAT " bytes; the limit is %" G_GINT64_FORMAT,
+                   path, (gint64) st.st_size, PROCURA_IMPORT_MAX_BYTES);
+      close (fd);
+      return NULL;
+    }
+  /* Read everything into one buffer with room for simdjson's padding after it */
+  buf = g_try_malloc ((gsize) st.st_size + PROCURA_JSON_BULK_PADDING + 1);
+  if (buf == NULL)
+    {
+      g_set_error (error, PROCURA_IMPORT_ERROR, PROCURA_IMPORT_ERROR_LIMIT,
+                   "%s: not enough memory to read %" G_GINT64_FORMAT " bytes", path, (gint64) st.st_size);
+      close (fd);
+      return NULL;
+    }
+  while (got < (gsize) st.st_size)
+    {
+      gssize n = read (fd, buf + got, (gsize) st.st_size - got);
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n < 0)
+        {
+          int e = errno;
+          g_set_error (error, PROCURA_IMPORT_ERROR, PROCURA_IMPORT_ERROR_IO,
+                       "%s: cannot read: %s", path, g_strerror (e));
+          close (fd);
+          g_free (buf);
+          return NULL;
+        }
+      if (n == 0)
+        break;
+      got += (gsize) n;
+    }
+  close (fd);
+  memset (buf + got, 0, PROCURA_JSON_BULK_PADDING + 1);
+
+  return import_data (path, buf, buf, got, format, cancellable, error);
+}

@@ -1,0 +1,350 @@
+/* procura-benchmarks-page.c: benchmark runs grouped by candidate
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#define G_LOG_DOMAIN "procura-benchmarks-page"
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <math.h>
+
+#include "procura-benchmarks-page.h"
+#include "procura-format.h"
+
+struct _ProcuraBenchmarksPage
+{
+  AdwBin           parent_instance;
+
+  GtkStack        *stack;
+  AdwStatusPage   *status;
+  GtkBox          *box;
+
+  ProcuraDocument *document;
+  gulong           changed_id;
+  GStrv            import_errors;
+};
+
+G_DEFINE_FINAL_TYPE (ProcuraBenchmarksPage, procura_benchmarks_page, ADW_TYPE_BIN)
+
+static void rebuild (ProcuraBenchmarksPage *self);
+
+static void
+assign_selected_cb (AdwComboRow           *row,
+                    GParamSpec            *pspec,
+                    ProcuraBenchmarksPage *self)
+{
+  ProcuraProject *project = procura_document_get_project (self->document);
+  gint64 run_id = *(gint64 *) g_object_get_data (G_OBJECT (row), "run-id");
+  guint selected = adw_combo_row_get_selected (row);
+  gint64 candidate_id = 0;
+
+  if (g_object_get_data (G_OBJECT (row), "filling") != NULL || selected == GTK_INVALID_LIST_POSITION)
+    return;
+  if (selected > 0 && selected - 1 < project->candidates->len)
+    candidate_id = ((ProcuraCandidate *) g_ptr_array_index (project->candidates, selected - 1))->id;
+  procura_document_assign_run (self->document, run_id, candidate_id);
+}
+
+static void
+delete_run_clicked_cb (GtkButton             *button,
+                       ProcuraBenchmarksPage *self)
+{
+  procura_document_delete_run (self->document,
+                               *(gint64 *) g_object_get_data (G_OBJECT (button), "run-id"));
+}
+
+static void
+attach_run_id (gpointer object,
+               gint64   id)
+{
+  g_object_set_data_full (G_OBJECT (object), "run-id", g_memdup2 (&id, sizeof id), g_free);
+}
+
+static const char *
+metric_label (const char *metric)
+{
+  if (g_strcmp0 (metric, "ttft") == 0)
+    return _("TTFT");
+  if (g_strcmp0 (metric, "tpot") == 0)
+    return _("TPOT");
+  if (g_strcmp0 (metric, "tpot_incl_first") == 0)
+    return _("TPOT incl. first token");
+  if (g_strcmp0 (metric, "itl") == 0)
+    return _("ITL");
+  if (g_strcmp0 (metric, "e2e") == 0)
+    return _("End-to-end");
+  return metric;
+}
+
+static GtkWidget *
+run_row (ProcuraBenchmarksPage *self,
+         ProcuraProject        *project,
+         ProcuraRun            *run)
+{
+  GtkWidget *expander = adw_expander_row_new ();
+  GtkWidget *assign = adw_combo_row_new ();
+  GtkWidget *delete_button;
+  g_autoptr (GtkStringList) names = gtk_string_list_new (NULL);
+  g_autoptr (GString) subtitle = g_string_new (NULL);
+  g_autofree char *completed = procura_format_count (run->completed);
+  g_autofree char *failed = procura_format_count (run->failed);
+  g_autofree char *rps = procura_format_number (run->request_throughput, 2);
+  guint selected = 0;
+  gboolean read_only = procura_document_get_read_only (self->document);
+
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (expander),
+                                 run->label != NULL ? run->label : _("Unnamed run"));
+  /* Translators: run summary: format · completed · failed · throughput */
+  g_string_append_printf (subtitle, _("%s · %s completed, %s failed · %s requests/s"),
+                          run->format != NULL ? run->format : _("unknown format"),
+                          completed, failed, rps);
+  if (run->scenario.gpu_name != NULL)
+    g_string_append_printf (subtitle, " · %s", run->scenario.gpu_name);
+  adw_expander_row_set_subtitle (ADW_EXPANDER_ROW (expander), subtitle->str);
+
+  delete_button = gtk_button_new_from_icon_name ("user-trash-symbolic");
+  gtk_widget_add_css_class (delete_button, "flat");
+  gtk_widget_set_valign (delete_button, GTK_ALIGN_CENTER);
+  gtk_widget_set_tooltip_text (delete_button, _("Delete this run"));
+  gtk_widget_set_sensitive (delete_button, !read_only);
+  attach_run_id (delete_button, run->id);
+  g_signal_connect (delete_button, "clicked", G_CALLBACK (delete_run_clicked_cb), self);
+  adw_expander_row_add_action (ADW_EXPANDER_ROW (expander), delete_button);
+
+  /* Assignment */
+  gtk_string_list_append (names, _("Not assigned"));
+  for (guint i = 0; i < project->candidates->len; i++)
+    {
+      ProcuraCandidate *c = g_ptr_array_index (project->candidates, i);
+      gtk_string_list_append (names, c->name != NULL ? c->name : "");
+      if (c->id == run->candidate_id)
+        selected = i + 1;
+    }
+  adw_combo_row_set_model (ADW_COMBO_ROW (assign), G_LIST_MODEL (names));
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (assign), _("Candidate"));
+  g_object_set_data (G_OBJECT (assign), "filling", GINT_TO_POINTER (1));
+  adw_combo_row_set_selected (ADW_COMBO_ROW (assign), selected);
+  g_object_set_data (G_OBJECT (assign), "filling", NULL);
+  attach_run_id (assign, run->id);
+  gtk_widget_set_sensitive (assign, !read_only);
+  g_signal_connect (assign, "notify::selected", G_CALLBACK (assign_selected_cb), self);
+  adw_expander_row_add_row (ADW_EXPANDER_ROW (expander), assign);
+
+  /* Metrics */
+  for (guint i = 0; run->stats != NULL && i < run->stats->len; i++)
+    {
+      ProcuraStat *stat = g_ptr_array_index (run->stats, i);
+      GtkWidget *row = adw_action_row_new ();
+      GtkWidget *value;
+      g_autofree char *title = g_strdup_printf ("%s %s", metric_label (stat->metric), stat->stat);
+      g_autofree char *value_text = procura_format_ms (stat->value);
+      g_autofree char *source = NULL;
+
+      if (stat->source == PROCURA_SOURCE_RECOMPUTED)
+        /* Translators: how a figure was obtained */
+        source = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Recomputed from %" G_GINT64_FORMAT " sample",
+                                               "Recomputed from %" G_GINT64_FORMAT " samples",
+                                               (gulong) MAX (stat->samples, 0)),
+                                  stat->samples);
+      else
+        source = g_strdup (_("As reported by the file"));
+      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), title);
+      adw_action_row_set_subtitle (ADW_ACTION_ROW (row), source);
+      value = gtk_label_new (value_text);
+      gtk_widget_add_css_class (value, "numeric");
+      adw_action_row_add_suffix (ADW_ACTION_ROW (row), value);
+      adw_expander_row_add_row (ADW_EXPANDER_ROW (expander), row);
+    }
+
+  /* Warnings */
+  for (guint i = 0; run->warnings != NULL && i < run->warnings->len; i++)
+    {
+      GtkWidget *row = adw_action_row_new ();
+      GtkWidget *icon = gtk_image_new_from_icon_name ("dialog-warning-symbolic");
+
+      gtk_widget_add_css_class (icon, "warning");
+      adw_action_row_add_prefix (ADW_ACTION_ROW (row), icon);
+      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), g_ptr_array_index (run->warnings, i));
+      adw_expander_row_add_row (ADW_EXPANDER_ROW (expander), row);
+    }
+
+  /* Provenance */
+  if (run->provenance != NULL)
+    {
+      GtkWidget *row = adw_action_row_new ();
+      g_autofree char *prov = NULL;
+      g_autofree char *sha = g_strndup (run->provenance->sha256 != NULL ? run->provenance->sha256 : "", 12);
+
+      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row),
+                                     run->provenance->file_name != NULL ? run->provenance->file_name : _("Unknown file"));
+      /* Translators: provenance: importer · SHA-256 prefix · import time */
+      prov = g_strdup_printf (_("Imported by %s · SHA-256 %s… · %s"),
+                              run->provenance->importer != NULL ? run->provenance->importer : "?",
+                              sha, run->provenance->imported_at != NULL ? run->provenance->imported_at : "");
+      adw_action_row_set_subtitle (ADW_ACTION_ROW (row), prov);
+      adw_action_row_add_prefix (ADW_ACTION_ROW (row), gtk_image_new_from_icon_name ("text-x-generic-symbolic"));
+      adw_expander_row_add_row (ADW_EXPANDER_ROW (expander), row);
+    }
+  return expander;
+}
+
+static void
+remove_children (GtkBox *box)
+{
+  GtkWidget *child;
+
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (box))) != NULL)
+    gtk_box_remove (box, child);
+}
+
+static void
+add_group (ProcuraBenchmarksPage *self,
+           ProcuraProject        *project,
+           const char            *title,
+           gint64                 candidate_id)
+{
+  GtkWidget *group = NULL;
+  guint n = 0;
+
+  for (guint i = 0; i < project->runs->len; i++)
+    {
+      ProcuraRun *run = g_ptr_array_index (project->runs, i);
+
+      if (run->candidate_id != candidate_id)
+        continue;
+      if (group == NULL)
+        {
+          group = adw_preferences_group_new ();
+          adw_preferences_group_set_title (ADW_PREFERENCES_GROUP (group), title);
+          gtk_box_append (self->box, group);
+        }
+      adw_preferences_group_add (ADW_PREFERENCES_GROUP (group), run_row (self, project, run));
+      n++;
+    }
+  if (group != NULL)
+    {
+      g_autofree char *description =
+        g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u run", "%u runs", n), n);
+      adw_preferences_group_set_description (ADW_PREFERENCES_GROUP (group), description);
+    }
+}
+
+static void
+rebuild (ProcuraBenchmarksPage *self)
+{
+  ProcuraProject *project;
+  gboolean known;
+
+  remove_children (self->box);
+  if (self->import_errors != NULL && self->import_errors[0] != NULL)
+    {
+      GtkWidget *group = adw_preferences_group_new ();
+
+      adw_preferences_group_set_title (ADW_PREFERENCES_GROUP (group), _("Import Errors"));
+      adw_preferences_group_set_description (ADW_PREFERENCES_GROUP (group),
+                                             _("These files were not imported; nothing of them was stored."));
+      for (guint i = 0; self->import_errors[i] != NULL; i++)
+        {
+          GtkWidget *row = adw_action_row_new ();
+          GtkWidget *icon = gtk_image_new_from_icon_name ("dialog-error-symbolic");
+          g_auto (GStrv) parts = g_strsplit (self->import_errors[i], ": ", 2);
+
+          gtk_widget_add_css_class (icon, "error");
+          adw_action_row_add_prefix (ADW_ACTION_ROW (row), icon);
+          adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), parts[0]);
+          if (parts[0] != NULL && parts[1] != NULL)
+            adw_action_row_set_subtitle (ADW_ACTION_ROW (row), parts[1]);
+          adw_preferences_group_add (ADW_PREFERENCES_GROUP (group), row);
+        }
+      gtk_box_append (self->box, group);
+    }
+  if (self->document == NULL)
+    {
+      gtk_stack_set_visible_child_name (self->stack, "empty");
+      return;
+    }
+  project = procura_document_get_project (self->document);
+  for (guint i = 0; i < project->candidates->len; i++)
+    {
+      ProcuraCandidate *c = g_ptr_array_index (project->candidates, i);
+      add_group (self, project, c->name != NULL ? c->name : "", c->id);
+    }
+  /* Runs whose candidate is unknown are listed as unassigned. */
+  for (guint i = 0; i < project->runs->len; i++)
+    {
+      ProcuraRun *run = g_ptr_array_index (project->runs, i);
+      known = run->candidate_id == 0 || procura_project_find_candidate (project, run->candidate_id) != NULL;
+      if (!known)
+        run->candidate_id = 0;
+    }
+  add_group (self, project, _("Not Assigned to a Candidate"), 0);
+  gtk_stack_set_visible_child_name (self->stack,
+                                    gtk_widget_get_first_child (GTK_WIDGET (self->box)) != NULL
+                                      ? "content" : "empty");
+}
+
+static void
+document_changed_cb (ProcuraDocument       *document,
+                     ProcuraBenchmarksPage *self)
+{
+  rebuild (self);
+}
+
+void
+procura_benchmarks_page_set_document (ProcuraBenchmarksPage *self,
+                                      ProcuraDocument       *document)
+{
+  g_return_if_fail (PROCURA_IS_BENCHMARKS_PAGE (self));
+
+  if (self->document != NULL)
+    g_clear_signal_handler (&self->changed_id, self->document);
+  g_set_object (&self->document, document);
+  g_clear_pointer (&self->import_errors, g_strfreev);
+  if (document != NULL)
+    self->changed_id = g_signal_connect (document, "changed", G_CALLBACK (document_changed_cb), self);
+  rebuild (self);
+}
+
+void
+procura_benchmarks_page_set_import_errors (ProcuraBenchmarksPage *self,
+                                           const char * const    *errors)
+{
+  g_return_if_fail (PROCURA_IS_BENCHMARKS_PAGE (self));
+  g_strfreev (self->import_errors);
+  self->import_errors = g_strdupv ((char **) errors);
+  rebuild (self);
+}
+
+static void
+procura_benchmarks_page_dispose (GObject *object)
+{
+  ProcuraBenchmarksPage *self = PROCURA_BENCHMARKS_PAGE (object);
+
+  if (self->document != NULL)
+    g_clear_signal_handler (&self->changed_id, self->document);
+  g_clear_object (&self->document);
+  g_clear_pointer (&self->import_errors, g_strfreev);
+  /* No gtk_widget_dispose_template(): AdwBin unparents its child itself. */
+  G_OBJECT_CLASS (procura_benchmarks_page_parent_class)->dispose (object);
+}
+
+static void
+procura_benchmarks_page_class_init (ProcuraBenchmarksPageClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = procura_benchmarks_page_dispose;
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               "/io/github/procura/Procura/procura-benchmarks-page.ui");
+  gtk_widget_class_bind_template_child (widget_class, ProcuraBenchmarksPage, box);
+  gtk_widget_class_bind_template_child (widget_class, ProcuraBenchmarksPage, stack);
+  gtk_widget_class_bind_template_child (widget_class, ProcuraBenchmarksPage, status);
+}
+
+static void
+procura_benchmarks_page_init (ProcuraBenchmarksPage *self)
+{
+  gtk_widget_init_template (GTK_WIDGET (self));
+}

@@ -1,0 +1,635 @@
+/* procura-candidates-page.c: GPU candidates and API routes, their costs, checklist
+ * and operations tests
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#define G_LOG_DOMAIN "procura-candidates-page"
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <math.h>
+#include <stddef.h>
+
+#include "procura-candidates-page.h"
+#include "procura-format.h"
+#include "procura-util.h"
+
+struct _ProcuraCandidatesPage
+{
+  AdwBin           parent_instance;
+
+  GtkStack        *stack;
+  AdwStatusPage   *status;
+  GtkBox          *box;
+
+  ProcuraDocument *document;
+  gulong           changed_id;
+};
+
+G_DEFINE_FINAL_TYPE (ProcuraCandidatesPage, procura_candidates_page, ADW_TYPE_BIN)
+
+typedef struct {
+  const char *title;
+  gsize       offset;
+  int         is_int;   /* 0 double, 1 int, 2 string */
+  gboolean    api;     /* shown for API routes (and hybrids) */
+  gboolean    gpu;     /* shown for GPU candidates (and hybrids) */
+} CostField;
+
+#define CAND(f) offsetof (ProcuraCandidate, f)
+
+static const CostField cost_fields[] = {
+  { N_("Name"), CAND (name), 2, TRUE, TRUE },
+  { N_("GPU (catalog id or name)"), CAND (gpu_name), 2, FALSE, TRUE },
+  { N_("Provider"), CAND (provider), 2, FALSE, TRUE },
+  { N_("Pricing model (on-demand, spot, reserved…)"), CAND (pricing_model), 2, FALSE, TRUE },
+  { N_("Price seen on (YYYY-MM-DD)"), CAND (price_date), 2, FALSE, TRUE },
+  { N_("API provider"), CAND (api_provider), 2, TRUE, FALSE },
+  { N_("API model"), CAND (api_model), 2, TRUE, FALSE },
+  { N_("Price per GPU-hour"), CAND (price_per_gpu_hour), FALSE, FALSE, TRUE },
+  { N_("GPUs per replica"), CAND (gpus_per_replica), TRUE, FALSE, TRUE },
+  { N_("Billed hours per window (scheduled)"), CAND (billed_hours), FALSE, FALSE, TRUE },
+  { N_("Target utilisation (autoscaled)"), CAND (target_utilization), FALSE, FALSE, TRUE },
+  { N_("Capacity override (requests/s per replica)"), CAND (capacity_override), FALSE, FALSE, TRUE },
+  { N_("Storage per window"), CAND (storage), FALSE, TRUE, TRUE },
+  { N_("Network per window"), CAND (network), FALSE, TRUE, TRUE },
+  { N_("Serving stack per window"), CAND (serving_stack), FALSE, FALSE, TRUE },
+  { N_("Observability per window"), CAND (observability), FALSE, TRUE, TRUE },
+  { N_("Platform labour hours per window"), CAND (labor_hours), FALSE, TRUE, TRUE },
+  { N_("Labour rate per hour"), CAND (labor_rate), FALSE, TRUE, TRUE },
+  { N_("Input tokens per request"), CAND (input_tokens), FALSE, TRUE, FALSE },
+  { N_("Cached input tokens per request"), CAND (cached_input_tokens), FALSE, TRUE, FALSE },
+  { N_("Output tokens per request"), CAND (output_tokens), FALSE, TRUE, FALSE },
+  { N_("Price per million input tokens"), CAND (price_input_per_mtok), FALSE, TRUE, FALSE },
+  { N_("Price per million cached tokens"), CAND (price_cached_per_mtok), FALSE, TRUE, FALSE },
+  { N_("Price per million output tokens"), CAND (price_output_per_mtok), FALSE, TRUE, FALSE },
+  { N_("Gateway and operations per window"), CAND (gateway), FALSE, TRUE, FALSE },
+  { N_("Rate limit (requests/min)"), CAND (rate_limit_rpm), FALSE, TRUE, FALSE },
+};
+
+static const char * const ops_kinds[] = {
+  "kill-worker", "drain-node", "restart-stack", "bad-deploy", "cold-start", "checkpoint-recovery", NULL
+};
+static const char * const ops_results[] = { "not-run", "pass", "fail", NULL };
+static const char * const checklist_sections[] = { "hardware", "software", "commercial", "security", NULL };
+static const char * const checklist_answers[] = { "unknown", "yes", "partial", "no", NULL };
+
+static void rebuild (ProcuraCandidatesPage *self);
+
+static ProcuraCandidate *
+find_candidate (ProcuraCandidatesPage *self,
+                GObject               *row)
+{
+  gint64 id = *(gint64 *) g_object_get_data (row, "candidate-id");
+
+  return procura_project_find_candidate (procura_document_get_project (self->document), id);
+}
+
+static void
+cost_apply_cb (AdwEntryRow           *row,
+               ProcuraCandidatesPage *self)
+{
+  ProcuraCandidate *current = find_candidate (self, G_OBJECT (row));
+  const CostField *field = g_object_get_data (G_OBJECT (row), "cost-field");
+  g_autoptr (ProcuraCandidate) copy = NULL;
+  const char *text = gtk_editable_get_text (GTK_EDITABLE (row));
+  char *end = NULL;
+  double value;
+
+  if (current == NULL)
+    return;
+  if (field->is_int == 2)
+    {
+      g_autofree char *stripped = g_strstrip (g_strdup (text));
+      char **slot;
+
+      if (field->offset == CAND (name) && *stripped == '\0')
+        {
+          gtk_widget_add_css_class (GTK_WIDGET (row), "error");
+          return;
+        }
+      gtk_widget_remove_css_class (GTK_WIDGET (row), "error");
+      copy = procura_candidate_copy (current);
+      slot = &G_STRUCT_MEMBER (char *, copy, field->offset);
+      g_free (*slot);
+      *slot = *stripped != '\0' ? g_steal_pointer (&stripped) : NULL;
+      procura_document_update_candidate (self->document, copy);
+      return;
+    }
+  while (g_ascii_isspace (*text))
+    text++;
+  value = *text == '\0' ? NAN : g_ascii_strtod (text, &end);
+  if (*text != '\0' && (end == text || *end != '\0' || value < 0 || !isfinite (value)))
+    {
+      gtk_widget_add_css_class (GTK_WIDGET (row), "error");
+      return;
+    }
+  gtk_widget_remove_css_class (GTK_WIDGET (row), "error");
+  copy = procura_candidate_copy (current);
+  if (field->is_int)
+    G_STRUCT_MEMBER (int, copy, field->offset) = isnan (value) ? -1 : (int) value;
+  else
+    G_STRUCT_MEMBER (double, copy, field->offset) = value;
+  procura_document_update_candidate (self->document, copy);
+}
+
+static void
+delete_clicked_cb (GtkButton             *button,
+                   ProcuraCandidatesPage *self)
+{
+  gint64 id = *(gint64 *) g_object_get_data (G_OBJECT (button), "candidate-id");
+
+  procura_document_delete_candidate (self->document, id);
+}
+
+static void
+ops_selected_cb (AdwComboRow           *row,
+                 GParamSpec            *pspec,
+                 ProcuraCandidatesPage *self)
+{
+  ProcuraOpsTest *existing = g_object_get_data (G_OBJECT (row), "ops-test");
+  ProcuraOpsTest test = { 0 };
+  guint selected = adw_combo_row_get_selected (row);
+
+  if (g_object_get_data (G_OBJECT (row), "filling") != NULL || selected == GTK_INVALID_LIST_POSITION)
+    return;
+  if (existing != NULL)
+    test = *existing;
+  else
+    {
+      test.candidate_id = *(gint64 *) g_object_get_data (G_OBJECT (row), "candidate-id");
+      test.kind = g_object_get_data (G_OBJECT (row), "ops-kind");
+      test.recovery_s = test.failed_requests = test.per_month = NAN;
+    }
+  test.result = (char *) ops_results[selected];
+  procura_document_update_ops_test (self->document, &test);
+}
+
+static void
+checklist_selected_cb (AdwComboRow           *row,
+                       GParamSpec            *pspec,
+                       ProcuraCandidatesPage *self)
+{
+  ProcuraChecklistItem *existing = g_object_get_data (G_OBJECT (row), "checklist-item");
+  ProcuraChecklistItem item;
+  guint selected = adw_combo_row_get_selected (row);
+
+  if (g_object_get_data (G_OBJECT (row), "filling") != NULL || existing == NULL
+      || selected == GTK_INVALID_LIST_POSITION)
+    return;
+  item = *existing;
+  item.answer = (char *) checklist_answers[selected];
+  procura_document_update_checklist_item (self->document, &item);
+}
+
+static GtkStringList *
+label_list (const char * const *ids)
+{
+  GtkStringList *list = gtk_string_list_new (NULL);
+
+  for (guint i = 0; ids[i] != NULL; i++)
+    gtk_string_list_append (list, procura_format_id (ids[i]));
+  return list;
+}
+
+static guint
+index_of (const char * const *ids,
+          const char         *id)
+{
+  for (guint i = 0; id != NULL && ids[i] != NULL; i++)
+    if (g_str_equal (ids[i], id))
+      return i;
+  return 0;
+}
+
+static void
+attach_id (gpointer object,
+           gint64   id)
+{
+  g_object_set_data_full (G_OBJECT (object), "candidate-id", g_memdup2 (&id, sizeof id), g_free);
+}
+
+static char *
+candidate_summary (ProcuraProject   *project,
+                   ProcuraCandidate *c)
+{
+  const char *currency = project->assumptions.currency;
+  g_autoptr (GString) s = g_string_new (NULL);
+
+  if (c->kind == PROCURA_CANDIDATE_API)
+    {
+      g_autofree char *in = procura_format_money (c->price_input_per_mtok, currency);
+      g_autofree char *out = procura_format_money (c->price_output_per_mtok, currency);
+
+      /* Translators: API route summary: provider · model · input and output price per million tokens */
+      g_string_append_printf (s, _("API route · %s %s · %s in, %s out per million tokens"),
+                              c->api_provider != NULL ? c->api_provider : "",
+                              c->api_model != NULL ? c->api_model : "", in, out);
+    }
+  else
+    {
+      g_autofree char *price = procura_format_money (c->price_per_gpu_hour, currency);
+
+      /* Translators: GPU candidate summary: GPUs per replica × GPU · provider · price per GPU-hour */
+      g_string_append_printf (s, _("%d × %s · %s · %s per GPU-hour"),
+                              c->gpus_per_replica > 0 ? c->gpus_per_replica : 1,
+                              c->gpu_name != NULL ? c->gpu_name : _("unknown GPU"),
+                              c->provider != NULL ? c->provider : _("no provider"), price);
+      if (c->kind == PROCURA_CANDIDATE_HYBRID)
+        g_string_append (s, _(" · API overflow"));
+    }
+  return g_string_free (g_steal_pointer (&s), FALSE);
+}
+
+static GtkWidget *
+price_date_row (ProcuraProject   *project,
+                ProcuraCandidate *c)
+{
+  GtkWidget *row = adw_action_row_new ();
+  const char *date = c->price_date;
+  ProcuraQuote *quote = NULL;
+  g_autofree char *subtitle = NULL;
+  int days;
+  double stale = procura_is_set (project->assumptions.stale_days) ? project->assumptions.stale_days : 30;
+
+  for (guint i = 0; c->quote_id > 0 && i < project->quotes->len; i++)
+    {
+      ProcuraQuote *q = g_ptr_array_index (project->quotes, i);
+      if (q->id == c->quote_id)
+        quote = q;
+    }
+  if (date == NULL && quote != NULL)
+    date = quote->seen_date;
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row),
+                                 quote != NULL ? _("Price from a quote") : _("Price typed in"));
+  days = procura_days_since (date);
+  if (date == NULL || days < 0)
+    subtitle = g_strdup (_("The date the price was seen is unknown"));
+  else
+    /* Translators: price date: "seen 2026-10-01, 60 days ago" */
+    subtitle = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "seen %s, %d day ago", "seen %s, %d days ago", days),
+                                date, days);
+  if (quote != NULL)
+    {
+      char *with_source = g_strdup_printf ("%s · %s %s", subtitle,
+                                           quote->provider != NULL ? quote->provider : "",
+                                           quote->sku != NULL ? quote->sku : "");
+      g_free (subtitle);
+      subtitle = with_source;
+    }
+  adw_action_row_set_subtitle (ADW_ACTION_ROW (row), subtitle);
+  if (date == NULL || days < 0 || days > stale)
+    {
+      GtkWidget *badge = gtk_label_new (date == NULL || days < 0 ? _("Undated") : _("Stale"));
+
+      gtk_widget_add_css_class (badge, "warning");
+      gtk_widget_add_css_class (badge, "caption-heading");
+      gtk_widget_set_valign (badge, GTK_ALIGN_CENTER);
+      gtk_widget_set_tooltip_text (badge, _("Check this price before deciding: it is older than the staleness limit or undated"));
+      adw_action_row_add_suffix (ADW_ACTION_ROW (row), badge);
+    }
+  return row;
+}
+
+static GtkWidget *
+cost_expander (ProcuraCandidatesPage *self,
+               ProcuraProject        *project,
+               ProcuraCandidate      *c)
+{
+  GtkWidget *expander = adw_expander_row_new ();
+  gboolean read_only = procura_document_get_read_only (self->document);
+
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (expander), _("Offer and cost inputs"));
+  /* Translators: subtitle of the cost inputs of a candidate; the currency code follows */
+  adw_expander_row_set_subtitle (ADW_EXPANDER_ROW (expander),
+                                 _("Prices and per-window costs, editable; empty means unknown"));
+  for (gsize i = 0; i < G_N_ELEMENTS (cost_fields); i++)
+    {
+      const CostField *field = &cost_fields[i];
+      gboolean is_api = c->kind == PROCURA_CANDIDATE_API;
+      gboolean is_gpu = c->kind == PROCURA_CANDIDATE_GPU;
+      GtkWidget *row;
+      g_autofree char *text = NULL;
+
+      if ((is_api && !field->api) || (is_gpu && !field->gpu))
+        continue;
+      if (field->is_int == 2)
+        {
+          const char *v = G_STRUCT_MEMBER (char *, c, field->offset);
+          text = g_strdup (v != NULL ? v : "");
+        }
+      else if (field->is_int)
+        {
+          int v = G_STRUCT_MEMBER (int, c, field->offset);
+          text = v >= 0 ? g_strdup_printf ("%d", v) : g_strdup ("");
+        }
+      else
+        {
+          double v = G_STRUCT_MEMBER (double, c, field->offset);
+          text = isnan (v) ? g_strdup ("") : g_strdup_printf ("%g", v);
+        }
+      row = adw_entry_row_new ();
+      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), _(field->title));
+      adw_entry_row_set_show_apply_button (ADW_ENTRY_ROW (row), TRUE);
+      if (field->is_int != 2)
+        adw_entry_row_set_input_purpose (ADW_ENTRY_ROW (row), GTK_INPUT_PURPOSE_NUMBER);
+      gtk_editable_set_text (GTK_EDITABLE (row), text);
+      gtk_widget_set_sensitive (row, !read_only);
+      attach_id (row, c->id);
+      g_object_set_data (G_OBJECT (row), "cost-field", (gpointer) field);
+      g_signal_connect (row, "apply", G_CALLBACK (cost_apply_cb), self);
+      adw_expander_row_add_row (ADW_EXPANDER_ROW (expander), row);
+    }
+  return expander;
+}
+
+static GtkWidget *
+checklist_expander (ProcuraCandidatesPage *self,
+                    ProcuraProject        *project,
+                    ProcuraCandidate      *c)
+{
+  GtkWidget *expander = adw_expander_row_new ();
+  guint answered = 0, total = 0;
+  g_autofree char *subtitle = NULL;
+
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (expander), _("Procurement checklist"));
+  for (guint s = 0; checklist_sections[s] != NULL; s++)
+    for (guint i = 0; i < project->checklist->len; i++)
+      {
+        ProcuraChecklistItem *item = g_ptr_array_index (project->checklist, i);
+        g_autoptr (GtkStringList) answers = NULL;
+        GtkWidget *row;
+        g_autofree char *row_subtitle = NULL;
+
+        if (item->candidate_id != c->id || g_strcmp0 (item->section, checklist_sections[s]) != 0)
+          continue;
+        total++;
+        if (item->answer != NULL && !g_str_equal (item->answer, "unknown"))
+          answered++;
+        answers = label_list (checklist_answers);
+        row = adw_combo_row_new ();
+        adw_combo_row_set_model (ADW_COMBO_ROW (row), G_LIST_MODEL (answers));
+        adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), item->item != NULL ? item->item : "");
+        /* Translators: checklist row subtitle: section — evidence */
+        row_subtitle = g_strdup_printf (_("%s — evidence: %s"), procura_format_id (item->section),
+                                        item->evidence != NULL && *item->evidence ? item->evidence : _("none recorded"));
+        adw_action_row_set_subtitle (ADW_ACTION_ROW (row), row_subtitle);
+        g_object_set_data (G_OBJECT (row), "filling", GINT_TO_POINTER (1));
+        adw_combo_row_set_selected (ADW_COMBO_ROW (row), index_of (checklist_answers, item->answer));
+        g_object_set_data (G_OBJECT (row), "filling", NULL);
+        g_object_set_data (G_OBJECT (row), "checklist-item", item);
+        gtk_widget_set_sensitive (row, !procura_document_get_read_only (self->document));
+        g_signal_connect (row, "notify::selected", G_CALLBACK (checklist_selected_cb), self);
+        adw_expander_row_add_row (ADW_EXPANDER_ROW (expander), row);
+      }
+  if (total == 0)
+    subtitle = g_strdup (_("No checklist answers recorded: hardware and topology, software stack, commercial model, security and governance"));
+  else
+    /* Translators: "5 of 12 answered" */
+    subtitle = g_strdup_printf (_("%u of %u answered"), answered, total);
+  adw_expander_row_set_subtitle (ADW_EXPANDER_ROW (expander), subtitle);
+  gtk_widget_set_sensitive (expander, total > 0);
+  return expander;
+}
+
+static GtkWidget *
+ops_expander (ProcuraCandidatesPage *self,
+              ProcuraProject        *project,
+              ProcuraCandidate      *c)
+{
+  GtkWidget *expander = adw_expander_row_new ();
+  guint passed = 0, failed = 0;
+  g_autofree char *subtitle = NULL;
+
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (expander), _("Operations tests"));
+  for (guint k = 0; ops_kinds[k] != NULL; k++)
+    {
+      ProcuraOpsTest *test = NULL;
+      g_autoptr (GtkStringList) results = label_list (ops_results);
+      GtkWidget *row = adw_combo_row_new ();
+      g_autoptr (GString) detail = g_string_new (NULL);
+
+      for (guint i = 0; i < project->ops_tests->len; i++)
+        {
+          ProcuraOpsTest *t = g_ptr_array_index (project->ops_tests, i);
+          if (t->candidate_id == c->id && g_strcmp0 (t->kind, ops_kinds[k]) == 0)
+            test = t;
+        }
+      adw_combo_row_set_model (ADW_COMBO_ROW (row), G_LIST_MODEL (results));
+      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), procura_format_id (ops_kinds[k]));
+      if (test != NULL && procura_is_set (test->recovery_s))
+        /* Translators: seconds to recover */
+        g_string_append_printf (detail, _("recovered in %.0f s"), test->recovery_s);
+      if (test != NULL && procura_is_set (test->failed_requests))
+        g_string_append_printf (detail, "%s%s", detail->len ? " · " : "",
+                                /* Translators: requests lost in an operations test */
+                                _("requests lost:"));
+      if (test != NULL && procura_is_set (test->failed_requests))
+        g_string_append_printf (detail, " %.0f", test->failed_requests);
+      if (test != NULL && procura_is_set (test->per_month))
+        {
+          g_string_append (detail, detail->len ? " · " : "");
+          /* Translators: expected occurrences per planning window */
+          g_string_append_printf (detail, _("%.1f per window"), test->per_month);
+        }
+      if (detail->len == 0)
+        g_string_append (detail, _("No measurement; priced as failure waste once measured"));
+      adw_action_row_set_subtitle (ADW_ACTION_ROW (row), detail->str);
+      g_object_set_data (G_OBJECT (row), "filling", GINT_TO_POINTER (1));
+      adw_combo_row_set_selected (ADW_COMBO_ROW (row), test != NULL ? index_of (ops_results, test->result) : 0);
+      g_object_set_data (G_OBJECT (row), "filling", NULL);
+      g_object_set_data (G_OBJECT (row), "ops-test", test);
+      g_object_set_data (G_OBJECT (row), "ops-kind", (gpointer) ops_kinds[k]);
+      attach_id (row, c->id);
+      gtk_widget_set_sensitive (row, !procura_document_get_read_only (self->document));
+      g_signal_connect (row, "notify::selected", G_CALLBACK (ops_selected_cb), self);
+      adw_expander_row_add_row (ADW_EXPANDER_ROW (expander), row);
+      if (test != NULL && g_strcmp0 (test->result, "pass") == 0)
+        passed++;
+      if (test != NULL && g_strcmp0 (test->result, "fail") == 0)
+        failed++;
+    }
+  /* Translators: operations tests summary */
+  subtitle = g_strdup_printf (_("%u passed, %u failed, %u not run"), passed, failed,
+                              (guint) (g_strv_length ((char **) ops_kinds) - passed - failed));
+  adw_expander_row_set_subtitle (ADW_EXPANDER_ROW (expander), subtitle);
+  return expander;
+}
+
+static void
+add_candidate (ProcuraCandidatesPage *self,
+               ProcuraCandidateKind   kind)
+{
+  ProcuraProject *project = procura_document_get_project (self->document);
+  g_autoptr (ProcuraCandidate) c = procura_candidate_new ();
+
+  c->kind = kind;
+  /* Names are unique: number new ones past the existing candidates. */
+  for (guint n = project->candidates->len + 1; ; n++)
+    {
+      gboolean taken = FALSE;
+
+      g_free (c->name);
+      c->name = kind == PROCURA_CANDIDATE_API
+                ? g_strdup_printf (_("New API route %u"), n)
+                : g_strdup_printf (_("New GPU candidate %u"), n);
+      for (guint i = 0; i < project->candidates->len; i++)
+        if (g_strcmp0 (((ProcuraCandidate *) g_ptr_array_index (project->candidates, i))->name, c->name) == 0)
+          taken = TRUE;
+      if (!taken)
+        break;
+    }
+  procura_document_add_candidate (self->document, c);
+}
+
+static void
+add_gpu_clicked_cb (GtkButton             *button,
+                    ProcuraCandidatesPage *self)
+{
+  add_candidate (self, PROCURA_CANDIDATE_GPU);
+}
+
+static void
+add_api_clicked_cb (GtkButton             *button,
+                    ProcuraCandidatesPage *self)
+{
+  add_candidate (self, PROCURA_CANDIDATE_API);
+}
+
+static GtkWidget *
+add_buttons (ProcuraCandidatesPage *self)
+{
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
+  GtkWidget *gpu = gtk_button_new_with_mnemonic (_("Add _GPU Candidate"));
+  GtkWidget *api = gtk_button_new_with_mnemonic (_("Add _API Route"));
+  GtkWidget *quotes = gtk_button_new_with_mnemonic (_("_Import Quotes…"));
+  gboolean read_only = procura_document_get_read_only (self->document);
+
+  gtk_widget_set_halign (box, GTK_ALIGN_CENTER);
+  for (GtkWidget *b = gpu; b != NULL; b = b == gpu ? api : b == api ? quotes : NULL)
+    {
+      gtk_widget_add_css_class (b, "pill");
+      gtk_widget_set_sensitive (b, !read_only);
+      gtk_box_append (GTK_BOX (box), b);
+    }
+  g_signal_connect (gpu, "clicked", G_CALLBACK (add_gpu_clicked_cb), self);
+  g_signal_connect (api, "clicked", G_CALLBACK (add_api_clicked_cb), self);
+  gtk_actionable_set_action_name (GTK_ACTIONABLE (quotes), "win.import");
+  return box;
+}
+
+static void
+remove_children (GtkBox *box)
+{
+  GtkWidget *child;
+
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (box))) != NULL)
+    gtk_box_remove (box, child);
+}
+
+static void
+rebuild (ProcuraCandidatesPage *self)
+{
+  ProcuraProject *project;
+
+  remove_children (self->box);
+  if (self->document == NULL)
+    {
+      adw_status_page_set_child (self->status, NULL);
+      gtk_stack_set_visible_child_name (self->stack, "empty");
+      return;
+    }
+  project = procura_document_get_project (self->document);
+  if (project->candidates->len == 0)
+    {
+      adw_status_page_set_child (self->status, add_buttons (self));
+      gtk_stack_set_visible_child_name (self->stack, "empty");
+      return;
+    }
+  adw_status_page_set_child (self->status, NULL);
+  for (guint i = 0; i < project->candidates->len; i++)
+    {
+      ProcuraCandidate *c = g_ptr_array_index (project->candidates, i);
+      GtkWidget *group = adw_preferences_group_new ();
+      GtkWidget *delete_button = gtk_button_new_from_icon_name ("user-trash-symbolic");
+      g_autofree char *summary = candidate_summary (project, c);
+      g_autofree char *delete_label = NULL;
+
+      adw_preferences_group_set_title (ADW_PREFERENCES_GROUP (group), c->name != NULL ? c->name : "");
+      adw_preferences_group_set_description (ADW_PREFERENCES_GROUP (group), summary);
+      gtk_widget_add_css_class (delete_button, "flat");
+      gtk_widget_set_valign (delete_button, GTK_ALIGN_CENTER);
+      /* Translators: tooltip of the delete button of a candidate */
+      delete_label = g_strdup_printf (_("Delete “%s”"), c->name != NULL ? c->name : "");
+      gtk_widget_set_tooltip_text (delete_button, delete_label);
+      gtk_accessible_update_property (GTK_ACCESSIBLE (delete_button),
+                                      GTK_ACCESSIBLE_PROPERTY_LABEL, delete_label, -1);
+      gtk_widget_set_sensitive (delete_button, !procura_document_get_read_only (self->document));
+      attach_id (delete_button, c->id);
+      g_signal_connect (delete_button, "clicked", G_CALLBACK (delete_clicked_cb), self);
+      adw_preferences_group_set_header_suffix (ADW_PREFERENCES_GROUP (group), delete_button);
+
+      if (c->kind != PROCURA_CANDIDATE_API)
+        adw_preferences_group_add (ADW_PREFERENCES_GROUP (group), price_date_row (project, c));
+      adw_preferences_group_add (ADW_PREFERENCES_GROUP (group), cost_expander (self, project, c));
+      adw_preferences_group_add (ADW_PREFERENCES_GROUP (group), checklist_expander (self, project, c));
+      adw_preferences_group_add (ADW_PREFERENCES_GROUP (group), ops_expander (self, project, c));
+      gtk_box_append (self->box, group);
+    }
+  gtk_box_append (self->box, add_buttons (self));
+  gtk_stack_set_visible_child_name (self->stack, "content");
+}
+
+static void
+document_changed_cb (ProcuraDocument       *document,
+                     ProcuraCandidatesPage *self)
+{
+  rebuild (self);
+}
+
+void
+procura_candidates_page_set_document (ProcuraCandidatesPage *self,
+                                      ProcuraDocument       *document)
+{
+  g_return_if_fail (PROCURA_IS_CANDIDATES_PAGE (self));
+
+  if (self->document != NULL)
+    g_clear_signal_handler (&self->changed_id, self->document);
+  g_set_object (&self->document, document);
+  if (document != NULL)
+    self->changed_id = g_signal_connect (document, "changed", G_CALLBACK (document_changed_cb), self);
+  rebuild (self);
+}
+
+static void
+procura_candidates_page_dispose (GObject *object)
+{
+  ProcuraCandidatesPage *self = PROCURA_CANDIDATES_PAGE (object);
+
+  if (self->document != NULL)
+    g_clear_signal_handler (&self->changed_id, self->document);
+  g_clear_object (&self->document);
+  /* No gtk_widget_dispose_template(): AdwBin unparents its child itself. */
+  G_OBJECT_CLASS (procura_candidates_page_parent_class)->dispose (object);
+}
+
+static void
+procura_candidates_page_class_init (ProcuraCandidatesPageClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = procura_candidates_page_dispose;
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               "/io/github/procura/Procura/procura-candidates-page.ui");
+  gtk_widget_class_bind_template_child (widget_class, ProcuraCandidatesPage, box);
+  gtk_widget_class_bind_template_child (widget_class, ProcuraCandidatesPage, stack);
+  gtk_widget_class_bind_template_child (widget_class, ProcuraCandidatesPage, status);
+}
+
+static void
+procura_candidates_page_init (ProcuraCandidatesPage *self)
+{
+  gtk_widget_init_template (GTK_WIDGET (self));
+}

@@ -1,0 +1,38 @@
+/* procura-chart-view.h: a live chart widget
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Draws a ProcuraChart (src/chart) in snapshot, with colours from the style (dark and
+ * high contrast follow), the static drawing cached as a render node, tooltips at the
+ * nearest point, keyboard navigation between points (arrows), and the chart's summary
+ * as its accessible label (role "img").
+ */
+#pragma once
+
+#include <gtk/gtk.h>
+
+G_BEGIN_DECLS
+
+#define PROCURA_TYPE_CHART_VIEW (procura_chart_view_get_type ())
+G_DECLARE_FINAL_TYPE (ProcuraChartView, procura_chart_view, PROCURA, CHART_VIEW, GtkWidget)
+
+typedef struct _ProcuraChart ProcuraChart;
+
+GtkWidget    *procura_chart_view_new        (void);
+/* Takes a reference; NULL shows nothing. */
+void          procura_chart_view_set_chart  (ProcuraChartView *self,
+                                             ProcuraChart     *chart);
+ProcuraChart *procura_chart_view_get_chart  (ProcuraChartView *self);
+/* Multiplies the theme's font size and line width (presentation mode). */
+void          procura_chart_view_set_scale  (ProcuraChartView *self,
+                                             double            scale);
+/* The accessible summary as set (for tests); NULL without a chart. */
+const char   *procura_chart_view_get_summary (ProcuraChartView *self);
+/* Moves the keyboard cursor; returns the description of the point now selected. */
+char         *procura_chart_view_describe_cursor (ProcuraChartView *self);
+/* Writes the chart as PNG, SVG or PDF (from the extension) in the light theme. */
+gboolean      procura_chart_view_export     (ProcuraChartView *self,
+                                             const char       *path,
+                                             GError          **error);
+
+G_END_DECLS

@@ -1,0 +1,537 @@
+/* procura-compare-page.c: the comparison figures as live charts
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The SLO and demand controls re-run the analysis in a thread and rebuild every
+ * figure at once.
+ */
+#define G_LOG_DOMAIN "procura-compare-page"
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <math.h>
+
+#include "procura-chart-view.h"
+#include "procura-compare-page.h"
+
+#ifdef PROCURA_GUI_HAVE_CHART
+# include "procura-chart.h"
+#endif
+#if defined (PROCURA_GUI_HAVE_CHART) && defined (PROCURA_GUI_HAVE_ANALYSIS) && defined (PROCURA_GUI_HAVE_FIGURES)
+# define HAVE_COMPARE 1
+# include "procura-analysis.h"
+# include "procura-figures.h"
+#endif
+
+struct _ProcuraComparePage
+{
+  AdwBin           parent_instance;
+
+  GtkStack        *stack;
+  AdwStatusPage   *status;
+  GtkBox          *box;
+
+  GtkWidget       *threshold_spin;
+  GtkWidget       *percentile_spin;
+  GtkWidget       *average_spin;
+  GtkWidget       *peak_spin;
+  GtkWidget       *grid;
+  GtkWidget       *withheld_label;
+  GPtrArray       *views;          /* ProcuraChartView*, one per figure */
+
+  ProcuraDocument *document;
+  gulong           changed_id;
+  GCancellable    *cancellable;
+  guint            debounce_id;
+  gboolean         filling;
+};
+
+G_DEFINE_FINAL_TYPE (ProcuraComparePage, procura_compare_page, ADW_TYPE_BIN)
+
+enum {
+  SIGNAL_CHARTS_UPDATED,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+
+#ifdef HAVE_COMPARE
+typedef struct {
+  ProcuraDocument        *document;
+  ProcuraProject         *project;   /* held */
+  ProcuraAnalysisOptions  options;
+  char                   *slo_metric;
+  GPtrArray              *charts;    /* ProcuraChart* */
+  char                   *withheld;
+} AnalysisData;
+
+static void
+analysis_data_free (AnalysisData *data)
+{
+  procura_document_release_project (data->document);
+  g_clear_pointer (&data->charts, g_ptr_array_unref);
+  g_free (data->slo_metric);
+  g_free (data->withheld);
+  g_free (data);
+}
+
+static void
+chart_unref0 (gpointer chart)
+{
+  if (chart != NULL)
+    procura_chart_unref (chart);
+}
+
+static void
+analysis_thread (GTask        *task,
+                 gpointer      source_object,
+                 gpointer      task_data,
+                 GCancellable *cancellable)
+{
+  AnalysisData *data = task_data;
+  g_autoptr (ProcuraAnalysis) analysis = NULL;
+
+  data->options.slo_metric = data->slo_metric;
+  analysis = procura_analysis_run (data->project, &data->options);
+  data->charts = g_ptr_array_new_with_free_func (chart_unref0);
+  for (guint i = 0; procura_figure_names[i] != NULL; i++)
+    {
+      ProcuraChart *chart;
+
+      if (g_cancellable_is_cancelled (cancellable))
+        break;
+      chart = procura_figure_build (procura_figure_names[i], data->project, analysis, NULL);
+      /* A figure that cannot be built leaves its slot empty (the view shows nothing). */
+      g_ptr_array_add (data->charts, chart);
+    }
+  if (analysis->ranking_withheld)
+    data->withheld = g_strdup (analysis->ranking_withheld_reason);
+  g_task_return_boolean (task, TRUE);
+}
+
+static void
+analysis_done_cb (GObject      *object,
+                  GAsyncResult *result,
+                  gpointer      user_data)
+{
+  ProcuraComparePage *self;
+  AnalysisData *data = g_task_get_task_data (G_TASK (result));
+  g_autoptr (GError) error = NULL;
+
+  if (!g_task_propagate_boolean (G_TASK (result), &error))
+    return;   /* cancelled: the page is gone or a newer run replaced this one */
+  self = PROCURA_COMPARE_PAGE (user_data);
+  for (guint i = 0; i < data->charts->len && i < self->views->len; i++)
+    procura_chart_view_set_chart (g_ptr_array_index (self->views, i), g_ptr_array_index (data->charts, i));
+  g_signal_emit (self, signals[SIGNAL_CHARTS_UPDATED], 0);
+  gtk_label_set_text (GTK_LABEL (self->withheld_label), data->withheld != NULL ? data->withheld : "");
+  gtk_widget_set_visible (self->withheld_label, data->withheld != NULL);
+}
+
+static void
+run_analysis (ProcuraComparePage *self)
+{
+  g_autoptr (GTask) task = NULL;
+  AnalysisData *data;
+  ProcuraBrief *brief;
+
+  if (self->document == NULL)
+    return;
+  g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
+  self->cancellable = g_cancellable_new ();
+
+  data = g_new0 (AnalysisData, 1);
+  data->document = self->document;
+  data->project = procura_document_hold_project (self->document);
+  brief = data->project->brief;
+  procura_analysis_options_init (&data->options);
+  data->slo_metric = g_strdup (brief != NULL ? brief->slo_metric : NULL);
+  data->options.slo_threshold_ms = gtk_spin_button_get_value (GTK_SPIN_BUTTON (self->threshold_spin));
+  data->options.slo_percentile = gtk_spin_button_get_value (GTK_SPIN_BUTTON (self->percentile_spin));
+  data->options.demand_average = gtk_spin_button_get_value (GTK_SPIN_BUTTON (self->average_spin));
+  data->options.demand_peak = gtk_spin_button_get_value (GTK_SPIN_BUTTON (self->peak_spin));
+  /* Zero means "not set": keep the brief's figures. */
+  if (data->options.slo_threshold_ms <= 0)
+    data->options.slo_threshold_ms = NAN;
+  if (data->options.demand_average <= 0)
+    data->options.demand_average = NAN;
+  if (data->options.demand_peak <= 0)
+    data->options.demand_peak = NAN;
+  task = g_task_new (NULL, self->cancellable, analysis_done_cb, self);
+  g_task_set_task_data (task, data, (GDestroyNotify) analysis_data_free);
+  g_task_run_in_thread (task, analysis_thread);
+}
+#endif
+
+static gboolean
+debounce_cb (gpointer user_data)
+{
+  ProcuraComparePage *self = PROCURA_COMPARE_PAGE (user_data);
+
+  self->debounce_id = 0;
+#ifdef HAVE_COMPARE
+  run_analysis (self);
+#endif
+  return G_SOURCE_REMOVE;
+}
+
+static void
+control_changed_cb (GtkSpinButton      *spin,
+                    ProcuraComparePage *self)
+{
+  if (self->filling)
+    return;
+  g_clear_handle_id (&self->debounce_id, g_source_remove);
+  self->debounce_id = g_timeout_add (250, debounce_cb, self);
+}
+
+static GtkWidget *
+control (ProcuraComparePage  *self,
+         GtkWidget           *box,
+         const char          *title,
+         double               max,
+         double               step,
+         int                  digits,
+         GtkWidget          **spin_out)
+{
+  GtkWidget *column = gtk_box_new (GTK_ORIENTATION_VERTICAL, 4);
+  GtkWidget *label = gtk_label_new (title);
+  GtkWidget *spin = gtk_spin_button_new_with_range (0, max, step);
+
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_widget_add_css_class (label, "caption-heading");
+  gtk_spin_button_set_digits (GTK_SPIN_BUTTON (spin), digits);
+  gtk_accessible_update_relation (GTK_ACCESSIBLE (spin), GTK_ACCESSIBLE_RELATION_LABELLED_BY, label, NULL, -1);
+  g_signal_connect (spin, "value-changed", G_CALLBACK (control_changed_cb), self);
+  gtk_box_append (GTK_BOX (column), label);
+  gtk_box_append (GTK_BOX (column), spin);
+  gtk_box_append (GTK_BOX (box), column);
+  *spin_out = spin;
+  return column;
+}
+
+static void
+table_toggled_cb (GtkToggleButton *button,
+                  GtkStack        *stack)
+{
+  gboolean table = gtk_toggle_button_get_active (button);
+
+  if (table)
+    {
+      GtkWidget *view = gtk_stack_get_child_by_name (stack, "chart");
+      GtkWidget *scroller = gtk_stack_get_child_by_name (stack, "table");
+      GtkWidget *grid = gtk_grid_new ();
+#ifdef PROCURA_GUI_HAVE_CHART
+      ProcuraChart *chart = procura_chart_view_get_chart (PROCURA_CHART_VIEW (view));
+      g_autoptr (GPtrArray) rows = chart != NULL ? procura_chart_table (chart, 50) : NULL;
+
+      for (guint r = 0; rows != NULL && r < rows->len; r++)
+        {
+          char **cells = g_ptr_array_index (rows, r);
+
+          for (guint c = 0; cells[c] != NULL; c++)
+            {
+              GtkWidget *label = gtk_label_new (cells[c]);
+
+              gtk_label_set_xalign (GTK_LABEL (label), c == 0 ? 0 : 1);
+              gtk_label_set_selectable (GTK_LABEL (label), TRUE);
+              if (r == 0)
+                gtk_widget_add_css_class (label, "heading");
+              else
+                gtk_widget_add_css_class (label, "numeric");
+              gtk_grid_attach (GTK_GRID (grid), label, c, r, 1, 1);
+            }
+        }
+#else
+      (void) view;
+#endif
+      gtk_grid_set_column_spacing (GTK_GRID (grid), 18);
+      gtk_grid_set_row_spacing (GTK_GRID (grid), 4);
+      gtk_widget_set_margin_start (grid, 12);
+      gtk_widget_set_margin_end (grid, 12);
+      gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), grid);
+    }
+  gtk_stack_set_visible_child_name (stack, table ? "table" : "chart");
+}
+
+static void
+export_response_cb (GtkNativeDialog  *dialog,
+                    int               response,
+                    ProcuraChartView *view)
+{
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr (GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+      g_autofree char *path = g_file_get_path (file);
+      g_autoptr (GError) error = NULL;
+      GtkWidget *root = GTK_WIDGET (gtk_widget_get_root (GTK_WIDGET (view)));
+
+      if (path != NULL && !procura_chart_view_export (view, path, &error) && root != NULL)
+        gtk_widget_activate_action (root, "win.toast", "s", error->message);
+      else if (root != NULL)
+        gtk_widget_activate_action (root, "win.toast", "s", _("Chart exported"));
+    }
+  g_object_unref (dialog);
+  g_object_unref (view);
+}
+
+static void
+export_clicked_cb (GtkButton        *button,
+                   ProcuraChartView *view)
+{
+  const char *ext = g_object_get_data (G_OBJECT (button), "extension");
+  GtkFileChooserNative *chooser;
+  g_autofree char *name = NULL;
+  const char *title = NULL;
+#ifdef PROCURA_GUI_HAVE_CHART
+  if (procura_chart_view_get_chart (view) != NULL)
+    title = procura_chart_get_title (procura_chart_view_get_chart (view));
+#endif
+  name = g_strdup_printf ("%s.%s", title != NULL && *title ? title : "chart", ext);
+  g_strdelimit (name, "/\\:", '-');
+  chooser = gtk_file_chooser_native_new (_("Export Chart"),
+                                         GTK_WINDOW (gtk_widget_get_root (GTK_WIDGET (button))),
+                                         GTK_FILE_CHOOSER_ACTION_SAVE, _("_Export"), _("_Cancel"));
+  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser), name);
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
+  g_signal_connect (chooser, "response", G_CALLBACK (export_response_cb), g_object_ref (view));
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
+}
+
+static void
+slide_toggled_cb (GtkToggleButton  *button,
+                  ProcuraChartView *view)
+{
+  /* The analyst chooses the slides: a chart left out is skipped by presentation mode. */
+  g_object_set_data (G_OBJECT (view), "left-out-of-slides",
+                     gtk_toggle_button_get_active (button) ? NULL : GINT_TO_POINTER (1));
+  gtk_widget_set_tooltip_text (GTK_WIDGET (button),
+                               gtk_toggle_button_get_active (button)
+                                 ? _("In the Presentation (F5): click to leave it out")
+                                 : _("Left out of the Presentation: click to include it"));
+}
+
+static GtkWidget *
+chart_card (ProcuraComparePage *self,
+            const char         *name)
+{
+  GtkWidget *card = gtk_overlay_new ();
+  GtkWidget *header = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  GtkWidget *stack = gtk_stack_new ();
+  GtkWidget *view = procura_chart_view_new ();
+  GtkWidget *scroller = gtk_scrolled_window_new ();
+  GtkWidget *toggle = gtk_toggle_button_new ();
+  GtkWidget *slide = gtk_toggle_button_new ();
+  GtkWidget *export = gtk_menu_button_new ();
+  GtkWidget *popover = gtk_popover_new ();
+  GtkWidget *export_box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  static const char *formats[][2] = {
+    { "png", N_("Export as _PNG…") }, { "svg", N_("Export as _SVG…") }, { "pdf", N_("Export as P_DF…") },
+  };
+
+  gtk_widget_add_css_class (card, "card");
+  gtk_widget_set_hexpand (card, TRUE);
+  gtk_widget_set_margin_end (header, 6);
+  gtk_widget_set_margin_top (header, 6);
+  gtk_widget_set_halign (header, GTK_ALIGN_END);
+  gtk_widget_set_valign (header, GTK_ALIGN_START);
+
+  gtk_button_set_icon_name (GTK_BUTTON (toggle), "view-list-symbolic");
+  gtk_widget_set_tooltip_text (toggle, _("Show the Data as a Table"));
+  gtk_widget_add_css_class (toggle, "flat");
+  g_signal_connect (toggle, "toggled", G_CALLBACK (table_toggled_cb), stack);
+  gtk_menu_button_set_icon_name (GTK_MENU_BUTTON (export), "document-save-as-symbolic");
+  gtk_widget_set_tooltip_text (export, _("Export the Chart"));
+  gtk_widget_add_css_class (export, "flat");
+  for (guint i = 0; i < G_N_ELEMENTS (formats); i++)
+    {
+      GtkWidget *button = gtk_button_new_with_mnemonic (_(formats[i][1]));
+
+      gtk_widget_add_css_class (button, "flat");
+      gtk_label_set_xalign (GTK_LABEL (gtk_button_get_child (GTK_BUTTON (button))), 0);
+      g_object_set_data (G_OBJECT (button), "extension", (gpointer) formats[i][0]);
+      g_signal_connect (button, "clicked", G_CALLBACK (export_clicked_cb), view);
+      g_signal_connect_swapped (button, "clicked", G_CALLBACK (gtk_popover_popdown), popover);
+      gtk_box_append (GTK_BOX (export_box), button);
+    }
+  gtk_popover_set_child (GTK_POPOVER (popover), export_box);
+  gtk_menu_button_set_popover (GTK_MENU_BUTTON (export), popover);
+  gtk_button_set_icon_name (GTK_BUTTON (slide), "x-office-presentation-symbolic");
+  gtk_widget_add_css_class (slide, "flat");
+  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (slide), TRUE);
+  g_signal_connect (slide, "toggled", G_CALLBACK (slide_toggled_cb), view);
+  slide_toggled_cb (GTK_TOGGLE_BUTTON (slide), PROCURA_CHART_VIEW (view));
+  gtk_box_append (GTK_BOX (header), slide);
+  gtk_box_append (GTK_BOX (header), toggle);
+  gtk_box_append (GTK_BOX (header), export);
+
+  gtk_widget_set_size_request (view, -1, 340);
+  gtk_widget_set_margin_start (view, 6);
+  gtk_widget_set_margin_end (view, 6);
+  gtk_widget_set_margin_top (view, 6);
+  gtk_widget_set_margin_bottom (view, 6);
+  gtk_widget_set_margin_top (scroller, 48);
+  gtk_widget_set_name (view, name);
+  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scroller), GTK_POLICY_AUTOMATIC, GTK_POLICY_AUTOMATIC);
+  gtk_stack_add_named (GTK_STACK (stack), view, "chart");
+  gtk_stack_add_named (GTK_STACK (stack), scroller, "table");
+  gtk_stack_set_vhomogeneous (GTK_STACK (stack), TRUE);
+  gtk_overlay_set_child (GTK_OVERLAY (card), stack);
+  gtk_overlay_add_overlay (GTK_OVERLAY (card), header);
+  g_ptr_array_add (self->views, view);
+  return card;
+}
+
+static void
+fill_controls (ProcuraComparePage *self,
+               ProcuraProject     *project)
+{
+  ProcuraBrief *brief = project->brief;
+
+  self->filling = TRUE;
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (self->threshold_spin),
+                             brief != NULL && procura_is_set (brief->slo_threshold_ms) ? brief->slo_threshold_ms : 0);
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (self->percentile_spin),
+                             brief != NULL && procura_is_set (brief->slo_percentile) ? brief->slo_percentile : 99);
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (self->average_spin),
+                             brief != NULL && procura_is_set (brief->demand_average) ? brief->demand_average : 0);
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (self->peak_spin),
+                             brief != NULL && procura_is_set (brief->demand_peak) ? brief->demand_peak : 0);
+  self->filling = FALSE;
+}
+
+static void
+build (ProcuraComparePage *self)
+{
+  GtkWidget *controls = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 18);
+
+  gtk_widget_set_halign (controls, GTK_ALIGN_CENTER);
+  control (self, controls, _("Latency target (ms)"), 1e6, 10, 0, &self->threshold_spin);
+  control (self, controls, _("Percentile"), 100, 0.5, 1, &self->percentile_spin);
+  control (self, controls, _("Average demand (req/s)"), 1e6, 1, 1, &self->average_spin);
+  control (self, controls, _("Peak demand (req/s)"), 1e6, 1, 1, &self->peak_spin);
+  gtk_spin_button_set_range (GTK_SPIN_BUTTON (self->percentile_spin), 50, 100);
+  gtk_box_append (self->box, controls);
+
+  self->withheld_label = gtk_label_new (NULL);
+  gtk_label_set_wrap (GTK_LABEL (self->withheld_label), TRUE);
+  gtk_widget_add_css_class (self->withheld_label, "warning");
+  gtk_widget_set_visible (self->withheld_label, FALSE);
+  gtk_box_append (self->box, self->withheld_label);
+
+  self->grid = gtk_grid_new ();
+  gtk_grid_set_column_spacing (GTK_GRID (self->grid), 18);
+  gtk_grid_set_row_spacing (GTK_GRID (self->grid), 18);
+  gtk_grid_set_column_homogeneous (GTK_GRID (self->grid), TRUE);
+#ifdef HAVE_COMPARE
+  for (guint i = 0; procura_figure_names[i] != NULL; i++)
+    gtk_grid_attach (GTK_GRID (self->grid), chart_card (self, procura_figure_names[i]), i % 2, i / 2, 1, 1);
+#else
+  (void) chart_card;
+#endif
+  gtk_box_append (self->box, self->grid);
+}
+
+static void
+rebuild (ProcuraComparePage *self)
+{
+  ProcuraProject *project;
+
+  if (self->document == NULL)
+    {
+      gtk_stack_set_visible_child_name (self->stack, "empty");
+      return;
+    }
+#ifndef HAVE_COMPARE
+  adw_status_page_set_description (self->status,
+                                   _("The charts need the analysis engine and the figures, which are not part of this build yet."));
+  gtk_stack_set_visible_child_name (self->stack, "empty");
+  return;
+#endif
+  project = procura_document_get_project (self->document);
+  if (project->candidates->len == 0)
+    {
+      gtk_stack_set_visible_child_name (self->stack, "empty");
+      return;
+    }
+  if (self->views->len == 0)
+    build (self);
+  fill_controls (self, project);
+#ifdef HAVE_COMPARE
+  run_analysis (self);
+#endif
+  gtk_stack_set_visible_child_name (self->stack, "content");
+}
+
+static void
+document_changed_cb (ProcuraDocument    *document,
+                     ProcuraComparePage *self)
+{
+  rebuild (self);
+}
+
+void
+procura_compare_page_set_document (ProcuraComparePage *self,
+                                   ProcuraDocument    *document)
+{
+  g_return_if_fail (PROCURA_IS_COMPARE_PAGE (self));
+
+  if (self->document != NULL)
+    g_clear_signal_handler (&self->changed_id, self->document);
+  g_cancellable_cancel (self->cancellable);
+  g_set_object (&self->document, document);
+  if (document != NULL)
+    self->changed_id = g_signal_connect (document, "changed", G_CALLBACK (document_changed_cb), self);
+  rebuild (self);
+}
+
+GPtrArray *
+procura_compare_page_get_chart_views (ProcuraComparePage *self)
+{
+  g_return_val_if_fail (PROCURA_IS_COMPARE_PAGE (self), NULL);
+  return self->views;
+}
+
+static void
+procura_compare_page_dispose (GObject *object)
+{
+  ProcuraComparePage *self = PROCURA_COMPARE_PAGE (object);
+
+  g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
+  g_clear_handle_id (&self->debounce_id, g_source_remove);
+  if (self->document != NULL)
+    g_clear_signal_handler (&self->changed_id, self->document);
+  g_clear_object (&self->document);
+  g_clear_pointer (&self->views, g_ptr_array_unref);
+  /* No gtk_widget_dispose_template(): AdwBin unparents its child itself. */
+  G_OBJECT_CLASS (procura_compare_page_parent_class)->dispose (object);
+}
+
+static void
+procura_compare_page_class_init (ProcuraComparePageClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = procura_compare_page_dispose;
+  signals[SIGNAL_CHARTS_UPDATED] =
+    g_signal_new ("charts-updated", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               "/io/github/procura/Procura/procura-compare-page.ui");
+  gtk_widget_class_bind_template_child (widget_class, ProcuraComparePage, box);
+  gtk_widget_class_bind_template_child (widget_class, ProcuraComparePage, stack);
+  gtk_widget_class_bind_template_child (widget_class, ProcuraComparePage, status);
+}
+
+static void
+procura_compare_page_init (ProcuraComparePage *self)
+{
+  g_type_ensure (PROCURA_TYPE_CHART_VIEW);
+  gtk_widget_init_template (GTK_WIDGET (self));
+  self->views = g_ptr_array_new ();
+  self->cancellable = g_cancellable_new ();
+}

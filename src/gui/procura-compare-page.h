@@ -1,0 +1,22 @@
+/* procura-compare-page.h
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <adwaita.h>
+
+#include "procura-document.h"
+
+G_BEGIN_DECLS
+
+#define PROCURA_TYPE_COMPARE_PAGE (procura_compare_page_get_type ())
+G_DECLARE_FINAL_TYPE (ProcuraComparePage, procura_compare_page, PROCURA, COMPARE_PAGE, AdwBin)
+
+void procura_compare_page_set_document (ProcuraComparePage *self,
+                                ProcuraDocument *document);
+
+/* The chart views, one per figure (ProcuraChartView*, borrowed). */
+GPtrArray *procura_compare_page_get_chart_views (ProcuraComparePage *self);
+
+G_END_DECLS

@@ -1,0 +1,565 @@
+/* procura-decision-page.c: the finance table, the warnings, the recommendation and
+ * the decision form
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#define G_LOG_DOMAIN "procura-decision-page"
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <math.h>
+
+#include "procura-decision-page.h"
+#include "procura-format.h"
+
+#ifdef PROCURA_GUI_HAVE_ANALYSIS
+# include "procura-analysis.h"
+#else
+typedef struct _ProcuraAnalysis ProcuraAnalysis;
+#endif
+
+struct _ProcuraDecisionPage
+{
+  AdwBin           parent_instance;
+
+  GtkStack        *stack;
+  AdwStatusPage   *status;
+  GtkBox          *box;
+
+  GtkWidget       *candidate_row;
+  GtkWidget       *rationale_row;
+  GtkWidget       *approver_row;
+  GtkWidget       *date_row;
+
+  GtkWidget       *analysis_box;
+  GtkWidget       *finance_box;
+
+  ProcuraDocument *document;
+  gulong           changed_id;
+  GCancellable    *cancellable;
+  ProcuraAnalysis *analysis;
+};
+
+G_DEFINE_FINAL_TYPE (ProcuraDecisionPage, procura_decision_page, ADW_TYPE_BIN)
+
+static void
+remove_children (GtkBox *box)
+{
+  GtkWidget *child;
+
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (box))) != NULL)
+    gtk_box_remove (box, child);
+}
+
+static void
+save_clicked_cb (GtkButton           *button,
+                 ProcuraDecisionPage *self)
+{
+  ProcuraProject *project = procura_document_get_project (self->document);
+  ProcuraDecision decision = { 0 };
+  guint selected = adw_combo_row_get_selected (ADW_COMBO_ROW (self->candidate_row));
+  const char *date = gtk_editable_get_text (GTK_EDITABLE (self->date_row));
+  GDate parsed;
+
+  if (*date != '\0')
+    {
+      g_date_clear (&parsed, 1);
+      g_date_set_parse (&parsed, date);
+      if (!g_date_valid (&parsed) || strlen (date) != 10 || date[4] != '-' || date[7] != '-')
+        {
+          gtk_widget_add_css_class (self->date_row, "error");
+          return;
+        }
+    }
+  gtk_widget_remove_css_class (self->date_row, "error");
+  if (selected != GTK_INVALID_LIST_POSITION && selected > 0 && selected - 1 < project->candidates->len)
+    decision.candidate_id = ((ProcuraCandidate *) g_ptr_array_index (project->candidates, selected - 1))->id;
+  decision.rationale = (char *) gtk_editable_get_text (GTK_EDITABLE (self->rationale_row));
+  decision.approver = (char *) gtk_editable_get_text (GTK_EDITABLE (self->approver_row));
+  decision.date = (char *) date;
+  if (*decision.rationale == '\0')
+    decision.rationale = NULL;
+  if (*decision.approver == '\0')
+    decision.approver = NULL;
+  if (*date == '\0')
+    decision.date = NULL;
+  procura_document_save_decision (self->document, &decision);
+}
+
+static GtkWidget *
+decision_group (ProcuraDecisionPage *self,
+                ProcuraProject      *project)
+{
+  GtkWidget *group = adw_preferences_group_new ();
+  GtkWidget *save = gtk_button_new_with_mnemonic (_("_Save Decision"));
+  GtkWidget *export = gtk_button_new_with_mnemonic (_("_Export Record…"));
+  GtkWidget *buttons = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  g_autoptr (GtkStringList) names = gtk_string_list_new (NULL);
+  guint selected = 0;
+  gboolean read_only = procura_document_get_read_only (self->document);
+
+  adw_preferences_group_set_title (ADW_PREFERENCES_GROUP (group), _("Decision"));
+  adw_preferences_group_set_description (ADW_PREFERENCES_GROUP (group),
+                                         _("The record finance, platform and product sign off on."));
+  gtk_string_list_append (names, _("Not decided"));
+  for (guint i = 0; i < project->candidates->len; i++)
+    {
+      ProcuraCandidate *c = g_ptr_array_index (project->candidates, i);
+      gtk_string_list_append (names, c->name != NULL ? c->name : "");
+      if (c->id == project->decision.candidate_id)
+        selected = i + 1;
+    }
+  self->candidate_row = adw_combo_row_new ();
+  adw_combo_row_set_model (ADW_COMBO_ROW (self->candidate_row), G_LIST_MODEL (names));
+  adw_combo_row_set_selected (ADW_COMBO_ROW (self->candidate_row), selected);
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self->candidate_row), _("Chosen candidate"));
+
+  self->rationale_row = adw_entry_row_new ();
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self->rationale_row), _("Rationale"));
+  gtk_editable_set_text (GTK_EDITABLE (self->rationale_row),
+                         project->decision.rationale != NULL ? project->decision.rationale : "");
+  self->approver_row = adw_entry_row_new ();
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self->approver_row), _("Approver"));
+  gtk_editable_set_text (GTK_EDITABLE (self->approver_row),
+                         project->decision.approver != NULL ? project->decision.approver : "");
+  self->date_row = adw_entry_row_new ();
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self->date_row), _("Date (YYYY-MM-DD)"));
+  gtk_editable_set_text (GTK_EDITABLE (self->date_row),
+                         project->decision.date != NULL ? project->decision.date : "");
+
+  adw_preferences_group_add (ADW_PREFERENCES_GROUP (group), self->candidate_row);
+  adw_preferences_group_add (ADW_PREFERENCES_GROUP (group), self->rationale_row);
+  adw_preferences_group_add (ADW_PREFERENCES_GROUP (group), self->approver_row);
+  adw_preferences_group_add (ADW_PREFERENCES_GROUP (group), self->date_row);
+  gtk_widget_set_sensitive (self->candidate_row, !read_only);
+  gtk_widget_set_sensitive (self->rationale_row, !read_only);
+  gtk_widget_set_sensitive (self->approver_row, !read_only);
+  gtk_widget_set_sensitive (self->date_row, !read_only);
+
+  gtk_widget_add_css_class (save, "suggested-action");
+  gtk_widget_add_css_class (save, "pill");
+  gtk_widget_add_css_class (export, "pill");
+  gtk_widget_set_sensitive (save, !read_only);
+  g_signal_connect (save, "clicked", G_CALLBACK (save_clicked_cb), self);
+  gtk_actionable_set_action_name (GTK_ACTIONABLE (export), "win.export-record");
+  gtk_widget_set_halign (buttons, GTK_ALIGN_CENTER);
+  gtk_widget_set_margin_top (buttons, 12);
+  gtk_box_append (GTK_BOX (buttons), export);
+  gtk_box_append (GTK_BOX (buttons), save);
+  gtk_box_set_spacing (GTK_BOX (buttons), 12);
+  gtk_box_append (self->box, group);
+  return buttons;
+}
+
+static GtkWidget *
+cell (const char *text,
+      gboolean    header,
+      gboolean    numeric)
+{
+  GtkWidget *label = gtk_label_new (text);
+
+  gtk_label_set_xalign (GTK_LABEL (label), numeric ? 1.0 : 0.0);
+  if (header)
+    gtk_widget_add_css_class (label, "heading");
+  if (numeric)
+    gtk_widget_add_css_class (label, "numeric");
+  return label;
+}
+
+/* The finance normalisation table: what each candidate costs per window, from its own
+ * inputs. The effective cost per accepted output comes from the analysis engine. */
+static void
+finance_group (ProcuraDecisionPage *self,
+               ProcuraProject      *project,
+               ProcuraAnalysis     *analysis)
+{
+  GtkWidget *group = adw_preferences_group_new ();
+  GtkWidget *frame = gtk_frame_new (NULL);
+  GtkWidget *grid = gtk_grid_new ();
+  const char *currency = project->assumptions.currency;
+  static const char *headers[] = {
+    N_("Candidate"), N_("Pricing"), N_("Unit price"), N_("GPUs"), N_("Fixed per window"), N_("Price seen"),
+    N_("All-in per window"), N_("Per accepted output"), N_("Rank"),
+  };
+
+  adw_preferences_group_set_title (ADW_PREFERENCES_GROUP (group), _("Finance Normalisation"));
+  adw_preferences_group_set_description (ADW_PREFERENCES_GROUP (group),
+                                         _("Every candidate on the same footing: unit prices, commitments and fixed costs per planning window."));
+  gtk_grid_set_column_spacing (GTK_GRID (grid), 18);
+  gtk_grid_set_row_spacing (GTK_GRID (grid), 8);
+  gtk_widget_set_margin_top (grid, 12);
+  gtk_widget_set_margin_bottom (grid, 12);
+  gtk_widget_set_margin_start (grid, 12);
+  gtk_widget_set_margin_end (grid, 12);
+  for (guint i = 0; i < G_N_ELEMENTS (headers); i++)
+    gtk_grid_attach (GTK_GRID (grid), cell (_(headers[i]), TRUE, i >= 2 && i != 5), i, 0, 1, 1);
+  for (guint i = 0; i < project->candidates->len; i++)
+    {
+      ProcuraCandidate *c = g_ptr_array_index (project->candidates, i);
+      g_autofree char *price = NULL;
+      g_autofree char *gpus = NULL;
+      g_autofree char *fixed = NULL;
+      double fixed_sum = 0;
+      double lines[] = { c->storage, c->network, c->serving_stack, c->observability, c->gateway };
+
+      for (guint j = 0; j < G_N_ELEMENTS (lines); j++)
+        if (procura_is_set (lines[j]))
+          fixed_sum += lines[j];
+      if (procura_is_set (c->labor_hours) && procura_is_set (c->labor_rate))
+        fixed_sum += c->labor_hours * c->labor_rate;
+      if (c->kind == PROCURA_CANDIDATE_API)
+        {
+          g_autofree char *out = procura_format_money (c->price_output_per_mtok, currency);
+          /* Translators: price per million output tokens */
+          price = g_strdup_printf (_("%s / M out"), out);
+          gpus = g_strdup ("—");
+        }
+      else
+        {
+          g_autofree char *p = procura_format_money (c->price_per_gpu_hour, currency);
+          /* Translators: price per GPU-hour */
+          price = g_strdup_printf (_("%s / GPU-h"), p);
+          gpus = c->gpus_per_replica > 0 ? g_strdup_printf ("%d", c->gpus_per_replica) : g_strdup ("—");
+        }
+      fixed = procura_format_money (fixed_sum, currency);
+      gtk_grid_attach (GTK_GRID (grid), cell (c->name, FALSE, FALSE), 0, i + 1, 1, 1);
+      gtk_grid_attach (GTK_GRID (grid),
+                       cell (c->kind == PROCURA_CANDIDATE_API ? _("Per token")
+                             : procura_format_id (c->pricing_model != NULL ? c->pricing_model : "on-demand"),
+                             FALSE, FALSE), 1, i + 1, 1, 1);
+      gtk_grid_attach (GTK_GRID (grid), cell (price, FALSE, TRUE), 2, i + 1, 1, 1);
+      gtk_grid_attach (GTK_GRID (grid), cell (gpus, FALSE, TRUE), 3, i + 1, 1, 1);
+      gtk_grid_attach (GTK_GRID (grid), cell (fixed, FALSE, TRUE), 4, i + 1, 1, 1);
+      gtk_grid_attach (GTK_GRID (grid), cell (c->price_date != NULL ? c->price_date : "—", FALSE, FALSE),
+                       5, i + 1, 1, 1);
+      {
+        g_autofree char *all_in = NULL;
+        g_autofree char *per = NULL;
+        g_autofree char *rank = NULL;
+#ifdef PROCURA_GUI_HAVE_ANALYSIS
+        const ProcuraCandidateAnalysis *ca = analysis != NULL ? procura_analysis_find (analysis, c->id) : NULL;
+
+        if (ca != NULL && ca->cost != NULL)
+          {
+            all_in = procura_format_money (ca->cost->all_in_cost, currency);
+            per = ca->cost->cost_per_accepted < 1
+                  ? g_strdup_printf ("$%.4f", ca->cost->cost_per_accepted)
+                  : procura_format_money (ca->cost->cost_per_accepted, currency);
+          }
+        if (ca != NULL && ca->rank > 0)
+          rank = g_strdup_printf ("%d", ca->rank);
+        if (ca != NULL && ca->cost == NULL && ca->cost_reason != NULL)
+          {
+            GtkWidget *why = cell ("—", FALSE, TRUE);
+            gtk_widget_set_tooltip_text (why, ca->cost_reason);
+            gtk_grid_attach (GTK_GRID (grid), why, 7, i + 1, 1, 1);
+          }
+        else
+#endif
+          gtk_grid_attach (GTK_GRID (grid), cell (per != NULL ? per : (analysis == NULL ? "…" : "—"), FALSE, TRUE),
+                           7, i + 1, 1, 1);
+        gtk_grid_attach (GTK_GRID (grid), cell (all_in != NULL ? all_in : (analysis == NULL ? "…" : "—"), FALSE, TRUE),
+                         6, i + 1, 1, 1);
+        gtk_grid_attach (GTK_GRID (grid), cell (rank != NULL ? rank : "—", FALSE, TRUE), 8, i + 1, 1, 1);
+      }
+    }
+  gtk_widget_set_hexpand (grid, TRUE);
+  gtk_frame_set_child (GTK_FRAME (frame), grid);
+  gtk_widget_add_css_class (frame, "view");
+  adw_preferences_group_add (ADW_PREFERENCES_GROUP (group), frame);
+  gtk_box_append (GTK_BOX (self->finance_box), group);
+}
+
+static GtkWidget *
+icon_row (const char *icon_name,
+          const char *style,
+          const char *title,
+          const char *subtitle)
+{
+  GtkWidget *row = adw_action_row_new ();
+  GtkWidget *icon = gtk_image_new_from_icon_name (icon_name);
+
+  if (style != NULL)
+    gtk_widget_add_css_class (icon, style);
+  adw_action_row_add_prefix (ADW_ACTION_ROW (row), icon);
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), title);
+  if (subtitle != NULL)
+    adw_action_row_set_subtitle (ADW_ACTION_ROW (row), subtitle);
+  return row;
+}
+
+static const char *
+choice_label (int choice)
+{
+#ifdef PROCURA_GUI_HAVE_ANALYSIS
+  switch ((ProcuraChoice) choice)
+    {
+    case PROCURA_CHOICE_API:
+      return _("Use the API");
+    case PROCURA_CHOICE_RENT:
+      return _("Rent GPUs");
+    case PROCURA_CHOICE_RESERVE:
+      return _("Reserve GPUs");
+    case PROCURA_CHOICE_BUY:
+      return _("Buy GPUs");
+    case PROCURA_CHOICE_HYBRID:
+      return _("GPUs with API overflow");
+    case PROCURA_CHOICE_UNDECIDED:
+    default:
+      break;
+    }
+#endif
+  return _("Undecided");
+}
+
+static void
+analysis_group (ProcuraDecisionPage *self,
+                ProcuraProject      *project,
+                ProcuraAnalysis     *analysis)
+{
+  GtkWidget *group = adw_preferences_group_new ();
+  GtkWidget *child;
+
+  while ((child = gtk_widget_get_first_child (self->analysis_box)) != NULL)
+    gtk_box_remove (GTK_BOX (self->analysis_box), child);
+  adw_preferences_group_set_title (ADW_PREFERENCES_GROUP (group), _("Recommendation"));
+  gtk_box_append (GTK_BOX (self->analysis_box), group);
+#ifdef PROCURA_GUI_HAVE_ANALYSIS
+  if (analysis == NULL)
+    {
+      adw_preferences_group_add (ADW_PREFERENCES_GROUP (group),
+                                 icon_row ("content-loading-symbolic", NULL, _("Analysing…"), NULL));
+      return;
+    }
+  if (analysis->ranking_withheld)
+    adw_preferences_group_add (ADW_PREFERENCES_GROUP (group),
+                               icon_row ("dialog-information-symbolic", NULL, _("Ranking withheld"),
+                                         analysis->ranking_withheld_reason));
+  if (analysis->recommendation != NULL)
+    {
+      ProcuraRecommendation *r = analysis->recommendation;
+      g_autofree char *title = NULL;
+      GtkWidget *expander = adw_expander_row_new ();
+      GtkWidget *icon = gtk_image_new_from_icon_name ("emblem-ok-symbolic");
+
+      if (r->candidate_name != NULL)
+        /* Translators: recommendation: "Reserve GPUs: 4× H200" */
+        title = g_strdup_printf (_("%s: %s"), choice_label (r->choice), r->candidate_name);
+      else
+        title = g_strdup (choice_label (r->choice));
+      gtk_widget_add_css_class (icon, r->choice == PROCURA_CHOICE_UNDECIDED ? "dim-label" : "success");
+      adw_expander_row_add_prefix (ADW_EXPANDER_ROW (expander), icon);
+      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (expander), title);
+      adw_expander_row_set_subtitle (ADW_EXPANDER_ROW (expander),
+                                     r->reasons != NULL && r->reasons->len > 0
+                                       ? g_ptr_array_index (r->reasons, 0) : NULL);
+      for (guint i = 0; r->reasons != NULL && i < r->reasons->len; i++)
+        {
+          GtkWidget *row = adw_action_row_new ();
+
+          adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), g_ptr_array_index (r->reasons, i));
+          adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
+          adw_expander_row_add_row (ADW_EXPANDER_ROW (expander), row);
+        }
+      adw_expander_row_set_expanded (ADW_EXPANDER_ROW (expander), TRUE);
+      adw_preferences_group_add (ADW_PREFERENCES_GROUP (group), expander);
+    }
+  if (analysis->warnings != NULL && analysis->warnings->len > 0)
+    {
+      GtkWidget *warnings = adw_preferences_group_new ();
+      g_autofree char *description =
+        g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u thing to check before deciding",
+                                      "%u things to check before deciding", analysis->warnings->len),
+                         analysis->warnings->len);
+
+      adw_preferences_group_set_title (ADW_PREFERENCES_GROUP (warnings), _("Warnings"));
+      adw_preferences_group_set_description (ADW_PREFERENCES_GROUP (warnings), description);
+      for (guint i = 0; i < analysis->warnings->len; i++)
+        {
+          ProcuraWarning *w = g_ptr_array_index (analysis->warnings, i);
+          ProcuraCandidate *c = w->candidate_id > 0 ? procura_project_find_candidate (project, w->candidate_id) : NULL;
+          g_autofree char *title = c != NULL ? g_strdup_printf ("%s — %s", c->name, w->message) : g_strdup (w->message);
+          GtkWidget *row = icon_row (w->severity == PROCURA_SEVERITY_ERROR ? "dialog-error-symbolic"
+                                     : w->severity == PROCURA_SEVERITY_WARNING ? "dialog-warning-symbolic"
+                                     : "dialog-information-symbolic",
+                                     w->severity == PROCURA_SEVERITY_ERROR ? "error"
+                                     : w->severity == PROCURA_SEVERITY_WARNING ? "warning" : NULL,
+                                     title, w->what_to_do);
+
+          adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
+          adw_preferences_group_add (ADW_PREFERENCES_GROUP (warnings), row);
+        }
+      gtk_box_append (GTK_BOX (self->analysis_box), warnings);
+    }
+#else
+  adw_preferences_group_add (ADW_PREFERENCES_GROUP (group),
+                             icon_row ("dialog-information-symbolic", NULL, _("No recommendation in this build"),
+                                       _("The analysis engine (rent, reserve, buy or API; warnings) is not part of this build yet.")));
+  (void) choice_label;
+#endif
+}
+
+#ifdef PROCURA_GUI_HAVE_ANALYSIS
+typedef struct {
+  ProcuraDocument *document;
+  ProcuraAnalysis *analysis;
+} AnalysisData;
+
+static void
+analysis_data_free (AnalysisData *data)
+{
+  procura_document_release_project (data->document);
+  g_clear_pointer (&data->analysis, procura_analysis_free);
+  g_free (data);
+}
+
+static void
+analysis_thread (GTask        *task,
+                 gpointer      source_object,
+                 gpointer      task_data,
+                 GCancellable *cancellable)
+{
+  AnalysisData *data = task_data;
+  ProcuraAnalysisOptions options;
+
+  procura_analysis_options_init (&options);
+  data->analysis = procura_analysis_run (procura_document_get_project (data->document), &options);
+  g_task_return_boolean (task, TRUE);
+}
+
+static void
+analysis_done_cb (GObject      *object,
+                  GAsyncResult *result,
+                  gpointer      user_data)
+{
+  AnalysisData *data = g_task_get_task_data (G_TASK (result));
+  ProcuraDecisionPage *self;
+
+  if (!g_task_propagate_boolean (G_TASK (result), NULL))
+    return;
+  self = PROCURA_DECISION_PAGE (user_data);
+  g_clear_pointer (&self->analysis, procura_analysis_free);
+  self->analysis = g_steal_pointer (&data->analysis);
+  if (self->document != NULL)
+    {
+      ProcuraProject *project = procura_document_get_project (self->document);
+      GtkWidget *child;
+
+      analysis_group (self, project, self->analysis);
+      while ((child = gtk_widget_get_first_child (self->finance_box)) != NULL)
+        gtk_box_remove (GTK_BOX (self->finance_box), child);
+      finance_group (self, project, self->analysis);
+    }
+}
+
+static void
+start_analysis (ProcuraDecisionPage *self)
+{
+  g_autoptr (GTask) task = NULL;
+  AnalysisData *data = g_new0 (AnalysisData, 1);
+
+  g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
+  self->cancellable = g_cancellable_new ();
+  data->document = self->document;
+  procura_document_hold_project (self->document);
+  task = g_task_new (NULL, self->cancellable, analysis_done_cb, self);
+  g_task_set_task_data (task, data, (GDestroyNotify) analysis_data_free);
+  g_task_run_in_thread (task, analysis_thread);
+}
+#endif
+
+static void
+rebuild (ProcuraDecisionPage *self)
+{
+  ProcuraProject *project;
+  GtkWidget *buttons;
+
+  remove_children (self->box);
+  if (self->document == NULL)
+    {
+      gtk_stack_set_visible_child_name (self->stack, "empty");
+      return;
+    }
+  project = procura_document_get_project (self->document);
+  if (project->candidates->len == 0)
+    {
+      gtk_stack_set_visible_child_name (self->stack, "empty");
+      return;
+    }
+  self->analysis_box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 24);
+  self->finance_box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  gtk_box_append (self->box, self->analysis_box);
+  gtk_box_append (self->box, self->finance_box);
+#ifdef PROCURA_GUI_HAVE_ANALYSIS
+  g_clear_pointer (&self->analysis, procura_analysis_free);
+#endif
+  analysis_group (self, project, NULL);
+  finance_group (self, project, NULL);
+#ifdef PROCURA_GUI_HAVE_ANALYSIS
+  start_analysis (self);
+#endif
+  buttons = decision_group (self, project);
+  gtk_box_append (self->box, buttons);
+  gtk_stack_set_visible_child_name (self->stack, "content");
+}
+
+static void
+document_changed_cb (ProcuraDocument     *document,
+                     ProcuraDecisionPage *self)
+{
+  rebuild (self);
+}
+
+void
+procura_decision_page_set_document (ProcuraDecisionPage *self,
+                                    ProcuraDocument     *document)
+{
+  g_return_if_fail (PROCURA_IS_DECISION_PAGE (self));
+
+  if (self->document != NULL)
+    g_clear_signal_handler (&self->changed_id, self->document);
+  g_set_object (&self->document, document);
+  if (document != NULL)
+    self->changed_id = g_signal_connect (document, "changed", G_CALLBACK (document_changed_cb), self);
+  rebuild (self);
+}
+
+static void
+procura_decision_page_dispose (GObject *object)
+{
+  ProcuraDecisionPage *self = PROCURA_DECISION_PAGE (object);
+
+  g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
+#ifdef PROCURA_GUI_HAVE_ANALYSIS
+  g_clear_pointer (&self->analysis, procura_analysis_free);
+#endif
+  if (self->document != NULL)
+    g_clear_signal_handler (&self->changed_id, self->document);
+  g_clear_object (&self->document);
+  /* No gtk_widget_dispose_template(): AdwBin unparents its child itself. */
+  G_OBJECT_CLASS (procura_decision_page_parent_class)->dispose (object);
+}
+
+static void
+procura_decision_page_class_init (ProcuraDecisionPageClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = procura_decision_page_dispose;
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               "/io/github/procura/Procura/procura-decision-page.ui");
+  gtk_widget_class_bind_template_child (widget_class, ProcuraDecisionPage, box);
+  gtk_widget_class_bind_template_child (widget_class, ProcuraDecisionPage, stack);
+  gtk_widget_class_bind_template_child (widget_class, ProcuraDecisionPage, status);
+}
+
+static void
+procura_decision_page_init (ProcuraDecisionPage *self)
+{
+  gtk_widget_init_template (GTK_WIDGET (self));
+  self->cancellable = g_cancellable_new ();
+}

@@ -1,0 +1,19 @@
+/* procura-decision-page.h
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <adwaita.h>
+
+#include "procura-document.h"
+
+G_BEGIN_DECLS
+
+#define PROCURA_TYPE_DECISION_PAGE (procura_decision_page_get_type ())
+G_DECLARE_FINAL_TYPE (ProcuraDecisionPage, procura_decision_page, PROCURA, DECISION_PAGE, AdwBin)
+
+void procura_decision_page_set_document (ProcuraDecisionPage *self,
+                                ProcuraDocument *document);
+
+G_END_DECLS

@@ -1,0 +1,894 @@
+/* procura-document.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#define G_LOG_DOMAIN "procura-document"
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <glib/gstdio.h>
+
+#include "procura-document.h"
+
+#ifdef PROCURA_GUI_HAVE_STORE
+# include "procura-store.h"
+#endif
+#ifdef PROCURA_GUI_HAVE_DEMO
+# include "procura-demo.h"
+#endif
+
+#ifndef PROCURA_GUI_HAVE_STORE
+typedef struct _ProcuraStore ProcuraStore;
+#endif
+
+struct _ProcuraDocument
+{
+  GObject          parent_instance;
+
+  char            *path;
+  ProcuraStore    *store;
+  ProcuraProject  *project;
+  GMutex           lock;        /* one store call at a time */
+  guint            busy;
+  gboolean         read_only;
+  char            *read_only_reason;
+  guint            holds;       /* snapshots in use by threads */
+  GPtrArray       *retired;     /* snapshots replaced while held */
+};
+
+G_DEFINE_FINAL_TYPE (ProcuraDocument, procura_document, G_TYPE_OBJECT)
+
+enum {
+  PROP_0,
+  PROP_BUSY,
+  N_PROPS
+};
+
+enum {
+  SIGNAL_CHANGED,
+  SIGNAL_ERROR,
+  SIGNAL_DELETED,
+  N_SIGNALS
+};
+
+static GParamSpec *properties[N_PROPS];
+static guint signals[N_SIGNALS];
+
+gboolean
+procura_document_store_available (void)
+{
+#ifdef PROCURA_GUI_HAVE_STORE
+  return TRUE;
+#else
+  return FALSE;
+#endif
+}
+
+static void
+set_busy (ProcuraDocument *self,
+          int              delta)
+{
+  gboolean was = self->busy > 0;
+
+  self->busy += delta;
+  if (was != (self->busy > 0))
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BUSY]);
+}
+
+static void
+replace_project (ProcuraDocument *self,
+                 ProcuraProject  *project)
+{
+  if (self->holds > 0)
+    g_ptr_array_add (self->retired, g_steal_pointer (&self->project));
+  else
+    g_clear_pointer (&self->project, procura_project_free);
+  self->project = project;
+}
+
+ProcuraProject *
+procura_document_hold_project (ProcuraDocument *self)
+{
+  g_return_val_if_fail (PROCURA_IS_DOCUMENT (self), NULL);
+  self->holds++;
+  g_object_ref (self);
+  return self->project;
+}
+
+void
+procura_document_release_project (ProcuraDocument *self)
+{
+  g_return_if_fail (PROCURA_IS_DOCUMENT (self));
+  g_return_if_fail (self->holds > 0);
+  if (--self->holds == 0)
+    g_ptr_array_set_size (self->retired, 0);
+  g_object_unref (self);
+}
+
+/* ------------------------------------------------------------------------- */
+/* Opening                                                                    */
+
+typedef struct {
+  char           *path;
+  gboolean        create;
+  ProcuraStore   *store;
+  ProcuraProject *project;
+} OpenData;
+
+static void
+open_data_free (OpenData *data)
+{
+#ifdef PROCURA_GUI_HAVE_STORE
+  g_clear_pointer (&data->store, procura_store_close);
+#endif
+  g_clear_pointer (&data->project, procura_project_free);
+  g_free (data->path);
+  g_free (data);
+}
+
+static void
+open_thread (GTask        *task,
+             gpointer      source_object,
+             gpointer      task_data,
+             GCancellable *cancellable)
+{
+#ifdef PROCURA_GUI_HAVE_STORE
+  OpenData *data = task_data;
+  GError *error = NULL;
+
+  if (data->create)
+    {
+      g_autofree char *base = g_path_get_basename (data->path);
+      char *dot = strrchr (base, '.');
+
+      if (dot != NULL && dot != base)
+        *dot = '\0';
+      data->store = procura_store_create (data->path, base, &error);
+    }
+  else
+    data->store = procura_store_open (data->path, PROCURA_STORE_OPEN_DEFAULT, &error);
+  if (data->store == NULL)
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+  data->project = procura_store_load_project (data->store, PROCURA_STORE_LOAD_DEFAULT, &error);
+  if (data->project == NULL)
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+  g_task_return_boolean (task, TRUE);
+#else
+  g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+                           _("This build of Procura cannot open project files yet"));
+#endif
+}
+
+void
+procura_document_open_async (const char          *path,
+                             gboolean             create,
+                             GCancellable        *cancellable,
+                             GAsyncReadyCallback  callback,
+                             gpointer             user_data)
+{
+  g_autoptr (GTask) task = g_task_new (NULL, cancellable, callback, user_data);
+  OpenData *data = g_new0 (OpenData, 1);
+
+  data->path = g_strdup (path);
+  data->create = create;
+  g_task_set_task_data (task, data, (GDestroyNotify) open_data_free);
+  g_task_run_in_thread (task, open_thread);
+}
+
+ProcuraDocument *
+procura_document_open_finish (GAsyncResult  *result,
+                              GError       **error)
+{
+  OpenData *data;
+  ProcuraDocument *self;
+
+  if (!g_task_propagate_boolean (G_TASK (result), error))
+    return NULL;
+  data = g_task_get_task_data (G_TASK (result));
+  self = g_object_new (PROCURA_TYPE_DOCUMENT, NULL);
+  self->path = g_strdup (data->path);
+  self->store = g_steal_pointer (&data->store);
+  self->project = g_steal_pointer (&data->project);
+#ifdef PROCURA_GUI_HAVE_STORE
+  self->read_only = procura_store_is_read_only (self->store);
+  self->read_only_reason = g_strdup (procura_store_get_read_only_reason (self->store));
+#endif
+  return self;
+}
+
+static void
+demo_thread (GTask        *task,
+             gpointer      source_object,
+             gpointer      task_data,
+             GCancellable *cancellable)
+{
+#ifdef PROCURA_GUI_HAVE_DEMO
+  const char *path = task_data;
+  g_autofree char *dir = g_path_get_dirname (path);
+  GError *error = NULL;
+
+  if (g_mkdir_with_parents (dir, 0755) != 0)
+    {
+      int saved = errno;
+      g_task_return_new_error (task, G_IO_ERROR, g_io_error_from_errno (saved),
+                               _("Cannot create the folder “%s”: %s"), dir, g_strerror (saved));
+      return;
+    }
+  g_unlink (path);
+  if (!procura_demo_write (path, &error))
+    g_task_return_error (task, error);
+  else
+    g_task_return_boolean (task, TRUE);
+#else
+  g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+                           _("The demo project is not available in this build yet"));
+#endif
+}
+
+void
+procura_document_write_demo_async (const char          *path,
+                                   GCancellable        *cancellable,
+                                   GAsyncReadyCallback  callback,
+                                   gpointer             user_data)
+{
+  g_autoptr (GTask) task = g_task_new (NULL, cancellable, callback, user_data);
+
+  g_task_set_task_data (task, g_strdup (path), g_free);
+  g_task_run_in_thread (task, demo_thread);
+}
+
+gboolean
+procura_document_write_demo_finish (GAsyncResult  *result,
+                                    GError       **error)
+{
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+/* ------------------------------------------------------------------------- */
+/* Edits                                                                      */
+
+typedef gboolean (*StoreOp) (ProcuraStore *store,
+                             gpointer      data,
+                             gint64       *undo_token,
+                             GError      **error);
+
+typedef struct {
+  StoreOp         op;
+  gpointer        data;
+  GDestroyNotify  data_free;
+  char           *deleted_message;   /* non-NULL: emit "deleted" with the token */
+  gint64          token;
+  ProcuraProject *project;           /* reloaded after the write */
+} EditData;
+
+static void
+edit_data_free (EditData *data)
+{
+  if (data->data_free != NULL)
+    data->data_free (data->data);
+  g_clear_pointer (&data->project, procura_project_free);
+  g_free (data->deleted_message);
+  g_free (data);
+}
+
+static void
+edit_thread (GTask        *task,
+             gpointer      source_object,
+             gpointer      task_data,
+             GCancellable *cancellable)
+{
+  ProcuraDocument *self = source_object;
+  EditData *data = task_data;
+  GError *error = NULL;
+
+  g_mutex_lock (&self->lock);
+  if (!data->op (self->store, data->data, &data->token, &error))
+    {
+      g_mutex_unlock (&self->lock);
+      g_task_return_error (task, error);
+      return;
+    }
+#ifdef PROCURA_GUI_HAVE_STORE
+  data->project = procura_store_load_project (self->store, PROCURA_STORE_LOAD_DEFAULT, &error);
+#endif
+  g_mutex_unlock (&self->lock);
+  if (data->project == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_boolean (task, TRUE);
+}
+
+static void
+edit_done_cb (GObject      *object,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  ProcuraDocument *self = PROCURA_DOCUMENT (object);
+  EditData *data = g_task_get_task_data (G_TASK (result));
+  g_autoptr (GError) error = NULL;
+
+  set_busy (self, -1);
+  if (!g_task_propagate_boolean (G_TASK (result), &error))
+    {
+      g_signal_emit (self, signals[SIGNAL_ERROR], 0, error->message);
+      return;
+    }
+  replace_project (self, g_steal_pointer (&data->project));
+  g_signal_emit (self, signals[SIGNAL_CHANGED], 0);
+  if (data->deleted_message != NULL)
+    g_signal_emit (self, signals[SIGNAL_DELETED], 0, data->deleted_message, data->token);
+}
+
+static void
+run_edit (ProcuraDocument *self,
+          StoreOp          op,
+          gpointer         data,
+          GDestroyNotify   data_free,
+          char            *deleted_message)
+{
+  g_autoptr (GTask) task = NULL;
+  EditData *edit;
+
+  if (self->store == NULL || self->read_only)
+    {
+      if (data_free != NULL)
+        data_free (data);
+      g_free (deleted_message);
+      g_signal_emit (self, signals[SIGNAL_ERROR], 0,
+                     self->read_only_reason != NULL
+                       ? self->read_only_reason
+                       : _("This project is open read-only"));
+      return;
+    }
+  edit = g_new0 (EditData, 1);
+  edit->op = op;
+  edit->data = data;
+  edit->data_free = data_free;
+  edit->deleted_message = deleted_message;
+  task = g_task_new (self, NULL, edit_done_cb, NULL);
+  g_task_set_task_data (task, edit, (GDestroyNotify) edit_data_free);
+  set_busy (self, +1);
+  g_task_run_in_thread (task, edit_thread);
+}
+
+#ifdef PROCURA_GUI_HAVE_STORE
+static gboolean
+op_save_brief (ProcuraStore *store, gpointer data, gint64 *token, GError **error)
+{
+  return procura_store_save_brief (store, data, error);
+}
+
+static gboolean
+op_save_decision (ProcuraStore *store, gpointer data, gint64 *token, GError **error)
+{
+  return procura_store_save_decision (store, data, error);
+}
+
+static gboolean
+op_update_candidate (ProcuraStore *store, gpointer data, gint64 *token, GError **error)
+{
+  return procura_store_update_candidate (store, data, error);
+}
+
+static gboolean
+op_add_candidate (ProcuraStore *store, gpointer data, gint64 *token, GError **error)
+{
+  return procura_store_add_candidate (store, data, error) > 0;
+}
+
+static gboolean
+op_update_ops_test (ProcuraStore *store, gpointer data, gint64 *token, GError **error)
+{
+  const ProcuraOpsTest *test = data;
+
+  if (test->id > 0)
+    return procura_store_update_ops_test (store, test, error);
+  return procura_store_add_ops_test (store, test, error) > 0;
+}
+
+static gboolean
+op_update_checklist (ProcuraStore *store, gpointer data, gint64 *token, GError **error)
+{
+  const ProcuraChecklistItem *item = data;
+
+  if (item->id > 0)
+    return procura_store_update_checklist_item (store, item, error);
+  return procura_store_add_checklist_item (store, item, error) > 0;
+}
+
+static gboolean
+op_delete_candidate (ProcuraStore *store, gpointer data, gint64 *token, GError **error)
+{
+  return procura_store_delete_candidate (store, *(gint64 *) data, token, error);
+}
+
+static gboolean
+op_delete_run (ProcuraStore *store, gpointer data, gint64 *token, GError **error)
+{
+  return procura_store_delete_run (store, *(gint64 *) data, token, error);
+}
+
+static gboolean
+op_undo (ProcuraStore *store, gpointer data, gint64 *token, GError **error)
+{
+  return procura_store_undo (store, *(gint64 *) data, error);
+}
+
+static gboolean
+op_assign_run (ProcuraStore *store, gpointer data, gint64 *token, GError **error)
+{
+  const gint64 *ids = data;
+  return procura_store_assign_run (store, ids[0], ids[1], error);
+}
+#else
+static gboolean
+op_unavailable (ProcuraStore *store, gpointer data, gint64 *token, GError **error)
+{
+  g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+                       _("This build of Procura cannot save projects yet"));
+  return FALSE;
+}
+# define op_save_brief op_unavailable
+# define op_save_decision op_unavailable
+# define op_update_candidate op_unavailable
+# define op_add_candidate op_unavailable
+# define op_update_ops_test op_unavailable
+# define op_update_checklist op_unavailable
+# define op_delete_candidate op_unavailable
+# define op_delete_run op_unavailable
+# define op_undo op_unavailable
+# define op_assign_run op_unavailable
+#endif
+
+static gint64 *
+dup_id (gint64 id)
+{
+  return g_memdup2 (&id, sizeof id);
+}
+
+static void
+decision_free (ProcuraDecision *d)
+{
+  procura_decision_clear (d);
+  g_free (d);
+}
+
+static void
+ops_test_free (gpointer p)
+{
+  procura_ops_test_free (p);
+}
+
+static void
+checklist_free (gpointer p)
+{
+  procura_checklist_item_free (p);
+}
+
+void
+procura_document_save_brief (ProcuraDocument    *self,
+                             const ProcuraBrief *brief)
+{
+  g_return_if_fail (PROCURA_IS_DOCUMENT (self));
+  run_edit (self, op_save_brief, procura_brief_copy (brief),
+            (GDestroyNotify) procura_brief_free, NULL);
+}
+
+void
+procura_document_save_decision (ProcuraDocument       *self,
+                                const ProcuraDecision *decision)
+{
+  ProcuraDecision *copy = g_new0 (ProcuraDecision, 1);
+
+  g_return_if_fail (PROCURA_IS_DOCUMENT (self));
+  copy->candidate_id = decision->candidate_id;
+  copy->rationale = g_strdup (decision->rationale);
+  copy->approver = g_strdup (decision->approver);
+  copy->date = g_strdup (decision->date);
+  run_edit (self, op_save_decision, copy, (GDestroyNotify) decision_free, NULL);
+}
+
+void
+procura_document_update_candidate (ProcuraDocument        *self,
+                                   const ProcuraCandidate *candidate)
+{
+  g_return_if_fail (PROCURA_IS_DOCUMENT (self));
+  run_edit (self, op_update_candidate, procura_candidate_copy (candidate),
+            (GDestroyNotify) procura_candidate_free, NULL);
+}
+
+void
+procura_document_add_candidate (ProcuraDocument        *self,
+                                const ProcuraCandidate *candidate)
+{
+  g_return_if_fail (PROCURA_IS_DOCUMENT (self));
+  run_edit (self, op_add_candidate, procura_candidate_copy (candidate),
+            (GDestroyNotify) procura_candidate_free, NULL);
+}
+
+void
+procura_document_update_ops_test (ProcuraDocument      *self,
+                                  const ProcuraOpsTest *test)
+{
+  ProcuraOpsTest *copy = procura_ops_test_new ();
+
+  g_return_if_fail (PROCURA_IS_DOCUMENT (self));
+  copy->id = test->id;
+  copy->candidate_id = test->candidate_id;
+  copy->kind = g_strdup (test->kind);
+  copy->result = g_strdup (test->result);
+  copy->recovery_s = test->recovery_s;
+  copy->failed_requests = test->failed_requests;
+  copy->per_month = test->per_month;
+  copy->notes = g_strdup (test->notes);
+  run_edit (self, op_update_ops_test, copy, ops_test_free, NULL);
+}
+
+void
+procura_document_update_checklist_item (ProcuraDocument            *self,
+                                        const ProcuraChecklistItem *item)
+{
+  ProcuraChecklistItem *copy = procura_checklist_item_new ();
+
+  g_return_if_fail (PROCURA_IS_DOCUMENT (self));
+  copy->id = item->id;
+  copy->candidate_id = item->candidate_id;
+  copy->section = g_strdup (item->section);
+  copy->item = g_strdup (item->item);
+  copy->answer = g_strdup (item->answer);
+  copy->evidence = g_strdup (item->evidence);
+  run_edit (self, op_update_checklist, copy, checklist_free, NULL);
+}
+
+void
+procura_document_delete_candidate (ProcuraDocument *self,
+                                   gint64           candidate_id)
+{
+  ProcuraCandidate *c;
+  char *message;
+
+  g_return_if_fail (PROCURA_IS_DOCUMENT (self));
+  c = procura_project_find_candidate (self->project, candidate_id);
+  /* Translators: a toast after deleting a candidate, with an Undo button */
+  message = g_strdup_printf (_("“%s” deleted"), c != NULL && c->name != NULL ? c->name : "");
+  run_edit (self, op_delete_candidate, dup_id (candidate_id), g_free, message);
+}
+
+void
+procura_document_delete_run (ProcuraDocument *self,
+                             gint64           run_id)
+{
+  g_return_if_fail (PROCURA_IS_DOCUMENT (self));
+  run_edit (self, op_delete_run, dup_id (run_id), g_free, g_strdup (_("Benchmark run deleted")));
+}
+
+void
+procura_document_undo (ProcuraDocument *self,
+                       gint64           undo_token)
+{
+  g_return_if_fail (PROCURA_IS_DOCUMENT (self));
+  run_edit (self, op_undo, dup_id (undo_token), g_free, NULL);
+}
+
+void
+procura_document_assign_run (ProcuraDocument *self,
+                             gint64           run_id,
+                             gint64           candidate_id)
+{
+  gint64 *ids = g_new (gint64, 2);
+
+  g_return_if_fail (PROCURA_IS_DOCUMENT (self));
+  ids[0] = run_id;
+  ids[1] = candidate_id;
+  run_edit (self, op_assign_run, ids, g_free, NULL);
+}
+
+/* ------------------------------------------------------------------------- */
+/* Imports                                                                    */
+
+typedef struct {
+  GPtrArray             *files;     /* GFile* */
+  ProcuraImportProgress  progress;
+  gpointer               progress_data;
+  GStrvBuilder          *errors;
+  guint                  imported;
+  ProcuraProject        *project;
+} ImportData;
+
+typedef struct {
+  ProcuraImportProgress  progress;
+  gpointer               progress_data;
+  double                 fraction;
+  char                  *name;
+} ProgressData;
+
+static void
+import_data_free (ImportData *data)
+{
+  g_ptr_array_unref (data->files);
+  g_strv_builder_unref (data->errors);
+  g_clear_pointer (&data->project, procura_project_free);
+  g_free (data);
+}
+
+static gboolean
+progress_idle (gpointer user_data)
+{
+  ProgressData *p = user_data;
+
+  p->progress (p->fraction, p->name, p->progress_data);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+progress_data_free (gpointer user_data)
+{
+  ProgressData *p = user_data;
+
+  g_free (p->name);
+  g_free (p);
+}
+
+static void
+report_progress (GTask      *task,
+                 ImportData *data,
+                 double      fraction,
+                 const char *name)
+{
+  ProgressData *p;
+
+  if (data->progress == NULL)
+    return;
+  p = g_new0 (ProgressData, 1);
+  p->progress = data->progress;
+  p->progress_data = data->progress_data;
+  p->fraction = fraction;
+  p->name = g_strdup (name);
+  g_main_context_invoke_full (g_task_get_context (task), G_PRIORITY_DEFAULT,
+                              progress_idle, p, progress_data_free);
+}
+
+static void
+import_thread (GTask        *task,
+               gpointer      source_object,
+               gpointer      task_data,
+               GCancellable *cancellable)
+{
+  ProcuraDocument *self = source_object;
+  ImportData *data = task_data;
+  GError *error = NULL;
+
+  (void) self;
+  for (guint i = 0; i < data->files->len; i++)
+    {
+      GFile *file = g_ptr_array_index (data->files, i);
+      g_autofree char *path = g_file_get_path (file);
+      g_autofree char *name = g_file_get_basename (file);
+      g_autoptr (ProcuraImportResult) result = NULL;
+      g_autoptr (GError) local = NULL;
+
+      if (g_cancellable_set_error_if_cancelled (cancellable, &error))
+        {
+          g_task_return_error (task, error);
+          return;
+        }
+      report_progress (task, data, (double) i / data->files->len, name);
+      if (path == NULL)
+        {
+          g_autofree char *message = g_strdup_printf (_("%s: not a local file"), name);
+
+          g_strv_builder_add (data->errors, message);
+          continue;
+        }
+      result = procura_import_file (path, NULL, cancellable, &local);
+#ifdef PROCURA_GUI_HAVE_STORE
+      if (result != NULL)
+        {
+          g_mutex_lock (&self->lock);
+          if (procura_store_import (self->store, result, 0, &local))
+            data->imported++;
+          g_mutex_unlock (&self->lock);
+        }
+#else
+      if (result != NULL)
+        g_set_error_literal (&local, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+                             _("this build cannot store imports yet"));
+#endif
+      if (local != NULL)
+        {
+          if (g_error_matches (local, G_IO_ERROR, G_IO_ERROR_CANCELLED)
+              || g_error_matches (local, PROCURA_IMPORT_ERROR, PROCURA_IMPORT_ERROR_CANCELLED))
+            {
+              g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CANCELLED, "%s", local->message);
+              return;
+            }
+          g_autofree char *message = NULL;
+
+          /* Translators: "file name: reason" */
+          message = g_strdup_printf (_("%s: %s"), name, local->message);
+          g_strv_builder_add (data->errors, message);
+        }
+    }
+  report_progress (task, data, 1.0, NULL);
+#ifdef PROCURA_GUI_HAVE_STORE
+  g_mutex_lock (&self->lock);
+  data->project = procura_store_load_project (self->store, PROCURA_STORE_LOAD_DEFAULT, &error);
+  g_mutex_unlock (&self->lock);
+  if (data->project == NULL)
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+#endif
+  g_task_return_boolean (task, TRUE);
+}
+
+void
+procura_document_import_async (ProcuraDocument       *self,
+                               GPtrArray             *files,
+                               GCancellable          *cancellable,
+                               ProcuraImportProgress  progress,
+                               GAsyncReadyCallback    callback,
+                               gpointer               user_data)
+{
+  g_autoptr (GTask) task = NULL;
+  ImportData *data;
+
+  g_return_if_fail (PROCURA_IS_DOCUMENT (self));
+  task = g_task_new (self, cancellable, callback, user_data);
+  if (self->read_only)
+    {
+      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_READ_ONLY, "%s",
+                               self->read_only_reason != NULL
+                                 ? self->read_only_reason
+                                 : _("This project is open read-only"));
+      return;
+    }
+  data = g_new0 (ImportData, 1);
+  data->files = g_ptr_array_ref (files);
+  data->progress = progress;
+  data->progress_data = user_data;
+  data->errors = g_strv_builder_new ();
+  g_task_set_task_data (task, data, (GDestroyNotify) import_data_free);
+  set_busy (self, +1);
+  g_task_run_in_thread (task, import_thread);
+}
+
+guint
+procura_document_import_finish (ProcuraDocument  *self,
+                                GAsyncResult     *result,
+                                char           ***errors,
+                                GError          **error)
+{
+  ImportData *data = g_task_get_task_data (G_TASK (result));
+  gboolean ok;
+
+  ok = g_task_propagate_boolean (G_TASK (result), error);
+  if (data != NULL)
+    set_busy (self, -1);
+  if (!ok)
+    {
+      /* Whatever was stored before the cancel stays; reload lazily on the next edit. */
+      return 0;
+    }
+  if (errors != NULL)
+    *errors = g_strv_builder_end (data->errors);
+  if (data->project != NULL)
+    {
+      replace_project (self, g_steal_pointer (&data->project));
+      g_signal_emit (self, signals[SIGNAL_CHANGED], 0);
+    }
+  return data->imported;
+}
+
+/* ------------------------------------------------------------------------- */
+
+const char *
+procura_document_get_path (ProcuraDocument *self)
+{
+  g_return_val_if_fail (PROCURA_IS_DOCUMENT (self), NULL);
+  return self->path;
+}
+
+ProcuraProject *
+procura_document_get_project (ProcuraDocument *self)
+{
+  g_return_val_if_fail (PROCURA_IS_DOCUMENT (self), NULL);
+  return self->project;
+}
+
+gboolean
+procura_document_get_read_only (ProcuraDocument *self)
+{
+  g_return_val_if_fail (PROCURA_IS_DOCUMENT (self), TRUE);
+  return self->read_only;
+}
+
+const char *
+procura_document_get_read_only_reason (ProcuraDocument *self)
+{
+  g_return_val_if_fail (PROCURA_IS_DOCUMENT (self), NULL);
+  return self->read_only_reason;
+}
+
+gboolean
+procura_document_get_busy (ProcuraDocument *self)
+{
+  g_return_val_if_fail (PROCURA_IS_DOCUMENT (self), FALSE);
+  return self->busy > 0;
+}
+
+static void
+procura_document_get_property (GObject    *object,
+                               guint       prop_id,
+                               GValue     *value,
+                               GParamSpec *pspec)
+{
+  ProcuraDocument *self = PROCURA_DOCUMENT (object);
+
+  switch (prop_id)
+    {
+    case PROP_BUSY:
+      g_value_set_boolean (value, self->busy > 0);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+procura_document_finalize (GObject *object)
+{
+  ProcuraDocument *self = PROCURA_DOCUMENT (object);
+
+#ifdef PROCURA_GUI_HAVE_STORE
+  if (self->store != NULL && !self->read_only)
+    procura_store_purge_deleted (self->store, NULL);
+  g_clear_pointer (&self->store, procura_store_close);
+#endif
+  g_clear_pointer (&self->project, procura_project_free);
+  g_clear_pointer (&self->retired, g_ptr_array_unref);
+  g_free (self->path);
+  g_free (self->read_only_reason);
+  g_mutex_clear (&self->lock);
+  G_OBJECT_CLASS (procura_document_parent_class)->finalize (object);
+}
+
+static void
+procura_document_class_init (ProcuraDocumentClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->finalize = procura_document_finalize;
+  object_class->get_property = procura_document_get_property;
+
+  properties[PROP_BUSY] =
+    g_param_spec_boolean ("busy", NULL, NULL, FALSE,
+                          G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  signals[SIGNAL_CHANGED] =
+    g_signal_new ("changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+  signals[SIGNAL_ERROR] =
+    g_signal_new ("error", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
+  signals[SIGNAL_DELETED] =
+    g_signal_new ("deleted", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 2, G_TYPE_STRING, G_TYPE_INT64);
+}
+
+static void
+procura_document_init (ProcuraDocument *self)
+{
+  g_mutex_init (&self->lock);
+  self->project = procura_project_new ();
+  self->retired = g_ptr_array_new_with_free_func ((GDestroyNotify) procura_project_free);
+}

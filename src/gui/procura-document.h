@@ -1,0 +1,94 @@
+/* procura-document.h: the project open in a window
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * A ProcuraDocument owns the store of one project file and a snapshot of the project
+ * (a ProcuraProject loaded by the store). Every store call runs in a GTask thread, one
+ * at a time; after each write the snapshot is reloaded in the same thread and the
+ * document emits "changed" on the main thread. Widgets read the snapshot and never
+ * talk to the store.
+ */
+#pragma once
+
+#include <gio/gio.h>
+
+#include "procura-model.h"
+#include "procura-import.h"
+
+G_BEGIN_DECLS
+
+#define PROCURA_TYPE_DOCUMENT (procura_document_get_type ())
+G_DECLARE_FINAL_TYPE (ProcuraDocument, procura_document, PROCURA, DOCUMENT, GObject)
+
+/* TRUE when this build carries the project store (the GUI degrades to empty states
+ * without it). */
+gboolean          procura_document_store_available (void);
+
+/* Opens @path (creating a new project there when @create) in a thread. */
+void              procura_document_open_async     (const char           *path,
+                                                   gboolean              create,
+                                                   GCancellable         *cancellable,
+                                                   GAsyncReadyCallback   callback,
+                                                   gpointer              user_data);
+ProcuraDocument  *procura_document_open_finish    (GAsyncResult         *result,
+                                                   GError              **error);
+/* Writes the illustrative demo project to @path (replacing it), in a thread. */
+void              procura_document_write_demo_async  (const char          *path,
+                                                      GCancellable        *cancellable,
+                                                      GAsyncReadyCallback  callback,
+                                                      gpointer             user_data);
+gboolean          procura_document_write_demo_finish (GAsyncResult        *result,
+                                                      GError             **error);
+
+const char       *procura_document_get_path       (ProcuraDocument *self);
+/* The current snapshot; valid until the next "changed". Never NULL. */
+ProcuraProject   *procura_document_get_project    (ProcuraDocument *self);
+gboolean          procura_document_get_read_only  (ProcuraDocument *self);
+const char       *procura_document_get_read_only_reason (ProcuraDocument *self);
+gboolean          procura_document_get_busy       (ProcuraDocument *self);
+/* Keeps the current snapshot alive (even past "changed") for a thread that reads it,
+ * until the matching release (on the main thread). */
+ProcuraProject   *procura_document_hold_project    (ProcuraDocument *self);
+void              procura_document_release_project (ProcuraDocument *self);
+
+/* Edits: one store call per user action. Failures are reported through "error". */
+void procura_document_save_brief       (ProcuraDocument        *self,
+                                        const ProcuraBrief     *brief);
+void procura_document_save_decision    (ProcuraDocument        *self,
+                                        const ProcuraDecision  *decision);
+void procura_document_update_candidate (ProcuraDocument        *self,
+                                        const ProcuraCandidate *candidate);
+void procura_document_add_candidate    (ProcuraDocument        *self,
+                                        const ProcuraCandidate *candidate);
+void procura_document_update_ops_test  (ProcuraDocument        *self,
+                                        const ProcuraOpsTest   *test);
+void procura_document_update_checklist_item (ProcuraDocument            *self,
+                                             const ProcuraChecklistItem *item);
+/* Emits "deleted" with a message and an undo token on success. */
+void procura_document_delete_candidate (ProcuraDocument        *self,
+                                        gint64                  candidate_id);
+void procura_document_delete_run       (ProcuraDocument        *self,
+                                        gint64                  run_id);
+void procura_document_undo             (ProcuraDocument        *self,
+                                        gint64                  undo_token);
+void procura_document_assign_run       (ProcuraDocument        *self,
+                                        gint64                  run_id,
+                                        gint64                  candidate_id);
+
+/* Imports @files (GFile*) one after the other in a thread; @progress (0..1) is
+ * reported on the main thread. The result is a GStrv of per-file error messages
+ * ("file: reason"); an empty vector when everything was imported. */
+typedef void (*ProcuraImportProgress) (double fraction, const char *file_name, gpointer user_data);
+void      procura_document_import_async  (ProcuraDocument       *self,
+                                          GPtrArray             *files,
+                                          GCancellable          *cancellable,
+                                          ProcuraImportProgress  progress,
+                                          GAsyncReadyCallback    callback,
+                                          gpointer               user_data);
+/* Returns the number of files imported; @errors receives the failures. */
+guint     procura_document_import_finish (ProcuraDocument  *self,
+                                          GAsyncResult     *result,
+                                          char           ***errors,
+                                          GError          **error);
+
+G_END_DECLS

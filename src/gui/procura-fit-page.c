@@ -1,0 +1,715 @@
+/* procura-fit-page.c: memory fit, engine logs and the probe
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#define G_LOG_DOMAIN "procura-fit-page"
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <glib/gstdio.h>
+#include <math.h>
+
+#include "procura-fit-page.h"
+#include "procura-format.h"
+
+#include "procura-chart-view.h"
+
+#ifdef PROCURA_GUI_HAVE_PROBE_CLIENT
+# include "procura-probe-client.h"
+#endif
+#if defined (PROCURA_GUI_HAVE_FIGURES) && defined (PROCURA_GUI_HAVE_CHART) && defined (PROCURA_GUI_HAVE_ANALYSIS)
+# define HAVE_FIT_FIGURES 1
+# include "procura-figures.h"
+#endif
+
+struct _ProcuraFitPage
+{
+  AdwBin           parent_instance;
+
+  GtkStack        *stack;
+  AdwStatusPage   *status;
+  GtkBox          *box;
+
+  ProcuraDocument *document;
+  gulong           changed_id;
+
+  GtkWidget       *memory_view;
+  GtkWidget       *fit_map_view;
+  GCancellable    *figures_cancellable;
+
+  /* The probe panel survives rebuilds of the page. */
+  GtkWidget       *probe_panel;
+  GtkWidget       *probe_run;
+  GtkWidget       *probe_cancel;
+  GtkWidget       *probe_save;
+  GtkWidget       *probe_progress;
+  GtkWidget       *probe_status;
+  GtkWidget       *probe_rows;
+  GCancellable    *probe_cancellable;
+  char            *probe_state;      /* "idle", "running", "done", "cancelled" */
+  char            *probe_result;     /* status of the last run, e.g. "ok", "crashed" */
+  char            *probe_jsonl;      /* the last run's output */
+  GStrv            probe_environ;    /* extra environment (tests point it at the fake driver) */
+  double           probe_kill_after;
+  guint            pulse_id;
+};
+
+G_DEFINE_FINAL_TYPE (ProcuraFitPage, procura_fit_page, ADW_TYPE_BIN)
+
+enum {
+  SIGNAL_PROBE_FINISHED,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+
+static void
+remove_children (GtkBox *box)
+{
+  GtkWidget *child;
+
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (box))) != NULL)
+    gtk_box_remove (box, child);
+}
+
+static GtkWidget *
+value_row (const char *title,
+           const char *subtitle,
+           const char *value)
+{
+  GtkWidget *row = adw_action_row_new ();
+  GtkWidget *label = gtk_label_new (value);
+
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), title);
+  if (subtitle != NULL)
+    adw_action_row_set_subtitle (ADW_ACTION_ROW (row), subtitle);
+  gtk_widget_add_css_class (label, "numeric");
+  adw_action_row_add_suffix (ADW_ACTION_ROW (row), label);
+  return row;
+}
+
+static const char *
+candidate_name (ProcuraProject *project,
+                gint64          id)
+{
+  ProcuraCandidate *c = id > 0 ? procura_project_find_candidate (project, id) : NULL;
+
+  return c != NULL && c->name != NULL ? c->name : _("Not assigned");
+}
+
+#ifdef HAVE_FIT_FIGURES
+typedef struct {
+  ProcuraDocument *document;
+  ProcuraChart    *memory;
+  ProcuraChart    *fit_map;
+} FiguresData;
+
+static void
+figures_data_free (FiguresData *data)
+{
+  procura_document_release_project (data->document);
+  g_clear_pointer (&data->memory, procura_chart_unref);
+  g_clear_pointer (&data->fit_map, procura_chart_unref);
+  g_free (data);
+}
+
+static void
+figures_thread (GTask        *task,
+                gpointer      source_object,
+                gpointer      task_data,
+                GCancellable *cancellable)
+{
+  FiguresData *data = task_data;
+  ProcuraProject *project = procura_document_get_project (data->document);
+
+  data->memory = procura_figure_build ("memory", project, NULL, NULL);
+  if (!g_cancellable_is_cancelled (cancellable))
+    data->fit_map = procura_figure_build ("fit-map", project, NULL, NULL);
+  g_task_return_boolean (task, TRUE);
+}
+
+static void
+figures_done_cb (GObject      *object,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  FiguresData *data = g_task_get_task_data (G_TASK (result));
+  ProcuraFitPage *self;
+
+  if (!g_task_propagate_boolean (G_TASK (result), NULL))
+    return;
+  self = PROCURA_FIT_PAGE (user_data);
+  procura_chart_view_set_chart (PROCURA_CHART_VIEW (self->memory_view), data->memory);
+  procura_chart_view_set_chart (PROCURA_CHART_VIEW (self->fit_map_view), data->fit_map);
+}
+#endif
+
+static GtkWidget *
+chart_frame (GtkWidget *view)
+{
+  GtkWidget *frame = gtk_frame_new (NULL);
+
+  gtk_widget_add_css_class (frame, "card");
+  gtk_widget_set_size_request (view, -1, 360);
+  gtk_widget_set_margin_start (view, 6);
+  gtk_widget_set_margin_end (view, 6);
+  gtk_widget_set_margin_top (view, 6);
+  gtk_widget_set_margin_bottom (view, 6);
+  gtk_frame_set_child (GTK_FRAME (frame), view);
+  return frame;
+}
+
+static void
+go_to_brief_cb (GtkButton *button,
+                gpointer   user_data)
+{
+  gtk_widget_activate_action (GTK_WIDGET (button), "win.page", "i", 0);
+}
+
+static void
+calculator_group (ProcuraFitPage *self,
+                  ProcuraProject *project)
+{
+  GtkWidget *group = adw_preferences_group_new ();
+  GtkWidget *row = adw_action_row_new ();
+  GtkWidget *edit = gtk_button_new_with_mnemonic (_("_Edit in the Brief"));
+  ProcuraBrief *brief = project->brief;
+  const char *model = brief != NULL ? brief->model_shape : NULL;
+  g_autofree char *context = procura_format_number (brief != NULL ? brief->context_tokens : NAN, 0);
+  g_autofree char *conc = procura_format_number (brief != NULL ? brief->concurrency : NAN, 0);
+  g_autofree char *subtitle = NULL;
+
+  adw_preferences_group_set_title (ADW_PREFERENCES_GROUP (group), _("Memory Fit"));
+  adw_preferences_group_set_description (ADW_PREFERENCES_GROUP (group),
+                                         _("Weights, KV cache and activations for the brief’s model at its context and concurrency, on each candidate’s GPUs."));
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), model != NULL ? model : _("No model in the brief"));
+  adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
+  /* Translators: the fit inputs taken from the brief */
+  subtitle = g_strdup_printf (_("Context %s tokens · %s concurrent sequences per replica"), context, conc);
+  adw_action_row_set_subtitle (ADW_ACTION_ROW (row), subtitle);
+  gtk_widget_set_valign (edit, GTK_ALIGN_CENTER);
+  g_signal_connect (edit, "clicked", G_CALLBACK (go_to_brief_cb), NULL);
+  adw_action_row_add_suffix (ADW_ACTION_ROW (row), edit);
+  adw_preferences_group_add (ADW_PREFERENCES_GROUP (group), row);
+#ifdef HAVE_FIT_FIGURES
+  {
+    GtkWidget *charts = gtk_box_new (GTK_ORIENTATION_VERTICAL, 12);
+    g_autoptr (GTask) task = NULL;
+    FiguresData *data = g_new0 (FiguresData, 1);
+
+    gtk_widget_set_margin_top (charts, 12);
+    if (gtk_widget_get_parent (self->memory_view) != NULL)
+      {
+        gtk_frame_set_child (GTK_FRAME (gtk_widget_get_parent (self->memory_view)), NULL);
+        gtk_frame_set_child (GTK_FRAME (gtk_widget_get_parent (self->fit_map_view)), NULL);
+      }
+    gtk_box_append (GTK_BOX (charts), chart_frame (self->memory_view));
+    gtk_box_append (GTK_BOX (charts), chart_frame (self->fit_map_view));
+    adw_preferences_group_add (ADW_PREFERENCES_GROUP (group), charts);
+
+    g_cancellable_cancel (self->figures_cancellable);
+    g_clear_object (&self->figures_cancellable);
+    self->figures_cancellable = g_cancellable_new ();
+    data->document = self->document;
+    procura_document_hold_project (self->document);
+    task = g_task_new (NULL, self->figures_cancellable, figures_done_cb, self);
+    g_task_set_task_data (task, data, (GDestroyNotify) figures_data_free);
+    g_task_run_in_thread (task, figures_thread);
+  }
+#endif
+  gtk_box_append (self->box, group);
+}
+
+static void
+engine_logs_group (ProcuraFitPage *self,
+                   ProcuraProject *project)
+{
+  GtkWidget *group;
+
+  if (project->engine_logs->len == 0)
+    return;
+  group = adw_preferences_group_new ();
+  adw_preferences_group_set_title (ADW_PREFERENCES_GROUP (group), _("Engine Logs"));
+  adw_preferences_group_set_description (ADW_PREFERENCES_GROUP (group),
+                                         _("What the serving engine reported at start-up."));
+  for (guint i = 0; i < project->engine_logs->len; i++)
+    {
+      ProcuraEngineLog *log = g_ptr_array_index (project->engine_logs, i);
+      GtkWidget *expander = adw_expander_row_new ();
+      g_autofree char *title = g_strdup_printf ("%s %s · %s", log->engine != NULL ? log->engine : "",
+                                                log->engine_version != NULL ? log->engine_version : "",
+                                                candidate_name (project, log->candidate_id));
+      g_autofree char *weights = procura_format_number (log->weights_gib, 2);
+      g_autofree char *kv = procura_format_number (log->kv_available_gib, 2);
+      g_autofree char *tokens = procura_format_count (log->kv_tokens);
+      g_autofree char *conc = procura_format_number (log->max_concurrency, 1);
+      g_autofree char *weights_gib = g_strdup_printf (_("%s GiB"), weights);
+      g_autofree char *kv_gib = g_strdup_printf (_("%s GiB"), kv);
+
+      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (expander), title);
+      adw_expander_row_set_subtitle (ADW_EXPANDER_ROW (expander),
+                                     log->model != NULL ? log->model : _("Unknown model"));
+      adw_expander_row_add_row (ADW_EXPANDER_ROW (expander), value_row (_("Weights"), NULL, weights_gib));
+      adw_expander_row_add_row (ADW_EXPANDER_ROW (expander), value_row (_("KV cache available"), NULL, kv_gib));
+      adw_expander_row_add_row (ADW_EXPANDER_ROW (expander), value_row (_("KV cache tokens"), NULL, tokens));
+      adw_expander_row_add_row (ADW_EXPANDER_ROW (expander),
+                                value_row (_("Maximum concurrency"), _("At the logged maximum model length"), conc));
+      for (guint j = 0; log->errors != NULL && j < log->errors->len; j++)
+        {
+          GtkWidget *row = adw_action_row_new ();
+          GtkWidget *icon = gtk_image_new_from_icon_name ("dialog-error-symbolic");
+
+          gtk_widget_add_css_class (icon, "error");
+          adw_action_row_add_prefix (ADW_ACTION_ROW (row), icon);
+          adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), g_ptr_array_index (log->errors, j));
+          adw_expander_row_add_row (ADW_EXPANDER_ROW (expander), row);
+        }
+      adw_preferences_group_add (ADW_PREFERENCES_GROUP (group), expander);
+    }
+  gtk_box_append (self->box, group);
+}
+
+static void
+probe_group (ProcuraFitPage *self,
+             ProcuraProject *project)
+{
+  GtkWidget *group = adw_preferences_group_new ();
+  GtkWidget *import = gtk_button_new_with_mnemonic (_("_Import Probe Output…"));
+
+  adw_preferences_group_set_title (ADW_PREFERENCES_GROUP (group), _("GPU Probe"));
+  adw_preferences_group_set_description (ADW_PREFERENCES_GROUP (group),
+                                         _("Measured inventory, free memory and bandwidth, from the local probe or a remote run’s output."));
+  gtk_widget_add_css_class (import, "flat");
+  gtk_widget_set_valign (import, GTK_ALIGN_CENTER);
+  gtk_actionable_set_action_name (GTK_ACTIONABLE (import), "win.import");
+  adw_preferences_group_set_header_suffix (ADW_PREFERENCES_GROUP (group), import);
+  if (project->probe_results->len == 0)
+    {
+      GtkWidget *row = adw_action_row_new ();
+
+      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), _("No probe results"));
+      adw_action_row_set_subtitle (ADW_ACTION_ROW (row),
+                                   _("Run “procura probe” on the GPU machine and import its output here."));
+      adw_preferences_group_add (ADW_PREFERENCES_GROUP (group), row);
+    }
+  for (guint i = 0; i < project->probe_results->len; i++)
+    {
+      ProcuraProbeResult *r = g_ptr_array_index (project->probe_results, i);
+      GtkWidget *row = adw_action_row_new ();
+      GtkWidget *badge;
+      g_autofree char *title = g_strdup_printf ("%s · %s", r->device_name != NULL ? r->device_name : _("Unknown device"),
+                                                r->test != NULL ? r->test : "");
+      g_autofree char *total = procura_format_number (r->total_bytes / (1024.0 * 1024 * 1024), 1);
+      g_autofree char *free_ = procura_format_number (r->free_bytes / (1024.0 * 1024 * 1024), 1);
+      g_autofree char *bw = procura_format_number (r->bandwidth_gbps, 0);
+      g_autofree char *subtitle = NULL;
+
+      /* Translators: probe result: free of total GiB · bandwidth · candidate */
+      subtitle = g_strdup_printf (_("%s of %s GiB free · %s GB/s · %s"), free_, total, bw,
+                                  candidate_name (project, r->candidate_id));
+      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), title);
+      adw_action_row_set_subtitle (ADW_ACTION_ROW (row), subtitle);
+      if (g_strcmp0 (r->test, "fit") == 0)
+        {
+          badge = gtk_label_new (r->fits ? _("Fits") : _("Does not fit"));
+          gtk_widget_add_css_class (badge, r->fits ? "success" : "error");
+          gtk_widget_add_css_class (badge, "caption-heading");
+          adw_action_row_add_suffix (ADW_ACTION_ROW (row), badge);
+        }
+      adw_preferences_group_add (ADW_PREFERENCES_GROUP (group), row);
+    }
+  gtk_box_append (self->box, group);
+}
+
+
+/* ------------------------------------------------------------------------- */
+/* The probe panel                                                            */
+
+static void
+set_probe_state (ProcuraFitPage *self,
+                 const char     *state)
+{
+  gboolean running = g_str_equal (state, "running");
+
+  g_free (self->probe_state);
+  self->probe_state = g_strdup (state);
+  gtk_widget_set_visible (self->probe_run, !running);
+  gtk_widget_set_visible (self->probe_cancel, running);
+  gtk_widget_set_visible (self->probe_progress, running);
+  gtk_widget_set_sensitive (self->probe_save, !running && self->probe_jsonl != NULL
+                            && self->document != NULL && !procura_document_get_read_only (self->document));
+}
+
+static void
+clear_probe_rows (ProcuraFitPage *self)
+{
+  GtkWidget *child;
+
+  while ((child = gtk_widget_get_first_child (self->probe_rows)) != NULL)
+    gtk_list_box_remove (GTK_LIST_BOX (self->probe_rows), child);
+}
+
+static void
+add_probe_row (ProcuraFitPage *self,
+               const char     *icon_name,
+               const char     *title,
+               const char     *subtitle)
+{
+  GtkWidget *row = adw_action_row_new ();
+
+  if (icon_name != NULL)
+    adw_action_row_add_prefix (ADW_ACTION_ROW (row), gtk_image_new_from_icon_name (icon_name));
+  adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), title);
+  if (subtitle != NULL)
+    adw_action_row_set_subtitle (ADW_ACTION_ROW (row), subtitle);
+  gtk_list_box_append (GTK_LIST_BOX (self->probe_rows), row);
+  gtk_widget_set_visible (self->probe_rows, TRUE);
+}
+
+#ifdef PROCURA_GUI_HAVE_PROBE_CLIENT
+static gboolean
+pulse_cb (gpointer user_data)
+{
+  ProcuraFitPage *self = PROCURA_FIT_PAGE (user_data);
+
+  if (g_object_get_data (G_OBJECT (self->probe_progress), "determinate") == NULL)
+    gtk_progress_bar_pulse (GTK_PROGRESS_BAR (self->probe_progress));
+  return G_SOURCE_CONTINUE;
+}
+
+static void
+probe_event_cb (const char *event,
+                JsonObject *object,
+                gpointer    user_data)
+{
+  ProcuraFitPage *self = PROCURA_FIT_PAGE (user_data);
+
+  if (self->probe_panel == NULL)
+    return;
+  if (g_str_equal (event, "progress"))
+    {
+      gint64 done = json_object_get_int_member_with_default (object, "done", 0);
+      gint64 total = json_object_get_int_member_with_default (object, "total", 0);
+      const char *step = json_object_get_string_member_with_default (object, "step", "");
+      g_autofree char *text = NULL;
+
+      if (total > 0)
+        {
+          g_object_set_data (G_OBJECT (self->probe_progress), "determinate", GINT_TO_POINTER (1));
+          gtk_progress_bar_set_fraction (GTK_PROGRESS_BAR (self->probe_progress), (double) done / total);
+        }
+      /* Translators: probe progress, e.g. "bandwidth on GPU 0" */
+      text = g_strdup_printf (_("%s on GPU %d"), step,
+                              (int) json_object_get_int_member_with_default (object, "device", 0));
+      gtk_progress_bar_set_text (GTK_PROGRESS_BAR (self->probe_progress), text);
+      g_object_set_data (G_OBJECT (self), "probe-progress-seen", GINT_TO_POINTER (1));
+    }
+  else if (g_str_equal (event, "device"))
+    {
+      const char *name = json_object_get_string_member_with_default (object, "name", _("Unknown GPU"));
+      double total = json_object_get_double_member_with_default (object, "total_bytes", NAN);
+      g_autofree char *gib = procura_format_number (total / (1024.0 * 1024 * 1024), 1);
+      /* Translators: a GPU found by the probe: memory in GiB */
+      g_autofree char *subtitle = g_strdup_printf (_("%s GiB of memory"), gib);
+
+      add_probe_row (self, "drive-harddisk-solidstate-symbolic", name, subtitle);
+    }
+}
+
+static void
+probe_done_cb (GObject      *object,
+               GAsyncResult *result,
+               gpointer      user_data)
+{
+  ProcuraFitPage *self = PROCURA_FIT_PAGE (user_data);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (ProcuraProbeReport) report = procura_probe_run_finish (result, &error);
+
+  if (self->probe_panel == NULL)
+    {
+      /* The page went away while the probe ran. */
+      g_object_unref (self);
+      return;
+    }
+  g_clear_handle_id (&self->pulse_id, g_source_remove);
+  g_clear_object (&self->probe_cancellable);
+  g_free (self->probe_result);
+  g_clear_pointer (&self->probe_jsonl, g_free);
+  if (report == NULL)
+    {
+      self->probe_result = g_strdup ("cancelled");
+      adw_action_row_set_subtitle (ADW_ACTION_ROW (self->probe_status), _("The probe was stopped"));
+      set_probe_state (self, "cancelled");
+    }
+  else
+    {
+      self->probe_result = g_strdup (procura_probe_status_to_string (report->status));
+      adw_action_row_set_subtitle (ADW_ACTION_ROW (self->probe_status),
+                                   report->message != NULL ? report->message : self->probe_result);
+      for (guint i = 0; report->results != NULL && i < report->results->len; i++)
+        {
+          JsonObject *r = g_ptr_array_index (report->results, i);
+          const char *test = json_object_get_string_member_with_default (r, "test", "");
+          double gbps = json_object_get_double_member_with_default (r, "read_gbps", NAN);
+          g_autofree char *title = g_strdup_printf ("%s · GPU %d", test,
+                                                    (int) json_object_get_int_member_with_default (r, "device", 0));
+          g_autofree char *subtitle = isnan (gbps) ? NULL : g_strdup_printf (_("%.0f GB/s read"), gbps);
+
+          add_probe_row (self, "emblem-ok-symbolic", title, subtitle);
+        }
+      if (report->status == PROCURA_PROBE_STATUS_OK && report->lines != NULL && report->lines->len > 0)
+        self->probe_jsonl = procura_probe_report_to_jsonl (report);
+      set_probe_state (self, "done");
+    }
+  g_signal_emit (self, signals[SIGNAL_PROBE_FINISHED], 0);
+  g_object_unref (self);
+}
+#endif
+
+void
+procura_fit_page_run_probe (ProcuraFitPage *self)
+{
+  g_return_if_fail (PROCURA_IS_FIT_PAGE (self));
+#ifdef PROCURA_GUI_HAVE_PROBE_CLIENT
+  {
+    g_autoptr (ProcuraProbeOptions) options = procura_probe_options_new ();
+
+    if (self->probe_cancellable != NULL)
+      return;
+    options->bandwidth = TRUE;
+    options->kill_after_s = self->probe_kill_after;
+    options->environ = g_strdupv (self->probe_environ);
+    self->probe_cancellable = g_cancellable_new ();
+    clear_probe_rows (self);
+    gtk_widget_set_visible (self->probe_rows, FALSE);
+    g_object_set_data (G_OBJECT (self->probe_progress), "determinate", NULL);
+    g_object_set_data (G_OBJECT (self), "probe-progress-seen", NULL);
+    gtk_progress_bar_set_fraction (GTK_PROGRESS_BAR (self->probe_progress), 0);
+    gtk_progress_bar_set_text (GTK_PROGRESS_BAR (self->probe_progress), _("Starting…"));
+    adw_action_row_set_subtitle (ADW_ACTION_ROW (self->probe_status), _("Running the probe on this machine…"));
+    g_clear_pointer (&self->probe_jsonl, g_free);
+    set_probe_state (self, "running");
+    self->pulse_id = g_timeout_add (150, pulse_cb, self);
+    /* The run holds the page until it ends (a cancel ends it at once). */
+    procura_probe_run_async (options, self->probe_cancellable, probe_event_cb, self, probe_done_cb,
+                             g_object_ref (self));
+  }
+#else
+  adw_action_row_set_subtitle (ADW_ACTION_ROW (self->probe_status),
+                               _("The probe client is not part of this build yet"));
+#endif
+}
+
+void
+procura_fit_page_cancel_probe (ProcuraFitPage *self)
+{
+  g_return_if_fail (PROCURA_IS_FIT_PAGE (self));
+  if (self->probe_cancellable != NULL)
+    g_cancellable_cancel (self->probe_cancellable);
+}
+
+const char *
+procura_fit_page_get_probe_state (ProcuraFitPage *self)
+{
+  g_return_val_if_fail (PROCURA_IS_FIT_PAGE (self), NULL);
+  return self->probe_state;
+}
+
+const char *
+procura_fit_page_get_probe_result (ProcuraFitPage *self)
+{
+  g_return_val_if_fail (PROCURA_IS_FIT_PAGE (self), NULL);
+  return self->probe_result;
+}
+
+void
+procura_fit_page_set_probe_environment (ProcuraFitPage     *self,
+                                        const char * const *environ_,
+                                        double              kill_after_s)
+{
+  g_return_if_fail (PROCURA_IS_FIT_PAGE (self));
+  g_strfreev (self->probe_environ);
+  self->probe_environ = g_strdupv ((char **) environ_);
+  self->probe_kill_after = kill_after_s;
+}
+
+static void
+probe_saved_cb (GObject      *object,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  g_autofree char *path = user_data;
+  g_auto (GStrv) errors = NULL;
+  g_autoptr (GError) error = NULL;
+
+  procura_document_import_finish (PROCURA_DOCUMENT (object), result, &errors, &error);
+  g_unlink (path);
+}
+
+static void
+save_probe_clicked_cb (GtkButton      *button,
+                       ProcuraFitPage *self)
+{
+  g_autofree char *dir = g_build_filename (g_get_user_cache_dir (), "procura", NULL);
+  g_autoptr (GDateTime) now = g_date_time_new_now_utc ();
+  g_autofree char *stamp = g_date_time_format (now, "%Y%m%dT%H%M%S");
+  g_autofree char *path = NULL;
+  g_autoptr (GPtrArray) files = g_ptr_array_new_with_free_func (g_object_unref);
+
+  if (self->probe_jsonl == NULL || self->document == NULL)
+    return;
+  g_mkdir_with_parents (dir, 0700);
+  path = g_strdup_printf ("%s/probe-%s.jsonl", dir, stamp);
+  if (!g_file_set_contents (path, self->probe_jsonl, -1, NULL))
+    return;
+  g_ptr_array_add (files, g_file_new_for_path (path));
+  procura_document_import_async (self->document, files, NULL, NULL, probe_saved_cb, g_steal_pointer (&path));
+  gtk_widget_set_sensitive (self->probe_save, FALSE);
+}
+
+static void
+build_probe_panel (ProcuraFitPage *self)
+{
+  GtkWidget *group = adw_preferences_group_new ();
+  GtkWidget *buttons = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+
+  adw_preferences_group_set_title (ADW_PREFERENCES_GROUP (group), _("Local Probe"));
+  adw_preferences_group_set_description (ADW_PREFERENCES_GROUP (group),
+                                         _("Measures the GPUs of this machine: inventory, free memory and bandwidth. It never blocks the window and can be stopped at any time."));
+  self->probe_run = gtk_button_new_with_mnemonic (_("_Run Probe"));
+  self->probe_cancel = gtk_button_new_with_mnemonic (_("_Stop"));
+  self->probe_save = gtk_button_new_with_mnemonic (_("Save to _Project"));
+  gtk_widget_add_css_class (self->probe_run, "suggested-action");
+  gtk_widget_add_css_class (self->probe_cancel, "destructive-action");
+  g_signal_connect_swapped (self->probe_run, "clicked", G_CALLBACK (procura_fit_page_run_probe), self);
+  g_signal_connect_swapped (self->probe_cancel, "clicked", G_CALLBACK (procura_fit_page_cancel_probe), self);
+  g_signal_connect (self->probe_save, "clicked", G_CALLBACK (save_probe_clicked_cb), self);
+  gtk_box_append (GTK_BOX (buttons), self->probe_save);
+  gtk_box_append (GTK_BOX (buttons), self->probe_cancel);
+  gtk_box_append (GTK_BOX (buttons), self->probe_run);
+  gtk_widget_set_valign (buttons, GTK_ALIGN_CENTER);
+  adw_preferences_group_set_header_suffix (ADW_PREFERENCES_GROUP (group), buttons);
+
+  self->probe_status = adw_action_row_new ();
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self->probe_status), _("Status"));
+  adw_action_row_set_subtitle (ADW_ACTION_ROW (self->probe_status), _("Not run yet"));
+  self->probe_progress = gtk_progress_bar_new ();
+  gtk_progress_bar_set_show_text (GTK_PROGRESS_BAR (self->probe_progress), TRUE);
+  gtk_widget_set_valign (self->probe_progress, GTK_ALIGN_CENTER);
+  gtk_widget_set_size_request (self->probe_progress, 200, -1);
+  adw_action_row_add_suffix (ADW_ACTION_ROW (self->probe_status), self->probe_progress);
+  adw_preferences_group_add (ADW_PREFERENCES_GROUP (group), self->probe_status);
+
+  self->probe_rows = gtk_list_box_new ();
+  gtk_list_box_set_selection_mode (GTK_LIST_BOX (self->probe_rows), GTK_SELECTION_NONE);
+  gtk_widget_add_css_class (self->probe_rows, "boxed-list");
+  gtk_widget_set_margin_top (self->probe_rows, 12);
+  gtk_widget_set_visible (self->probe_rows, FALSE);
+  adw_preferences_group_add (ADW_PREFERENCES_GROUP (group), self->probe_rows);
+
+  self->probe_panel = g_object_ref_sink (group);
+  set_probe_state (self, "idle");
+}
+
+static void
+rebuild (ProcuraFitPage *self)
+{
+  ProcuraProject *project;
+
+  remove_children (self->box);
+  if (self->document == NULL)
+    {
+      gtk_stack_set_visible_child_name (self->stack, "empty");
+      return;
+    }
+  project = procura_document_get_project (self->document);
+  if (project->brief == NULL || project->brief->model_shape == NULL)
+    {
+      if (project->engine_logs->len == 0 && project->probe_results->len == 0)
+        {
+          gtk_stack_set_visible_child_name (self->stack, "empty");
+          return;
+        }
+    }
+  calculator_group (self, project);
+  gtk_box_append (self->box, self->probe_panel);
+  engine_logs_group (self, project);
+  probe_group (self, project);
+  gtk_stack_set_visible_child_name (self->stack, "content");
+}
+
+static void
+document_changed_cb (ProcuraDocument *document,
+                     ProcuraFitPage  *self)
+{
+  rebuild (self);
+}
+
+void
+procura_fit_page_set_document (ProcuraFitPage  *self,
+                               ProcuraDocument *document)
+{
+  g_return_if_fail (PROCURA_IS_FIT_PAGE (self));
+
+  if (self->document != NULL)
+    g_clear_signal_handler (&self->changed_id, self->document);
+  g_set_object (&self->document, document);
+  if (document != NULL)
+    self->changed_id = g_signal_connect (document, "changed", G_CALLBACK (document_changed_cb), self);
+  rebuild (self);
+}
+
+static void
+procura_fit_page_dispose (GObject *object)
+{
+  ProcuraFitPage *self = PROCURA_FIT_PAGE (object);
+
+  if (self->probe_cancellable != NULL)
+    g_cancellable_cancel (self->probe_cancellable);
+  g_clear_handle_id (&self->pulse_id, g_source_remove);
+  g_clear_object (&self->probe_panel);
+  g_cancellable_cancel (self->figures_cancellable);
+  g_clear_object (&self->figures_cancellable);
+  g_clear_object (&self->memory_view);
+  g_clear_object (&self->fit_map_view);
+  g_clear_pointer (&self->probe_state, g_free);
+  g_clear_pointer (&self->probe_result, g_free);
+  g_clear_pointer (&self->probe_jsonl, g_free);
+  g_clear_pointer (&self->probe_environ, g_strfreev);
+  if (self->document != NULL)
+    g_clear_signal_handler (&self->changed_id, self->document);
+  g_clear_object (&self->document);
+  /* No gtk_widget_dispose_template(): AdwBin unparents its child itself. */
+  G_OBJECT_CLASS (procura_fit_page_parent_class)->dispose (object);
+}
+
+static void
+procura_fit_page_class_init (ProcuraFitPageClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = procura_fit_page_dispose;
+  signals[SIGNAL_PROBE_FINISHED] =
+    g_signal_new ("probe-finished", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               "/io/github/procura/Procura/procura-fit-page.ui");
+  gtk_widget_class_bind_template_child (widget_class, ProcuraFitPage, box);
+  gtk_widget_class_bind_template_child (widget_class, ProcuraFitPage, stack);
+  gtk_widget_class_bind_template_child (widget_class, ProcuraFitPage, status);
+}
+
+static void
+procura_fit_page_init (ProcuraFitPage *self)
+{
+  gtk_widget_init_template (GTK_WIDGET (self));
+  build_probe_panel (self);
+  g_type_ensure (PROCURA_TYPE_CHART_VIEW);
+  self->memory_view = g_object_ref_sink (procura_chart_view_new ());
+  self->fit_map_view = g_object_ref_sink (procura_chart_view_new ());
+  gtk_widget_set_hexpand (self->memory_view, TRUE);
+  gtk_widget_set_hexpand (self->fit_map_view, TRUE);
+}

@@ -1,0 +1,32 @@
+/* procura-fit-page.h
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <adwaita.h>
+
+#include "procura-document.h"
+
+G_BEGIN_DECLS
+
+#define PROCURA_TYPE_FIT_PAGE (procura_fit_page_get_type ())
+G_DECLARE_FINAL_TYPE (ProcuraFitPage, procura_fit_page, PROCURA, FIT_PAGE, AdwBin)
+
+void procura_fit_page_set_document (ProcuraFitPage *self,
+                                ProcuraDocument *document);
+
+/* The local probe panel: run (async, with progress), cancel, and its state:
+ * "idle", "running", "done" or "cancelled"; the result is the probe status of the
+ * last run ("ok", "timeout", "crashed", ...). */
+void        procura_fit_page_run_probe        (ProcuraFitPage *self);
+void        procura_fit_page_cancel_probe     (ProcuraFitPage *self);
+const char *procura_fit_page_get_probe_state  (ProcuraFitPage *self);
+const char *procura_fit_page_get_probe_result (ProcuraFitPage *self);
+/* Extra NAME=VALUE for the probe (tests use the fake driver) and the client's own
+ * time limit in seconds (0: the default). */
+void        procura_fit_page_set_probe_environment (ProcuraFitPage     *self,
+                                                    const char * const *environ_,
+                                                    double              kill_after_s);
+
+G_END_DECLS

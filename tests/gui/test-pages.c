@@ -1,0 +1,387 @@
+/* test-pages.c: every page with the demo project, imports through the window, the
+ * chart widget's accessibility, presentation mode
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <glib/gstdio.h>
+
+#include "procura-benchmarks-page.h"
+#include "procura-brief-page.h"
+#include "procura-fit-page.h"
+#include "procura-chart-view.h"
+#include "procura-gui-test.h"
+#include "procura-test-util.h"
+
+#ifdef PROCURA_GUI_HAVE_CHART
+# include "procura-chart.h"
+#endif
+
+static ProcuraApplication *app;
+
+static ProcuraWindow *
+open_demo_window (void)
+{
+  ProcuraWindow *window = procura_window_new (app);
+
+  gtk_window_present (GTK_WINDOW (window));
+  procura_gui_test_wait_mapped (GTK_WIDGET (window));
+  procura_window_open_demo (window);
+  g_assert_true (procura_gui_test_wait_idle (window, 30));
+  return window;
+}
+
+static const char *
+page_state (ProcuraWindow *window,
+            const char    *name)
+{
+  GtkWidget *page = procura_window_get_page (window, name);
+  GtkWidget *stack = gtk_widget_get_first_child (page);
+
+  g_assert_true (GTK_IS_STACK (stack));
+  return gtk_stack_get_visible_child_name (GTK_STACK (stack));
+}
+
+static void
+test_demo_pages (void)
+{
+  ProcuraWindow *window;
+  ProcuraDocument *document;
+  ProcuraProject *project;
+
+#ifndef PROCURA_GUI_HAVE_DEMO
+  g_test_skip ("the demo project is not part of this build");
+  return;
+#endif
+  window = open_demo_window ();
+  document = procura_window_get_document (window);
+  g_assert_nonnull (document);
+  project = procura_document_get_project (document);
+  g_assert_true (project->illustrative);
+  g_assert_cmpuint (project->candidates->len, >, 0);
+
+  for (guint i = 0; procura_window_page_names[i] != NULL; i++)
+    {
+      const char *name = procura_window_page_names[i];
+
+      gtk_widget_activate_action (GTK_WIDGET (window), "win.page", "i", i);
+      procura_gui_test_wait_idle (window, 30);
+      g_test_message ("page %s: %s", name, page_state (window, name));
+#if !(defined (PROCURA_GUI_HAVE_ANALYSIS) && defined (PROCURA_GUI_HAVE_FIGURES) && defined (PROCURA_GUI_HAVE_CHART))
+      if (g_str_equal (name, "compare"))
+        {
+          g_assert_cmpstr (page_state (window, name), ==, "empty");
+          continue;
+        }
+#endif
+      /* With the demo project every page shows content, not its empty state. */
+      g_assert_cmpstr (page_state (window, name), ==, "content");
+    }
+
+  /* The brief of the demo is complete, so ranking is not withheld. */
+  g_assert_cmpstr (procura_brief_page_get_completeness (PROCURA_BRIEF_PAGE (procura_window_get_page (window, "brief"))),
+                   ==, "9 of 9 complete");
+  /* Every candidate of the demo has a group on the candidates page. */
+  for (guint i = 0; i < project->candidates->len; i++)
+    {
+      ProcuraCandidate *c = g_ptr_array_index (project->candidates, i);
+      g_assert_nonnull (procura_gui_test_find_label (procura_window_get_page (window, "candidates"), c->name));
+    }
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+static void
+import_finished_cb (ProcuraWindow *window,
+                    guint          imported,
+                    guint         *out)
+{
+  *out = imported;
+}
+
+static guint
+import_and_wait (ProcuraWindow *window,
+                 const char    *path)
+{
+  g_autoptr (GPtrArray) files = g_ptr_array_new_with_free_func (g_object_unref);
+  guint imported = G_MAXUINT;
+  gulong id;
+  gint64 end = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
+
+  g_ptr_array_add (files, g_file_new_for_path (path));
+  id = g_signal_connect (window, "import-finished", G_CALLBACK (import_finished_cb), &imported);
+  /* The same path as a drop onto the window or the Import action. */
+  procura_window_import_files (window, files);
+  while (imported == G_MAXUINT && g_get_monotonic_time () < end)
+    g_main_context_iteration (NULL, TRUE);
+  g_signal_handler_disconnect (window, id);
+  g_assert_cmpuint (imported, !=, G_MAXUINT);
+  procura_gui_test_wait_idle (window, 10);
+  return imported;
+}
+
+static void
+test_import_real_fixture (void)
+{
+  g_autofree char *path = procura_test_real_fixture ("vllm-bench-serve/lambdalabs__1xH100-80GB-SXM_Mistral-7B-Instruct-v0.3_tp1_len2048.json");
+  ProcuraWindow *window;
+  ProcuraProject *project;
+  guint runs_before;
+
+#ifndef PROCURA_GUI_HAVE_DEMO
+  g_test_skip ("the demo project is not part of this build");
+  return;
+#endif
+  if (path == NULL)
+    {
+      g_test_skip (procura_test_real_fixtures_missing ());
+      return;
+    }
+  if (procura_importer_find ("vllm-bench-serve") == NULL)
+    {
+      g_test_skip ("the vLLM importer is not part of this build");
+      return;
+    }
+  window = open_demo_window ();
+  runs_before = procura_document_get_project (procura_window_get_document (window))->runs->len;
+  g_assert_cmpuint (import_and_wait (window, path), ==, 1);
+  project = procura_document_get_project (procura_window_get_document (window));
+  g_assert_cmpuint (project->runs->len, >, runs_before);
+  /* The new run is unassigned and listed on the benchmarks page under that heading. */
+  g_assert_nonnull (procura_gui_test_find_label (procura_window_get_page (window, "benchmarks"),
+                                                 "Not Assigned"));
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+static void
+test_import_error_shown (void)
+{
+  g_autofree char *dir = procura_test_mkdtemp ();
+  g_autofree char *path = g_build_filename (dir, "notes.txt", NULL);
+  ProcuraWindow *window;
+  GtkWidget *page;
+
+#ifndef PROCURA_GUI_HAVE_DEMO
+  g_test_skip ("the demo project is not part of this build");
+  return;
+#endif
+  g_assert_true (g_file_set_contents (path, "this is not a benchmark result\n", -1, NULL));
+  window = open_demo_window ();
+  g_assert_cmpuint (import_and_wait (window, path), ==, 0);
+  page = procura_window_get_page (window, "benchmarks");
+  /* The error names the file and says why. */
+  g_assert_nonnull (procura_gui_test_find_label (page, "Import Errors"));
+  g_assert_nonnull (procura_gui_test_find_label (page, "notes.txt"));
+  gtk_window_destroy (GTK_WINDOW (window));
+  procura_test_rmtree (dir);
+}
+
+static void
+test_chart_view_accessible (void)
+{
+#ifdef PROCURA_GUI_HAVE_CHART
+  g_autoptr (ProcuraChart) chart = procura_chart_new ();
+  static const double x[] = { 1, 2, 4, 8 }, y[] = { 120, 180, 260, 410 };
+  g_autofree char *summary = NULL;
+  g_autofree char *point = NULL;
+  GtkWidget *window = gtk_window_new ();
+  GtkWidget *view = procura_chart_view_new ();
+  g_autoptr (GdkTexture) texture = NULL;
+
+  procura_chart_set_title (chart, "p99 TTFT by load");
+  procura_chart_set_axis (chart, PROCURA_AXIS_X, "Requests/s", PROCURA_UNIT_REQ_PER_S, PROCURA_SCALE_LINEAR);
+  procura_chart_set_axis (chart, PROCURA_AXIS_Y, "p99 TTFT", PROCURA_UNIT_MS, PROCURA_SCALE_LINEAR);
+  procura_chart_add_series (chart, PROCURA_SERIES_LINE, "H100", x, y, G_N_ELEMENTS (x));
+  summary = procura_chart_summary (chart);
+
+  g_assert_cmpint (gtk_accessible_get_accessible_role (GTK_ACCESSIBLE (view)), ==, GTK_ACCESSIBLE_ROLE_IMG);
+  procura_chart_view_set_chart (PROCURA_CHART_VIEW (view), chart);
+  g_assert_cmpstr (procura_chart_view_get_summary (PROCURA_CHART_VIEW (view)), ==, summary);
+  g_assert_true (gtk_widget_get_focusable (view));
+
+  gtk_window_set_child (GTK_WINDOW (window), view);
+  gtk_window_set_default_size (GTK_WINDOW (window), 640, 400);
+  gtk_window_present (GTK_WINDOW (window));
+  procura_gui_test_wait_mapped (view);
+  /* It draws: the snapshot renders to a non-empty texture. */
+  texture = procura_gui_test_render (view, NULL);
+  g_assert_nonnull (texture);
+  /* Keyboard navigation: Right selects the first point, then moves along the series. */
+  g_assert_null (procura_chart_view_describe_cursor (PROCURA_CHART_VIEW (view)));
+  gtk_widget_grab_focus (view);
+  {
+    GtkEventController *key = NULL;
+    GListModel *controllers = gtk_widget_observe_controllers (view);
+    gboolean handled = FALSE;
+
+    for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+      {
+        GtkEventController *c = g_list_model_get_item (controllers, i);
+        if (GTK_IS_EVENT_CONTROLLER_KEY (c))
+          key = c;
+        g_object_unref (c);
+      }
+    g_object_unref (controllers);
+    g_assert_nonnull (key);
+    g_signal_emit_by_name (key, "key-pressed", GDK_KEY_Right, 0, 0, &handled);
+    g_assert_true (handled);
+    point = procura_chart_view_describe_cursor (PROCURA_CHART_VIEW (view));
+    g_assert_nonnull (point);
+    g_assert_nonnull (strstr (point, "H100"));
+  }
+  gtk_window_destroy (GTK_WINDOW (window));
+#else
+  g_test_skip ("the chart library is not part of this build");
+#endif
+}
+
+static void
+test_presentation (void)
+{
+  ProcuraWindow *window;
+  ProcuraPresentation *presentation;
+  guint n;
+
+#ifndef PROCURA_GUI_HAVE_DEMO
+  g_test_skip ("the demo project is not part of this build");
+  return;
+#endif
+  window = open_demo_window ();
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.page", "i", 3);
+  procura_gui_test_wait_idle (window, 30);
+  presentation = procura_window_present_slides (window);
+  procura_gui_test_wait_mapped (GTK_WIDGET (presentation));
+  n = procura_presentation_get_n_slides (presentation);
+  g_assert_cmpuint (n, >=, 1);
+  g_assert_cmpuint (procura_presentation_get_slide (presentation), ==, 0);
+  gtk_widget_activate_action (GTK_WIDGET (presentation), "presentation.next", NULL);
+  g_assert_cmpuint (procura_presentation_get_slide (presentation), ==, MIN (1, n - 1));
+  gtk_widget_activate_action (GTK_WIDGET (presentation), "presentation.last", NULL);
+  g_assert_cmpuint (procura_presentation_get_slide (presentation), ==, n - 1);
+  gtk_widget_activate_action (GTK_WIDGET (presentation), "presentation.previous", NULL);
+  g_assert_cmpuint (procura_presentation_get_slide (presentation), ==, n > 1 ? n - 2 : 0);
+  g_object_add_weak_pointer (G_OBJECT (presentation), (gpointer *) &presentation);
+  gtk_widget_activate_action (GTK_WIDGET (presentation), "presentation.leave", NULL);
+  procura_gui_test_settle ();
+  g_assert_null (presentation);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+static void
+probe_finished_cb (ProcuraFitPage *page,
+                   gboolean       *finished)
+{
+  *finished = TRUE;
+}
+
+/* Runs the panel's probe with the fake driver and @extra set; cancels it after
+ * @cancel_after_s when >= 0. Returns the panel's state. */
+static const char *
+run_probe_panel (ProcuraFitPage *page,
+                 const char     *extra,
+                 double          kill_after_s,
+                 double          cancel_after_s)
+{
+  g_autofree char *cuda = g_strdup_printf ("PROCURA_PROBE_LIBCUDA=%s", g_getenv ("PROCURA_TEST_FAKE_CUDA"));
+  g_autofree char *nvml = g_strdup_printf ("PROCURA_PROBE_LIBNVML=%s", g_getenv ("PROCURA_TEST_FAKE_NVML"));
+  const char *env[] = { cuda, nvml, extra, NULL };
+  gboolean finished = FALSE;
+  gint64 start = g_get_monotonic_time ();
+  gint64 end = start + 60 * G_USEC_PER_SEC;
+  gulong id;
+
+  procura_fit_page_set_probe_environment (page, env, kill_after_s);
+  id = g_signal_connect (page, "probe-finished", G_CALLBACK (probe_finished_cb), &finished);
+  procura_fit_page_run_probe (page);
+  g_assert_cmpstr (procura_fit_page_get_probe_state (page), ==, "running");
+  while (!finished && g_get_monotonic_time () < end)
+    {
+      if (cancel_after_s >= 0 && g_get_monotonic_time () - start > cancel_after_s * G_USEC_PER_SEC)
+        {
+          procura_fit_page_cancel_probe (page);
+          cancel_after_s = -1;
+        }
+      /* The main loop keeps running while the probe does: the window never blocks. */
+      if (!g_main_context_iteration (NULL, FALSE))
+        g_usleep (1000);
+    }
+  g_signal_handler_disconnect (page, id);
+  g_assert_true (finished);
+  return procura_fit_page_get_probe_state (page);
+}
+
+static void
+test_probe_panel (void)
+{
+#ifdef PROCURA_GUI_HAVE_PROBE_CLIENT
+  ProcuraWindow *window;
+  ProcuraFitPage *page;
+
+  if (g_getenv ("PROCURA_PROBE") == NULL || g_getenv ("PROCURA_TEST_FAKE_CUDA") == NULL
+      || !g_file_test (g_getenv ("PROCURA_PROBE"), G_FILE_TEST_IS_EXECUTABLE))
+    {
+      g_test_skip ("run through meson test: the probe and the fake driver are needed");
+      return;
+    }
+#ifndef PROCURA_GUI_HAVE_DEMO
+  g_test_skip ("the demo project is not part of this build");
+  return;
+#endif
+  window = open_demo_window ();
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.page", "i", 4);
+  page = PROCURA_FIT_PAGE (procura_window_get_page (window, "fit"));
+
+  /* A normal run: inventory and bandwidth, with progress. */
+  g_assert_cmpstr (run_probe_panel (page, "FAKE_CUDA_MEMORY_MIB=8192", 0, -1), ==, "done");
+  g_assert_cmpstr (procura_fit_page_get_probe_result (page), ==, "ok");
+  g_assert_nonnull (g_object_get_data (G_OBJECT (page), "probe-progress-seen"));
+
+  /* Cancel while the probe hangs in the driver: the panel stops it and stays usable. */
+  g_assert_cmpstr (run_probe_panel (page, "FAKE_CUDA_HANG_AT=cuMemAlloc", 30, 0.5), ==, "cancelled");
+
+  /* A hang: the client's own limit kills it. */
+  g_assert_cmpstr (run_probe_panel (page, "FAKE_CUDA_HANG_AT=cuMemAlloc", 1.0, -1), ==, "done");
+  g_assert_cmpstr (procura_fit_page_get_probe_result (page), ==, "timeout");
+
+  /* A crash of the probe. */
+  g_assert_cmpstr (run_probe_panel (page, "FAKE_CUDA_CRASH_AT=cuMemAlloc", 0, -1), ==, "done");
+  g_assert_cmpstr (procura_fit_page_get_probe_result (page), ==, "crashed");
+
+  /* And it still runs afterwards. */
+  g_assert_cmpstr (run_probe_panel (page, NULL, 0, -1), ==, "done");
+  g_assert_cmpstr (procura_fit_page_get_probe_result (page), ==, "ok");
+  gtk_window_destroy (GTK_WINDOW (window));
+#else
+  g_test_skip ("the probe client is not part of this build");
+#endif
+}
+
+int
+main (int argc, char *argv[])
+{
+  g_autofree char *tmp = NULL;
+  int status;
+
+  g_test_init (&argc, &argv, NULL);
+  tmp = procura_test_mkdtemp ();
+  g_setenv ("XDG_DATA_HOME", tmp, TRUE);
+  if (!gtk_init_check ())
+    {
+      g_print ("1..0 # SKIP no display (run the suite under xvfb-run)\n");
+      return 0;
+    }
+  adw_init ();
+  app = procura_application_new ();
+  g_application_register (G_APPLICATION (app), NULL, NULL);
+
+  g_test_add_func ("/pages/demo", test_demo_pages);
+  g_test_add_func ("/pages/import-real-fixture", test_import_real_fixture);
+  g_test_add_func ("/pages/import-error", test_import_error_shown);
+  g_test_add_func ("/chart-view/accessible", test_chart_view_accessible);
+  g_test_add_func ("/presentation/slides", test_presentation);
+  g_test_add_func ("/probe/panel", test_probe_panel);
+  status = g_test_run ();
+  g_object_unref (app);
+  procura_test_rmtree (tmp);
+  return status;
+}
