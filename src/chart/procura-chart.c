@@ -2032,7 +2032,9 @@ draw_annotations (Ctx *c)
         continue;
       if (a->kind == PROCURA_ANNOT_MARKER)
         {
-          Rect r = { px - 7, py - 7, 14, 14 };
+          /* the ring and a margin: no other label may come close enough to look like
+           * this point's (its own label sits beyond it, with a leader line) */
+          Rect r = { px - 18, py - 18, 36, 36 };
 
           cairo_save (cr);
           cairo_new_path (cr);
@@ -2102,8 +2104,27 @@ draw_annotations (Ctx *c)
         continue;
       if (a->kind == PROCURA_ANNOT_MARKER || a->kind == PROCURA_ANNOT_LABEL)
         {
+          double lx, ly, tw, th, nx, ny;
+
           text_set (c, a->label, 0.85, FALSE);
-          place_label (c, px, py, a->kind == PROCURA_ANNOT_MARKER ? 8 : 7, fg, NULL, NULL);
+          text_size (c, &tw, &th);
+          place_label (c, px, py, a->kind == PROCURA_ANNOT_MARKER ? 19 : 7, fg, &lx, &ly);
+          /* a label pushed away from its point gets a leader line, so that it is
+           * never read as another point's */
+          nx = CLAMP (px, lx - 3, lx + tw + 3);
+          ny = CLAMP (py, ly - 1, ly + th + 1);
+          if (hypot (nx - px, ny - py) > 10)
+            {
+              double d = hypot (nx - px, ny - py);
+
+              cairo_save (cr);
+              cairo_set_line_width (cr, 1);
+              set_color (cr, fg, 0.55);
+              cairo_move_to (cr, px + (nx - px) / d * 7, py + (ny - py) / d * 7);
+              cairo_line_to (cr, nx, ny);
+              cairo_stroke (cr);
+              cairo_restore (cr);
+            }
         }
       else
         {

@@ -169,9 +169,17 @@ store_results (const ProcuraProbeReport *report,
       candidate_id = procura_store_find_candidate_by_name (store, candidate);
       if (candidate_id <= 0)
         {
-          g_set_error (error, PROCURA_STORE_ERROR, PROCURA_STORE_ERROR_NOT_FOUND,
-                       _("%s: no candidate named “%s”"), project, candidate);
-          return FALSE;
+          g_autoptr (ProcuraCandidate) c = procura_candidate_new ();
+
+          /* created when absent, as `procura import --candidate` does */
+          c->name = g_strdup (candidate);
+          c->kind = PROCURA_CANDIDATE_GPU;
+          if (report->devices->len > 0)
+            c->gpu_name = g_strdup (json_object_get_string_member_with_default (
+                                      g_ptr_array_index (report->devices, 0), "name", NULL));
+          candidate_id = procura_store_add_candidate (store, c, error);
+          if (candidate_id <= 0)
+            return FALSE;
         }
     }
   if (!procura_store_import (store, result, candidate_id, error))
@@ -198,7 +206,7 @@ procura_cli_probe (int    argc,
     { "bandwidth", 0, 0, G_OPTION_ARG_NONE, &bandwidth, N_("Measure memory, copy, host and peer bandwidth"), NULL },
     { "time-limit", 0, 0, G_OPTION_ARG_INT, &time_limit, N_("Stop after S seconds (default 300)"), "S" },
     { "into", 0, 0, G_OPTION_ARG_FILENAME, &into, N_("Store the results in PROJECT.procura"), "PROJECT" },
-    { "candidate", 0, 0, G_OPTION_ARG_STRING, &candidate, N_("With --into: assign the results to candidate NAME"), "NAME" },
+    { "candidate", 0, 0, G_OPTION_ARG_STRING, &candidate, N_("With --into: assign the results to candidate NAME (created when absent)"), "NAME" },
     { "ssh", 0, 0, G_OPTION_ARG_STRING, &ssh, N_("Run the probe on HOST through ssh (copied, run, removed)"), "HOST" },
     { "save", 0, 0, G_OPTION_ARG_FILENAME, &save, N_("Write the probe's JSON Lines to FILE (importable later)"), "FILE" },
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("Print the probe's JSON Lines as they arrive"), NULL },

@@ -6,6 +6,7 @@
 
 #include <math.h>
 
+#include <glib/gi18n.h>
 #include <json-glib/json-glib.h>
 
 #include "procura-cli.h"
@@ -28,12 +29,12 @@ procura_cli_render (int    argc,
   double scale = 1;
   gboolean json = FALSE;
   GOptionEntry entries[] = {
-    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "The file to write: .png, .svg or .pdf", "OUT" },
-    { "width", 0, 0, G_OPTION_ARG_INT, &width, "Width in pixels (points for SVG and PDF), default 1200", "W" },
-    { "height", 0, 0, G_OPTION_ARG_INT, &height, "Height in pixels (points for SVG and PDF), default 700", "H" },
-    { "scale", 0, 0, G_OPTION_ARG_DOUBLE, &scale, "PNG only: device pixels per pixel (2 for HiDPI), default 1", "S" },
-    { "theme", 0, 0, G_OPTION_ARG_STRING, &theme_name, "light (default), dark or high-contrast", "THEME" },
-    { "json", 0, 0, G_OPTION_ARG_NONE, &json, "Print what was written (file, figure, summary) as JSON", NULL },
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, N_("The file to write: .png, .svg or .pdf"), "OUT" },
+    { "width", 0, 0, G_OPTION_ARG_INT, &width, N_("Width in pixels (points for SVG and PDF), default 1200"), "W" },
+    { "height", 0, 0, G_OPTION_ARG_INT, &height, N_("Height in pixels (points for SVG and PDF), default 700"), "H" },
+    { "scale", 0, 0, G_OPTION_ARG_DOUBLE, &scale, N_("PNG only: device pixels per pixel (2 for HiDPI), default 1"), "S" },
+    { "theme", 0, 0, G_OPTION_ARG_STRING, &theme_name, N_("light (default), dark or high-contrast"), "THEME" },
+    { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("Print what was written (file, figure, summary) as JSON"), NULL },
     { NULL, 0, 0, 0, NULL, NULL, NULL }
   };
   g_autoptr(GOptionContext) context = g_option_context_new ("PROJECT.procura FIGURE");
@@ -49,53 +50,53 @@ procura_cli_render (int    argc,
   gboolean ok;
 
   {
-    g_autofree char *description = g_strdup_printf ("FIGURE is one of: %s.", names);
-    g_option_context_set_summary (context, "Draws one of the project's standard figures to a PNG, SVG or PDF file.");
+    g_autofree char *description = g_strdup_printf (_("FIGURE is one of: %s."), names);
+    g_option_context_set_summary (context, _("Draws one of the project's standard figures to a PNG, SVG or PDF file."));
     g_option_context_set_description (context, description);
   }
-  g_option_context_add_main_entries (context, entries, NULL);
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
   if (!procura_cli_parse (context, &argc, &argv))
     return PROCURA_EXIT_USAGE;
 
   if (argc != 3)
     {
       status = procura_cli_fail ("render", PROCURA_EXIT_USAGE,
-                                 "usage: procura render PROJECT.procura FIGURE --output OUT.png|.svg|.pdf "
-                                 "[--width W] [--height H] [--theme light|dark|high-contrast]; FIGURE: %s", names);
+                                 _("usage: procura render PROJECT.procura FIGURE --output OUT.png|.svg|.pdf "
+                                 "[--width W] [--height H] [--theme light|dark|high-contrast]; FIGURE: %s"), names);
       goto out;
     }
   if (!procura_figure_is_known (argv[2]))
     {
-      status = procura_cli_fail ("render", PROCURA_EXIT_USAGE, "unknown figure “%s”; the figures are: %s",
+      status = procura_cli_fail ("render", PROCURA_EXIT_USAGE, _("unknown figure “%s”; the figures are: %s"),
                                  argv[2], names);
       goto out;
     }
   if (output == NULL)
     {
-      status = procura_cli_fail ("render", PROCURA_EXIT_USAGE, "--output OUT.png|.svg|.pdf is required");
+      status = procura_cli_fail ("render", PROCURA_EXIT_USAGE, _("--output OUT.png|.svg|.pdf is required"));
       goto out;
     }
   lower = g_ascii_strdown (output, -1);
   if (!g_str_has_suffix (lower, ".png") && !g_str_has_suffix (lower, ".svg") && !g_str_has_suffix (lower, ".pdf"))
     {
-      status = procura_cli_fail ("render", PROCURA_EXIT_USAGE, "--output: %s: the name must end in .png, .svg or .pdf",
+      status = procura_cli_fail ("render", PROCURA_EXIT_USAGE, _("--output: %s: the name must end in .png, .svg or .pdf"),
                                  output);
       goto out;
     }
   if (width < 200 || width > 10000 || height < 150 || height > 10000)
     {
-      status = procura_cli_fail ("render", PROCURA_EXIT_USAGE, "--width and --height: expected 200..10000 and 150..10000");
+      status = procura_cli_fail ("render", PROCURA_EXIT_USAGE, _("--width and --height: expected 200..10000 and 150..10000"));
       goto out;
     }
   if (!(scale >= 0.5 && scale <= 4))
     {
-      status = procura_cli_fail ("render", PROCURA_EXIT_USAGE, "--scale: expected 0.5 to 4");
+      status = procura_cli_fail ("render", PROCURA_EXIT_USAGE, _("--scale: expected 0.5 to 4"));
       goto out;
     }
   theme = procura_chart_theme_by_name (theme_name);
   if (theme == NULL)
     {
-      status = procura_cli_fail ("render", PROCURA_EXIT_USAGE, "--theme: expected light, dark or high-contrast, got “%s”",
+      status = procura_cli_fail ("render", PROCURA_EXIT_USAGE, _("--theme: expected light, dark or high-contrast, got “%s”"),
                                  theme_name);
       goto out;
     }

@@ -26,7 +26,7 @@
 G_DEFINE_QUARK (procura-figure-error-quark, procura_figure_error)
 
 const char * const procura_figure_names[] = {
-  "cost-curve", _("latency"), "breakdown", "memory", "pareto", "break-even", "cdf",
+  "cost-curve", "latency", "breakdown", "memory", "pareto", "break-even", "cdf",
   "sensitivity", "fit-map", NULL
 };
 

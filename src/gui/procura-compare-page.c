@@ -45,6 +45,8 @@ struct _ProcuraComparePage
   GCancellable    *cancellable;
   guint            debounce_id;
   gboolean         filling;
+  gboolean         pending;        /* charts to rebuild once the page is shown */
+  guint            running;        /* analyses in flight */
 };
 
 G_DEFINE_FINAL_TYPE (ProcuraComparePage, procura_compare_page, ADW_TYPE_BIN)
@@ -115,18 +117,22 @@ analysis_done_cb (GObject      *object,
                   GAsyncResult *result,
                   gpointer      user_data)
 {
-  ProcuraComparePage *self;
+  ProcuraComparePage *self = PROCURA_COMPARE_PAGE (user_data);
   AnalysisData *data = g_task_get_task_data (G_TASK (result));
   g_autoptr (GError) error = NULL;
 
+  self->running--;
   if (!g_task_propagate_boolean (G_TASK (result), &error))
-    return;   /* cancelled: the page is gone or a newer run replaced this one */
-  self = PROCURA_COMPARE_PAGE (user_data);
+    {
+      g_object_unref (self);
+      return;   /* cancelled: the page is gone or a newer run replaced this one */
+    }
   for (guint i = 0; i < data->charts->len && i < self->views->len; i++)
     procura_chart_view_set_chart (g_ptr_array_index (self->views, i), g_ptr_array_index (data->charts, i));
   g_signal_emit (self, signals[SIGNAL_CHARTS_UPDATED], 0);
   gtk_label_set_text (GTK_LABEL (self->withheld_label), data->withheld != NULL ? data->withheld : "");
   gtk_widget_set_visible (self->withheld_label, data->withheld != NULL);
+  g_object_unref (self);
 }
 
 static void
@@ -138,6 +144,13 @@ run_analysis (ProcuraComparePage *self)
 
   if (self->document == NULL)
     return;
+  if (!gtk_widget_get_mapped (GTK_WIDGET (self)))
+    {
+      /* Nothing is computed for a page nobody looks at. */
+      self->pending = TRUE;
+      return;
+    }
+  self->pending = FALSE;
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
   self->cancellable = g_cancellable_new ();
@@ -159,8 +172,9 @@ run_analysis (ProcuraComparePage *self)
     data->options.demand_average = NAN;
   if (data->options.demand_peak <= 0)
     data->options.demand_peak = NAN;
-  task = g_task_new (NULL, self->cancellable, analysis_done_cb, self);
+  task = g_task_new (NULL, self->cancellable, analysis_done_cb, g_object_ref (self));
   g_task_set_task_data (task, data, (GDestroyNotify) analysis_data_free);
+  self->running++;
   g_task_run_in_thread (task, analysis_thread);
 }
 #endif
@@ -487,6 +501,23 @@ procura_compare_page_set_document (ProcuraComparePage *self,
   rebuild (self);
 }
 
+static void
+map_cb (GtkWidget          *widget,
+        ProcuraComparePage *self)
+{
+#ifdef HAVE_COMPARE
+  if (self->pending)
+    run_analysis (self);
+#endif
+}
+
+gboolean
+procura_compare_page_get_busy (ProcuraComparePage *self)
+{
+  g_return_val_if_fail (PROCURA_IS_COMPARE_PAGE (self), FALSE);
+  return self->running > 0 || self->debounce_id != 0 || (self->pending && gtk_widget_get_mapped (GTK_WIDGET (self)));
+}
+
 GPtrArray *
 procura_compare_page_get_chart_views (ProcuraComparePage *self)
 {
@@ -534,4 +565,5 @@ procura_compare_page_init (ProcuraComparePage *self)
   gtk_widget_init_template (GTK_WIDGET (self));
   self->views = g_ptr_array_new ();
   self->cancellable = g_cancellable_new ();
+  g_signal_connect (self, "map", G_CALLBACK (map_cb), self);
 }

@@ -19,4 +19,7 @@ void procura_compare_page_set_document (ProcuraComparePage *self,
 /* The chart views, one per figure (ProcuraChartView*, borrowed). */
 GPtrArray *procura_compare_page_get_chart_views (ProcuraComparePage *self);
 
+/* TRUE while the charts are being recomputed. */
+gboolean   procura_compare_page_get_busy (ProcuraComparePage *self);
+
 G_END_DECLS

@@ -39,6 +39,8 @@ struct _ProcuraDecisionPage
   gulong           changed_id;
   GCancellable    *cancellable;
   ProcuraAnalysis *analysis;
+  gboolean         pending;
+  guint            running;
 };
 
 G_DEFINE_FINAL_TYPE (ProcuraDecisionPage, procura_decision_page, ADW_TYPE_BIN)
@@ -265,7 +267,15 @@ finance_group (ProcuraDecisionPage *self,
       }
     }
   gtk_widget_set_hexpand (grid, TRUE);
-  gtk_frame_set_child (GTK_FRAME (frame), grid);
+  {
+    /* Nine columns: scroll sideways in a narrow window instead of widening the page. */
+    GtkWidget *scroller = gtk_scrolled_window_new ();
+
+    gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scroller), GTK_POLICY_AUTOMATIC, GTK_POLICY_NEVER);
+    gtk_scrolled_window_set_propagate_natural_height (GTK_SCROLLED_WINDOW (scroller), TRUE);
+    gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), grid);
+    gtk_frame_set_child (GTK_FRAME (frame), scroller);
+  }
   gtk_widget_add_css_class (frame, "view");
   adw_preferences_group_add (ADW_PREFERENCES_GROUP (group), frame);
   gtk_box_append (GTK_BOX (self->finance_box), group);
@@ -343,17 +353,11 @@ analysis_group (ProcuraDecisionPage *self,
       GtkWidget *expander = adw_expander_row_new ();
       GtkWidget *icon = gtk_image_new_from_icon_name ("emblem-ok-symbolic");
 
-      if (r->candidate_name != NULL)
-        /* Translators: recommendation: "Reserve GPUs: 4× H200" */
-        title = g_strdup_printf (_("%s: %s"), choice_label (r->choice), r->candidate_name);
-      else
-        title = g_strdup (choice_label (r->choice));
+      title = g_strdup (choice_label (r->choice));
       gtk_widget_add_css_class (icon, r->choice == PROCURA_CHOICE_UNDECIDED ? "dim-label" : "success");
       adw_expander_row_add_prefix (ADW_EXPANDER_ROW (expander), icon);
       adw_preferences_row_set_title (ADW_PREFERENCES_ROW (expander), title);
-      adw_expander_row_set_subtitle (ADW_EXPANDER_ROW (expander),
-                                     r->reasons != NULL && r->reasons->len > 0
-                                       ? g_ptr_array_index (r->reasons, 0) : NULL);
+      adw_expander_row_set_subtitle (ADW_EXPANDER_ROW (expander), r->candidate_name);
       for (guint i = 0; r->reasons != NULL && i < r->reasons->len; i++)
         {
           GtkWidget *row = adw_action_row_new ();
@@ -378,8 +382,7 @@ analysis_group (ProcuraDecisionPage *self,
       for (guint i = 0; i < analysis->warnings->len; i++)
         {
           ProcuraWarning *w = g_ptr_array_index (analysis->warnings, i);
-          ProcuraCandidate *c = w->candidate_id > 0 ? procura_project_find_candidate (project, w->candidate_id) : NULL;
-          g_autofree char *title = c != NULL ? g_strdup_printf ("%s — %s", c->name, w->message) : g_strdup (w->message);
+          const char *title = w->message;
           GtkWidget *row = icon_row (w->severity == PROCURA_SEVERITY_ERROR ? "dialog-error-symbolic"
                                      : w->severity == PROCURA_SEVERITY_WARNING ? "dialog-warning-symbolic"
                                      : "dialog-information-symbolic",
@@ -434,11 +437,11 @@ analysis_done_cb (GObject      *object,
                   gpointer      user_data)
 {
   AnalysisData *data = g_task_get_task_data (G_TASK (result));
-  ProcuraDecisionPage *self;
+  g_autoptr (ProcuraDecisionPage) self = PROCURA_DECISION_PAGE (user_data);
 
+  self->running--;
   if (!g_task_propagate_boolean (G_TASK (result), NULL))
     return;
-  self = PROCURA_DECISION_PAGE (user_data);
   g_clear_pointer (&self->analysis, procura_analysis_free);
   self->analysis = g_steal_pointer (&data->analysis);
   if (self->document != NULL)
@@ -457,18 +460,43 @@ static void
 start_analysis (ProcuraDecisionPage *self)
 {
   g_autoptr (GTask) task = NULL;
-  AnalysisData *data = g_new0 (AnalysisData, 1);
+  AnalysisData *data;
 
+  if (!gtk_widget_get_mapped (GTK_WIDGET (self)))
+    {
+      self->pending = TRUE;
+      return;
+    }
+  self->pending = FALSE;
+  data = g_new0 (AnalysisData, 1);
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
   self->cancellable = g_cancellable_new ();
   data->document = self->document;
   procura_document_hold_project (self->document);
-  task = g_task_new (NULL, self->cancellable, analysis_done_cb, self);
+  task = g_task_new (NULL, self->cancellable, analysis_done_cb, g_object_ref (self));
   g_task_set_task_data (task, data, (GDestroyNotify) analysis_data_free);
+  self->running++;
   g_task_run_in_thread (task, analysis_thread);
 }
 #endif
+
+static void
+map_cb (GtkWidget           *widget,
+        ProcuraDecisionPage *self)
+{
+#ifdef PROCURA_GUI_HAVE_ANALYSIS
+  if (self->pending && self->document != NULL)
+    start_analysis (self);
+#endif
+}
+
+gboolean
+procura_decision_page_get_busy (ProcuraDecisionPage *self)
+{
+  g_return_val_if_fail (PROCURA_IS_DECISION_PAGE (self), FALSE);
+  return self->running > 0 || (self->pending && gtk_widget_get_mapped (GTK_WIDGET (self)));
+}
 
 static void
 rebuild (ProcuraDecisionPage *self)
@@ -562,4 +590,5 @@ procura_decision_page_init (ProcuraDecisionPage *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
   self->cancellable = g_cancellable_new ();
+  g_signal_connect (self, "map", G_CALLBACK (map_cb), self);
 }

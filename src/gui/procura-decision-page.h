@@ -16,4 +16,7 @@ G_DECLARE_FINAL_TYPE (ProcuraDecisionPage, procura_decision_page, PROCURA, DECIS
 void procura_decision_page_set_document (ProcuraDecisionPage *self,
                                 ProcuraDocument *document);
 
+/* TRUE while the analysis runs. */
+gboolean procura_decision_page_get_busy (ProcuraDecisionPage *self);
+
 G_END_DECLS

@@ -789,6 +789,70 @@ procura_document_import_finish (ProcuraDocument  *self,
 }
 
 /* ------------------------------------------------------------------------- */
+/* Save as                                                                    */
+
+static gboolean
+copy_file (const char  *from,
+           const char  *to,
+           GError     **error)
+{
+  g_autoptr (GFile) source = g_file_new_for_path (from);
+  g_autoptr (GFile) destination = g_file_new_for_path (to);
+
+  return g_file_copy (source, destination, G_FILE_COPY_OVERWRITE, NULL, NULL, NULL, error);
+}
+
+static void
+copy_thread (GTask        *task,
+             gpointer      source_object,
+             gpointer      task_data,
+             GCancellable *cancellable)
+{
+  ProcuraDocument *self = source_object;
+  const char *destination = task_data;
+  g_autofree char *wal = g_strconcat (self->path, "-wal", NULL);
+  g_autofree char *destination_wal = g_strconcat (destination, "-wal", NULL);
+  GError *error = NULL;
+
+  /* Under the store's lock no write is half done; the write-ahead log goes with the
+   * file so that the copy holds every change. */
+  g_mutex_lock (&self->lock);
+  g_unlink (destination_wal);
+  if (copy_file (self->path, destination, &error)
+      && (!g_file_test (wal, G_FILE_TEST_EXISTS) || copy_file (wal, destination_wal, &error)))
+    {
+      g_mutex_unlock (&self->lock);
+      g_task_return_boolean (task, TRUE);
+      return;
+    }
+  g_mutex_unlock (&self->lock);
+  g_task_return_error (task, error);
+}
+
+void
+procura_document_save_copy_async (ProcuraDocument     *self,
+                                  const char          *destination,
+                                  GCancellable        *cancellable,
+                                  GAsyncReadyCallback  callback,
+                                  gpointer             user_data)
+{
+  g_autoptr (GTask) task = NULL;
+
+  g_return_if_fail (PROCURA_IS_DOCUMENT (self));
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_task_data (task, g_strdup (destination), g_free);
+  g_task_run_in_thread (task, copy_thread);
+}
+
+gboolean
+procura_document_save_copy_finish (ProcuraDocument  *self,
+                                   GAsyncResult     *result,
+                                   GError          **error)
+{
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+/* ------------------------------------------------------------------------- */
 
 const char *
 procura_document_get_path (ProcuraDocument *self)

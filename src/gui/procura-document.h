@@ -75,6 +75,17 @@ void procura_document_assign_run       (ProcuraDocument        *self,
                                         gint64                  run_id,
                                         gint64                  candidate_id);
 
+/* Copies the project file (with its write-ahead log) to @destination, in a thread,
+ * between two store calls (save as). */
+void      procura_document_save_copy_async  (ProcuraDocument     *self,
+                                             const char          *destination,
+                                             GCancellable        *cancellable,
+                                             GAsyncReadyCallback  callback,
+                                             gpointer             user_data);
+gboolean  procura_document_save_copy_finish (ProcuraDocument     *self,
+                                             GAsyncResult        *result,
+                                             GError             **error);
+
 /* Imports @files (GFile*) one after the other in a thread; @progress (0..1) is
  * reported on the main thread. The result is a GStrv of per-file error messages
  * ("file: reason"); an empty vector when everything was imported. */

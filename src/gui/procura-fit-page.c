@@ -15,6 +15,12 @@
 
 #include "procura-chart-view.h"
 
+#ifdef PROCURA_GUI_HAVE_FIT
+# include "procura-fit.h"
+# include "procura-gpu-catalog.h"
+# include "procura-model-catalog.h"
+#endif
+
 #ifdef PROCURA_GUI_HAVE_PROBE_CLIENT
 # include "procura-probe-client.h"
 #endif
@@ -34,9 +40,28 @@ struct _ProcuraFitPage
   ProcuraDocument *document;
   gulong           changed_id;
 
+  /* The calculator (persistent, like the probe panel) */
+  GtkWidget       *calc_panel;
+  GtkWidget       *calc_model;
+  GtkWidget       *calc_gpu;
+  GtkWidget       *calc_weights;
+  GtkWidget       *calc_kv;
+  GtkWidget       *calc_engine;
+  GtkWidget       *calc_context;
+  GtkWidget       *calc_concurrency;
+  GtkWidget       *calc_tp;
+  GtkWidget       *calc_pp;
+  GtkWidget       *calc_utilization;
+  GtkWidget       *calc_results;
+  GPtrArray       *calc_gpu_names;   /* char*: GPU of each entry of calc_gpu */
+  ProcuraModelShape *calc_config;    /* a config.json the analyst loaded, or NULL */
+  gboolean         calc_filling;
+
   GtkWidget       *memory_view;
   GtkWidget       *fit_map_view;
   GCancellable    *figures_cancellable;
+  gboolean         figures_pending;
+  guint            figures_running;
 
   /* The probe panel survives rebuilds of the page. */
   GtkWidget       *probe_panel;
@@ -135,15 +160,57 @@ figures_done_cb (GObject      *object,
                  gpointer      user_data)
 {
   FiguresData *data = g_task_get_task_data (G_TASK (result));
-  ProcuraFitPage *self;
+  g_autoptr (ProcuraFitPage) self = PROCURA_FIT_PAGE (user_data);
 
-  if (!g_task_propagate_boolean (G_TASK (result), NULL))
+  self->figures_running--;
+  if (!g_task_propagate_boolean (G_TASK (result), NULL) || self->memory_view == NULL)
     return;
-  self = PROCURA_FIT_PAGE (user_data);
   procura_chart_view_set_chart (PROCURA_CHART_VIEW (self->memory_view), data->memory);
   procura_chart_view_set_chart (PROCURA_CHART_VIEW (self->fit_map_view), data->fit_map);
 }
 #endif
+
+static void
+start_figures (ProcuraFitPage *self)
+{
+#ifdef HAVE_FIT_FIGURES
+  g_autoptr (GTask) task = NULL;
+  FiguresData *data;
+
+  if (!gtk_widget_get_mapped (GTK_WIDGET (self)))
+    {
+      /* Nothing is computed for a page nobody looks at. */
+      self->figures_pending = TRUE;
+      return;
+    }
+  self->figures_pending = FALSE;
+  g_cancellable_cancel (self->figures_cancellable);
+  g_clear_object (&self->figures_cancellable);
+  self->figures_cancellable = g_cancellable_new ();
+  data = g_new0 (FiguresData, 1);
+  data->document = self->document;
+  procura_document_hold_project (self->document);
+  task = g_task_new (NULL, self->figures_cancellable, figures_done_cb, g_object_ref (self));
+  g_task_set_task_data (task, data, (GDestroyNotify) figures_data_free);
+  self->figures_running++;
+  g_task_run_in_thread (task, figures_thread);
+#endif
+}
+
+static void
+map_cb (GtkWidget      *widget,
+        ProcuraFitPage *self)
+{
+  if (self->figures_pending && self->document != NULL)
+    start_figures (self);
+}
+
+gboolean
+procura_fit_page_get_busy (ProcuraFitPage *self)
+{
+  g_return_val_if_fail (PROCURA_IS_FIT_PAGE (self), FALSE);
+  return self->figures_running > 0 || (self->figures_pending && gtk_widget_get_mapped (GTK_WIDGET (self)));
+}
 
 static GtkWidget *
 chart_frame (GtkWidget *view)
@@ -180,9 +247,9 @@ calculator_group (ProcuraFitPage *self,
   g_autofree char *conc = procura_format_number (brief != NULL ? brief->concurrency : NAN, 0);
   g_autofree char *subtitle = NULL;
 
-  adw_preferences_group_set_title (ADW_PREFERENCES_GROUP (group), _("Memory Fit"));
+  adw_preferences_group_set_title (ADW_PREFERENCES_GROUP (group), _("Memory per Candidate"));
   adw_preferences_group_set_description (ADW_PREFERENCES_GROUP (group),
-                                         _("Weights, KV cache and activations for the brief’s model at its context and concurrency, on each candidate’s GPUs."));
+                                         _("The brief’s model at its context and concurrency, on every candidate’s GPUs, and the fit map."));
   adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), model != NULL ? model : _("No model in the brief"));
   adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
   /* Translators: the fit inputs taken from the brief */
@@ -195,8 +262,6 @@ calculator_group (ProcuraFitPage *self,
 #ifdef HAVE_FIT_FIGURES
   {
     GtkWidget *charts = gtk_box_new (GTK_ORIENTATION_VERTICAL, 12);
-    g_autoptr (GTask) task = NULL;
-    FiguresData *data = g_new0 (FiguresData, 1);
 
     gtk_widget_set_margin_top (charts, 12);
     if (gtk_widget_get_parent (self->memory_view) != NULL)
@@ -208,14 +273,7 @@ calculator_group (ProcuraFitPage *self,
     gtk_box_append (GTK_BOX (charts), chart_frame (self->fit_map_view));
     adw_preferences_group_add (ADW_PREFERENCES_GROUP (group), charts);
 
-    g_cancellable_cancel (self->figures_cancellable);
-    g_clear_object (&self->figures_cancellable);
-    self->figures_cancellable = g_cancellable_new ();
-    data->document = self->document;
-    procura_document_hold_project (self->document);
-    task = g_task_new (NULL, self->figures_cancellable, figures_done_cb, self);
-    g_task_set_task_data (task, data, (GDestroyNotify) figures_data_free);
-    g_task_run_in_thread (task, figures_thread);
+    start_figures (self);
   }
 #endif
   gtk_box_append (self->box, group);
@@ -322,6 +380,359 @@ probe_group (ProcuraFitPage *self,
   gtk_box_append (self->box, group);
 }
 
+
+
+/* ------------------------------------------------------------------------- */
+/* The memory-fit calculator                                                  */
+
+#ifdef PROCURA_GUI_HAVE_FIT
+static const ProcuraDtype weight_dtypes[] = {
+  PROCURA_DTYPE_AUTO, PROCURA_DTYPE_BF16, PROCURA_DTYPE_FP16, PROCURA_DTYPE_FP8, PROCURA_DTYPE_INT8, PROCURA_DTYPE_INT4,
+};
+static const ProcuraDtype kv_dtypes[] = { PROCURA_DTYPE_AUTO, PROCURA_DTYPE_BF16, PROCURA_DTYPE_FP8 };
+#endif
+
+static void
+calc_clear_results (ProcuraFitPage *self)
+{
+  GtkWidget *child;
+
+  while ((child = gtk_widget_get_first_child (self->calc_results)) != NULL)
+    gtk_list_box_remove (GTK_LIST_BOX (self->calc_results), child);
+}
+
+static void
+calc_result_row (ProcuraFitPage *self,
+                 const char     *title,
+                 const char     *subtitle,
+                 const char     *value,
+                 const char     *style)
+{
+  GtkWidget *row = adw_action_row_new ();
+
+  adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), title);
+  if (subtitle != NULL && *subtitle != '\0')
+    adw_action_row_set_subtitle (ADW_ACTION_ROW (row), subtitle);
+  if (value != NULL)
+    {
+      GtkWidget *label = gtk_label_new (value);
+
+      gtk_widget_add_css_class (label, style != NULL ? style : "numeric");
+      if (style != NULL)
+        gtk_widget_add_css_class (label, "heading");
+      adw_action_row_add_suffix (ADW_ACTION_ROW (row), label);
+    }
+  gtk_list_box_append (GTK_LIST_BOX (self->calc_results), row);
+}
+
+static char *
+gib (double bytes)
+{
+  g_autofree char *n = procura_format_number (bytes / (1024.0 * 1024 * 1024), 1);
+  /* Translators: an amount of memory in GiB */
+  return g_strdup_printf (_("%s GiB"), n);
+}
+
+static void
+calc_recompute (ProcuraFitPage *self)
+{
+#ifdef PROCURA_GUI_HAVE_FIT
+  g_autoptr (ProcuraModelShape) catalog_shape = NULL;
+  const ProcuraModelShape *model = NULL;
+  const char *model_text = gtk_editable_get_text (GTK_EDITABLE (self->calc_model));
+  guint gpu_index = adw_combo_row_get_selected (ADW_COMBO_ROW (self->calc_gpu));
+  const char *gpu_name = NULL;
+  const ProcuraGpuSpec *gpu = NULL;
+  ProcuraFitRequest request;
+  ProcuraFitResult result;
+  g_autoptr (GError) error = NULL;
+  guint w = adw_combo_row_get_selected (ADW_COMBO_ROW (self->calc_weights));
+  guint k = adw_combo_row_get_selected (ADW_COMBO_ROW (self->calc_kv));
+
+  if (self->calc_filling || self->calc_results == NULL)
+    return;
+  calc_clear_results (self);
+  if (self->calc_config != NULL && (*model_text == '\0' || g_strcmp0 (model_text, self->calc_config->id) == 0))
+    model = self->calc_config;
+  else if (*model_text != '\0')
+    model = catalog_shape = procura_model_catalog_lookup (model_text);
+  if (model == NULL)
+    {
+      calc_result_row (self, _("Unknown model"),
+                       _("Type a model of the catalog (for example meta-llama/Llama-3.1-8B-Instruct) or load its config.json."),
+                       NULL, NULL);
+      return;
+    }
+  if (self->calc_gpu_names != NULL && gpu_index < self->calc_gpu_names->len)
+    gpu_name = g_ptr_array_index (self->calc_gpu_names, gpu_index);
+  if (gpu_name != NULL)
+    gpu = procura_gpu_catalog_lookup (gpu_name);
+  if (gpu == NULL)
+    {
+      calc_result_row (self, _("Unknown GPU"),
+                       _("Give the candidate a GPU of the catalog (its GPU field on the Candidates page)."),
+                       NULL, NULL);
+      return;
+    }
+
+  procura_fit_request_init (&request);
+  request.model = model;
+  request.weights_dtype = weight_dtypes[MIN (w, G_N_ELEMENTS (weight_dtypes) - 1)];
+  request.kv_dtype = kv_dtypes[MIN (k, G_N_ELEMENTS (kv_dtypes) - 1)];
+  request.context_tokens = gtk_spin_button_get_value_as_int (GTK_SPIN_BUTTON (self->calc_context));
+  request.concurrency = gtk_spin_button_get_value_as_int (GTK_SPIN_BUTTON (self->calc_concurrency));
+  request.tp = gtk_spin_button_get_value_as_int (GTK_SPIN_BUTTON (self->calc_tp));
+  request.pp = gtk_spin_button_get_value_as_int (GTK_SPIN_BUTTON (self->calc_pp));
+  request.engine = adw_combo_row_get_selected (ADW_COMBO_ROW (self->calc_engine)) == 1
+                   ? PROCURA_ENGINE_SGLANG : PROCURA_ENGINE_VLLM;
+  if (request.engine == PROCURA_ENGINE_VLLM)
+    request.gpu_memory_utilization = gtk_spin_button_get_value (GTK_SPIN_BUTTON (self->calc_utilization));
+  else
+    request.mem_fraction_static = gtk_spin_button_get_value (GTK_SPIN_BUTTON (self->calc_utilization));
+  request.gpu_id = gpu->id;
+  request.usable_memory_bytes = procura_gpu_spec_usable_bytes (gpu, NULL);
+
+  if (!procura_fit_compute (&request, &result, &error))
+    {
+      calc_result_row (self, _("Cannot compute the fit"), error->message, NULL, NULL);
+      return;
+    }
+  {
+    g_autofree char *weights = gib (result.weights_bytes);
+    g_autofree char *pool = gib (result.kv_pool_bytes);
+    g_autofree char *needed = gib (result.kv_needed_bytes);
+    g_autofree char *headroom = gib (result.headroom_bytes);
+    g_autofree char *usable = gib (result.usable_memory_bytes);
+    g_autofree char *conc = procura_format_number (result.max_concurrency, 1);
+    g_autofree char *max_context = procura_format_count (result.max_context);
+    /* Translators: the GPU the fit is computed for, and its usable memory */
+    g_autofree char *on = g_strdup_printf (_("On %s, %s usable per GPU"), gpu->name, usable);
+
+    calc_result_row (self, on, result.fits ? NULL : result.limit_text,
+                     result.fits ? _("Fits") : _("Does not fit"), result.fits ? "success" : "error");
+    calc_result_row (self, _("Weights per GPU"), NULL, weights, NULL);
+    calc_result_row (self, _("KV cache pool per GPU"), NULL, pool, NULL);
+    calc_result_row (self, _("KV cache the target needs per GPU"), NULL, needed, NULL);
+    calc_result_row (self, _("Most concurrent sequences at this context"), NULL, conc, NULL);
+    calc_result_row (self, _("Longest context at this concurrency (tokens)"), NULL, max_context, NULL);
+    calc_result_row (self, _("Headroom per GPU"), result.caveat, headroom, NULL);
+  }
+#else
+  if (self->calc_results == NULL)
+    return;
+  calc_clear_results (self);
+  calc_result_row (self, _("The memory-fit calculator is not part of this build yet"), NULL, NULL, NULL);
+#endif
+}
+
+static void
+calc_changed_cb (GObject        *object,
+                 GParamSpec     *pspec,
+                 ProcuraFitPage *self)
+{
+  calc_recompute (self);
+}
+
+static void
+calc_spin_changed_cb (GtkSpinButton  *spin,
+                      ProcuraFitPage *self)
+{
+  calc_recompute (self);
+}
+
+static void
+calc_apply_cb (AdwEntryRow    *row,
+               ProcuraFitPage *self)
+{
+  calc_recompute (self);
+}
+
+static void
+config_response_cb (GtkNativeDialog *dialog,
+                    int              response,
+                    ProcuraFitPage  *self)
+{
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr (GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+      g_autofree char *contents = NULL;
+      gsize len = 0;
+      g_autoptr (GError) error = NULL;
+
+      /* A config.json is a few kilobytes: read here, parsed by the core. */
+      if (g_file_load_contents (file, NULL, &contents, &len, NULL, &error))
+        {
+#ifdef PROCURA_GUI_HAVE_FIT
+          g_autofree char *base = g_file_get_basename (file);
+          ProcuraModelShape *shape = procura_model_shape_from_config_json (NULL, contents, len, &error);
+
+          if (shape != NULL)
+            {
+              g_clear_pointer (&self->calc_config, procura_model_shape_free);
+              self->calc_config = shape;
+              self->calc_filling = TRUE;
+              gtk_editable_set_text (GTK_EDITABLE (self->calc_model), shape->id != NULL ? shape->id : base);
+              self->calc_filling = FALSE;
+            }
+#endif
+        }
+      if (error != NULL)
+        gtk_widget_activate_action (GTK_WIDGET (self), "win.toast", "s", error->message);
+      calc_recompute (self);
+    }
+  g_object_unref (dialog);
+  g_object_unref (self);
+}
+
+static void
+load_config_clicked_cb (GtkButton      *button,
+                        ProcuraFitPage *self)
+{
+  GtkFileChooserNative *chooser;
+  g_autoptr (GtkFileFilter) filter = gtk_file_filter_new ();
+
+  chooser = gtk_file_chooser_native_new (_("Load a Model’s config.json"),
+                                         GTK_WINDOW (gtk_widget_get_root (GTK_WIDGET (self))),
+                                         GTK_FILE_CHOOSER_ACTION_OPEN, _("_Load"), _("_Cancel"));
+  gtk_file_filter_set_name (filter, _("Model configuration (JSON)"));
+  gtk_file_filter_add_suffix (filter, "json");
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), filter);
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
+  g_signal_connect (chooser, "response", G_CALLBACK (config_response_cb), g_object_ref (self));
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
+}
+
+static GtkWidget *
+calc_combo (const char * const *labels,
+            const char         *title)
+{
+  GtkWidget *row = adw_combo_row_new ();
+  g_autoptr (GtkStringList) list = gtk_string_list_new ((const char * const *) labels);
+
+  adw_combo_row_set_model (ADW_COMBO_ROW (row), G_LIST_MODEL (list));
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), title);
+  return row;
+}
+
+static GtkWidget *
+calc_spin (ProcuraFitPage  *self,
+           GtkWidget       *group,
+           const char      *title,
+           double           min,
+           double           max,
+           double           step,
+           int              digits)
+{
+  GtkWidget *row = adw_action_row_new ();
+  GtkWidget *spin = gtk_spin_button_new_with_range (min, max, step);
+
+  gtk_spin_button_set_digits (GTK_SPIN_BUTTON (spin), digits);
+  gtk_widget_set_valign (spin, GTK_ALIGN_CENTER);
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), title);
+  adw_action_row_add_suffix (ADW_ACTION_ROW (row), spin);
+  adw_action_row_set_activatable_widget (ADW_ACTION_ROW (row), spin);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (spin), GTK_ACCESSIBLE_PROPERTY_LABEL, title, -1);
+  g_signal_connect (spin, "value-changed", G_CALLBACK (calc_spin_changed_cb), self);
+  adw_preferences_group_add (ADW_PREFERENCES_GROUP (group), row);
+  return spin;
+}
+
+static void
+build_calculator (ProcuraFitPage *self)
+{
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 12);
+  GtkWidget *group = adw_preferences_group_new ();
+  GtkWidget *load = gtk_button_new_with_mnemonic (_("Load _config.json…"));
+  const char *weights[] = { _("As the checkpoint ships"), "BF16", "FP16", "FP8", "INT8", "INT4", NULL };
+  const char *kv[] = { _("As the activations"), "BF16", "FP8", NULL };
+  const char *engines[] = { "vLLM", "SGLang", NULL };
+
+  adw_preferences_group_set_title (ADW_PREFERENCES_GROUP (group), _("Memory Fit Calculator"));
+  adw_preferences_group_set_description (ADW_PREFERENCES_GROUP (group),
+                                         _("Weights, KV cache and activations per GPU for a model on a candidate’s GPU."));
+  gtk_widget_add_css_class (load, "flat");
+  gtk_widget_set_valign (load, GTK_ALIGN_CENTER);
+  g_signal_connect (load, "clicked", G_CALLBACK (load_config_clicked_cb), self);
+  adw_preferences_group_set_header_suffix (ADW_PREFERENCES_GROUP (group), load);
+
+  self->calc_model = adw_entry_row_new ();
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self->calc_model), _("Model (catalog id)"));
+  adw_entry_row_set_show_apply_button (ADW_ENTRY_ROW (self->calc_model), TRUE);
+  g_signal_connect (self->calc_model, "apply", G_CALLBACK (calc_apply_cb), self);
+  adw_preferences_group_add (ADW_PREFERENCES_GROUP (group), self->calc_model);
+
+  self->calc_gpu = adw_combo_row_new ();
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self->calc_gpu), _("Candidate GPU"));
+  g_signal_connect (self->calc_gpu, "notify::selected", G_CALLBACK (calc_changed_cb), self);
+  adw_preferences_group_add (ADW_PREFERENCES_GROUP (group), self->calc_gpu);
+
+  self->calc_weights = calc_combo (weights, _("Weights precision"));
+  self->calc_kv = calc_combo (kv, _("KV cache precision"));
+  self->calc_engine = calc_combo (engines, _("Engine"));
+  for (GtkWidget *row = self->calc_weights; row != NULL;
+       row = row == self->calc_weights ? self->calc_kv : row == self->calc_kv ? self->calc_engine : NULL)
+    {
+      g_signal_connect (row, "notify::selected", G_CALLBACK (calc_changed_cb), self);
+      adw_preferences_group_add (ADW_PREFERENCES_GROUP (group), row);
+    }
+  self->calc_context = calc_spin (self, group, _("Context per sequence (tokens)"), 128, 2097152, 1024, 0);
+  self->calc_concurrency = calc_spin (self, group, _("Concurrent sequences"), 1, 4096, 1, 0);
+  self->calc_tp = calc_spin (self, group, _("Tensor parallel (TP)"), 1, 64, 1, 0);
+  self->calc_pp = calc_spin (self, group, _("Pipeline parallel (PP)"), 1, 64, 1, 0);
+  self->calc_utilization = calc_spin (self, group, _("GPU memory share for the engine"), 0.3, 0.99, 0.01, 2);
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (self->calc_utilization), 0.90);
+
+  self->calc_results = gtk_list_box_new ();
+  gtk_list_box_set_selection_mode (GTK_LIST_BOX (self->calc_results), GTK_SELECTION_NONE);
+  gtk_widget_add_css_class (self->calc_results, "boxed-list");
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->calc_results), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  _("Memory fit result"), -1);
+
+  gtk_box_append (GTK_BOX (box), group);
+  gtk_box_append (GTK_BOX (box), self->calc_results);
+  self->calc_panel = g_object_ref_sink (box);
+}
+
+static void
+calc_fill (ProcuraFitPage *self,
+           ProcuraProject *project)
+{
+  ProcuraBrief *brief = project->brief;
+  g_autoptr (GtkStringList) names = gtk_string_list_new (NULL);
+  int tp = 1, pp = 1;
+
+  self->calc_filling = TRUE;
+  g_clear_pointer (&self->calc_gpu_names, g_ptr_array_unref);
+  self->calc_gpu_names = g_ptr_array_new_with_free_func (g_free);
+  for (guint i = 0; i < project->candidates->len; i++)
+    {
+      ProcuraCandidate *c = g_ptr_array_index (project->candidates, i);
+
+      if (c->kind == PROCURA_CANDIDATE_API || c->gpu_name == NULL)
+        continue;
+      gtk_string_list_append (names, c->name);
+      g_ptr_array_add (self->calc_gpu_names, g_strdup (c->gpu_name));
+      if (self->calc_gpu_names->len == 1)
+        {
+          tp = c->tp > 0 ? c->tp : 1;
+          pp = c->pp > 0 ? c->pp : 1;
+        }
+    }
+  adw_combo_row_set_model (ADW_COMBO_ROW (self->calc_gpu), G_LIST_MODEL (names));
+  gtk_editable_set_text (GTK_EDITABLE (self->calc_model),
+                         brief != NULL && brief->model_shape != NULL ? brief->model_shape : "");
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (self->calc_context),
+                             brief != NULL && procura_is_set (brief->context_tokens) ? brief->context_tokens
+                             : brief != NULL && procura_is_set (brief->input_tokens) && procura_is_set (brief->output_tokens)
+                               ? brief->input_tokens + brief->output_tokens : 8192);
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (self->calc_concurrency),
+                             brief != NULL && procura_is_set (brief->concurrency) ? brief->concurrency : 32);
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (self->calc_tp), tp);
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (self->calc_pp), pp);
+  self->calc_filling = FALSE;
+  calc_recompute (self);
+}
 
 /* ------------------------------------------------------------------------- */
 /* The probe panel                                                            */
@@ -633,6 +1044,8 @@ rebuild (ProcuraFitPage *self)
           return;
         }
     }
+  gtk_box_append (self->box, self->calc_panel);
+  calc_fill (self, project);
   calculator_group (self, project);
   gtk_box_append (self->box, self->probe_panel);
   engine_logs_group (self, project);
@@ -670,6 +1083,11 @@ procura_fit_page_dispose (GObject *object)
     g_cancellable_cancel (self->probe_cancellable);
   g_clear_handle_id (&self->pulse_id, g_source_remove);
   g_clear_object (&self->probe_panel);
+  g_clear_object (&self->calc_panel);
+  g_clear_pointer (&self->calc_gpu_names, g_ptr_array_unref);
+#ifdef PROCURA_GUI_HAVE_FIT
+  g_clear_pointer (&self->calc_config, procura_model_shape_free);
+#endif
   g_cancellable_cancel (self->figures_cancellable);
   g_clear_object (&self->figures_cancellable);
   g_clear_object (&self->memory_view);
@@ -707,6 +1125,8 @@ procura_fit_page_init (ProcuraFitPage *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
   build_probe_panel (self);
+  build_calculator (self);
+  g_signal_connect (self, "map", G_CALLBACK (map_cb), self);
   g_type_ensure (PROCURA_TYPE_CHART_VIEW);
   self->memory_view = g_object_ref_sink (procura_chart_view_new ());
   self->fit_map_view = g_object_ref_sink (procura_chart_view_new ());

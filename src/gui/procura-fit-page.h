@@ -29,4 +29,7 @@ void        procura_fit_page_set_probe_environment (ProcuraFitPage     *self,
                                                     const char * const *environ_,
                                                     double              kill_after_s);
 
+/* TRUE while the memory figures are being computed. */
+gboolean    procura_fit_page_get_busy (ProcuraFitPage *self);
+
 G_END_DECLS

@@ -33,6 +33,7 @@ struct _ProcuraWindow
   AdwToastOverlay       *toast_overlay;
   AdwViewStack          *stack;
   GtkWidget             *illustrative_badge;
+  GtkWidget             *read_only_badge;
   GtkWidget             *busy_spinner;
   GtkRevealer           *import_revealer;
   GtkLabel              *import_label;
@@ -189,6 +190,7 @@ update_title (ProcuraWindow *self)
       adw_view_switcher_title_set_subtitle (self->switcher_title, NULL);
       gtk_window_set_title (GTK_WINDOW (self), _("Procura"));
       gtk_widget_set_visible (self->illustrative_badge, FALSE);
+      gtk_widget_set_visible (self->read_only_badge, FALSE);
       return;
     }
   project = procura_document_get_project (self->document);
@@ -197,6 +199,8 @@ update_title (ProcuraWindow *self)
   adw_view_switcher_title_set_subtitle (self->switcher_title, title);
   gtk_window_set_title (GTK_WINDOW (self), title);
   gtk_widget_set_visible (self->illustrative_badge, project->illustrative);
+  gtk_widget_set_visible (self->read_only_badge, procura_document_get_read_only (self->document));
+  gtk_widget_set_tooltip_text (self->read_only_badge, procura_document_get_read_only_reason (self->document));
 }
 
 static void
@@ -374,7 +378,10 @@ procura_window_is_loading (ProcuraWindow *self)
 {
   g_return_val_if_fail (PROCURA_IS_WINDOW (self), FALSE);
   return self->opening || (self->document != NULL && procura_document_get_busy (self->document))
-         || self->import_cancellable != NULL;
+         || self->import_cancellable != NULL
+         || procura_compare_page_get_busy (self->compare_page)
+         || procura_decision_page_get_busy (self->decision_page)
+         || procura_fit_page_get_busy (self->fit_page);
 }
 
 GtkWidget *
@@ -605,22 +612,26 @@ new_action (GtkWidget  *widget,
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
 }
 
+typedef struct {
+  ProcuraWindow *self;
+  char          *path;
+} CopyRequest;
+
 static void
 copy_done_cb (GObject      *object,
               GAsyncResult *result,
               gpointer      user_data)
 {
-  ProcuraWindow *self = PROCURA_WINDOW (user_data);
+  CopyRequest *request = user_data;
   g_autoptr (GError) error = NULL;
 
-  if (!g_file_copy_finish (G_FILE (object), result, &error))
-    show_toast (self, error->message);
+  if (!procura_document_save_copy_finish (PROCURA_DOCUMENT (object), result, &error))
+    show_toast (request->self, error->message);
   else
-    {
-      g_autofree char *path = g_object_steal_data (G_OBJECT (object), "destination");
-      open_path (self, path, FALSE, TRUE);
-    }
-  g_object_unref (self);
+    open_path (request->self, request->path, FALSE, TRUE);
+  g_object_unref (request->self);
+  g_free (request->path);
+  g_free (request);
 }
 
 static void
@@ -633,11 +644,20 @@ save_as_response_cb (GtkNativeDialog *dialog,
   if (response == GTK_RESPONSE_ACCEPT && self->document != NULL)
     {
       g_autoptr (GFile) destination = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
-      g_autoptr (GFile) source = g_file_new_for_path (procura_document_get_path (self->document));
+      CopyRequest *request = g_new0 (CopyRequest, 1);
 
-      g_object_set_data_full (G_OBJECT (source), "destination", g_file_get_path (destination), g_free);
-      g_file_copy_async (source, destination, G_FILE_COPY_OVERWRITE, G_PRIORITY_DEFAULT,
-                         self->cancellable, NULL, NULL, copy_done_cb, g_object_ref (self));
+      request->self = g_object_ref (self);
+      request->path = g_file_get_path (destination);
+      if (request->path == NULL || g_strcmp0 (request->path, procura_document_get_path (self->document)) == 0)
+        {
+          show_toast (self, _("Choose another file to save a copy of the project"));
+          g_object_unref (request->self);
+          g_free (request->path);
+          g_free (request);
+        }
+      else
+        procura_document_save_copy_async (self->document, request->path, self->cancellable,
+                                          copy_done_cb, request);
     }
   g_object_unref (dialog);
 }
@@ -976,6 +996,7 @@ procura_window_class_init (ProcuraWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, ProcuraWindow, import_label);
   gtk_widget_class_bind_template_child (widget_class, ProcuraWindow, import_progress);
   gtk_widget_class_bind_template_child (widget_class, ProcuraWindow, import_revealer);
+  gtk_widget_class_bind_template_child (widget_class, ProcuraWindow, read_only_badge);
   gtk_widget_class_bind_template_child (widget_class, ProcuraWindow, recent_section);
   gtk_widget_class_bind_template_child (widget_class, ProcuraWindow, stack);
   gtk_widget_class_bind_template_child (widget_class, ProcuraWindow, switcher_title);

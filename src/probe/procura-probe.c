@@ -668,7 +668,8 @@ nvml_handle (Gpu *g)
       || cuda.DeviceGetAttribute (&bus, CU_ATTR_PCI_BUS_ID, g->dev) != CUDA_SUCCESS
       || cuda.DeviceGetAttribute (&slot, CU_ATTR_PCI_DEVICE_ID, g->dev) != CUDA_SUCCESS)
     return NULL;
-  snprintf (bus_id, sizeof bus_id, "%08x:%02x:%02x.0", (unsigned) domain, (unsigned) bus, (unsigned) slot);
+  /* the form of nvmlPciInfo_t.busId */
+  snprintf (bus_id, sizeof bus_id, "%08X:%02X:%02X.0", (unsigned) domain, (unsigned) bus, (unsigned) slot);
   if (nvml.DeviceGetHandleByPciBusId (bus_id, &h) != NVML_SUCCESS)
     return NULL;
   return h;
@@ -865,7 +866,8 @@ inventory_device (Gpu *g)
         for (k = 0; k < max_count && k < 64; k++)
           {
             nvmlDevice_t mig = NULL;
-            nvmlDeviceAttributes_t attr;
+            /* slack in case a newer driver's struct is longer than ours */
+            struct { nvmlDeviceAttributes_t a; unsigned char slack[128]; } attr;
 
             if (nvml.DeviceGetMigDeviceHandleByIndex (h, k, &mig) != NVML_SUCCESS)
               continue;
@@ -880,8 +882,8 @@ inventory_device (Gpu *g)
             else
               pj_key_null (&writer, "name");
             memset (&attr, 0, sizeof attr);
-            if (nvml.DeviceGetAttributes != NULL && nvml.DeviceGetAttributes (mig, &attr) == NVML_SUCCESS)
-              pj_key_uint (&writer, "sms", attr.multiprocessorCount);
+            if (nvml.DeviceGetAttributes != NULL && nvml.DeviceGetAttributes (mig, &attr.a) == NVML_SUCCESS)
+              pj_key_uint (&writer, "sms", attr.a.multiprocessorCount);
             else
               pj_key_null (&writer, "sms");
             if (nvml.DeviceGetMemoryInfo != NULL && nvml.DeviceGetMemoryInfo (mig, &mem) == NVML_SUCCESS)
@@ -1615,6 +1617,7 @@ main (int    argc,
   char err[512], driver_version[96];
   bool missing = false;
   const char *usage_error = NULL;
+  char unknown[256];
   CUresult r;
 
   for (i = 1; i < argc && usage_error == NULL; i++)
@@ -1655,9 +1658,13 @@ main (int    argc,
             time_limit = (int) v;
         }
       else
-        usage_error = a;
+        {
+          snprintf (unknown, sizeof unknown, "unknown or incomplete option: %.200s", a);
+          usage_error = unknown;
+        }
     }
-  (void) want_inventory;
+  if (usage_error == NULL && want_inventory && (plan_path != NULL || want_bandwidth))
+    usage_error = "--inventory runs alone (leave it out with --plan or --bandwidth)";
 
   install_signals ();
   deadline = now_s () + time_limit;
@@ -1667,7 +1674,7 @@ main (int    argc,
   if (usage_error != NULL)
     {
       emit_hello (NULL, 0);
-      emit_error ("usage", "unknown or incomplete option: %s", usage_error);
+      emit_error ("usage", "%s", usage_error);
       usage (stderr);
       return finish (PROCURA_PROBE_EXIT_USAGE);
     }

@@ -442,6 +442,44 @@ test_fit (void)
   }
 }
 
+static void
+test_explicit_hybrid (void)
+{
+  g_autoptr(ProcuraProject) p = make_project ();
+  g_autoptr(ProcuraAnalysis) a = NULL;
+  const ProcuraCandidateAnalysis *h;
+  g_autofree char *fresh = today (1);
+  ProcuraCandidate *c = gpu_candidate (5, "hybrid 1xGPU + API", 1, 2.0, fresh);
+
+  /* test-cost.c's hybrid as a project candidate: capacity 12 read off the sweep
+   * (6 req/s at 200 ms, 18 at 800 ms: 6 + 300/600 x 12), no retries, failures or
+   * rejections; 2 replicas for the average, 0.9 req/s to the API:
+   * 2920 $ of GPUs + 2838.24 $ of tokens + 500 $ of labor */
+  c->kind = PROCURA_CANDIDATE_HYBRID;
+  c->input_tokens = 1000;
+  c->output_tokens = 100;
+  c->price_input_per_mtok = 1.0;
+  c->price_output_per_mtok = 2.0;
+  c->labor_hours = 10;
+  c->labor_rate = 50;
+  g_ptr_array_add (p->candidates, c);
+  add_point (p, 5, 50, 6, 200);
+  add_point (p, 5, 51, 18, 800);
+  p->assumptions.acceptance_rate = 1;
+  p->assumptions.retry_rate = 0;
+  p->assumptions.failure_rate = 0;
+  a = procura_analysis_run (p, NULL);
+
+  h = procura_analysis_find (a, 5);
+  g_assert_nonnull (h->cost);
+  g_assert_cmpfloat_with_epsilon (h->capacity_at_slo, 12, 1e-9);
+  g_assert_cmpint (h->cost->replicas, ==, 2);
+  g_assert_cmpfloat_with_epsilon (h->cost->api_demand_average, 0.9, 1e-9);
+  g_assert_cmpfloat_with_epsilon (h->cost->all_in_cost, 2920 + 2838.24 + 500, 0.005);
+  /* an explicit hybrid: no derived one */
+  g_assert_null (procura_analysis_find (a, -2));
+}
+
 int
 main (int    argc,
       char **argv)
@@ -455,5 +493,6 @@ main (int    argc,
   g_test_add_func ("/analysis/project/recommendation", test_recommendation_table);
   g_test_add_func ("/analysis/project/json", test_json);
   g_test_add_func ("/analysis/project/fit", test_fit);
+  g_test_add_func ("/analysis/project/explicit-hybrid", test_explicit_hybrid);
   return g_test_run ();
 }

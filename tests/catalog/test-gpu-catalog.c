@@ -54,7 +54,8 @@ static const struct { const char *name, *id; } spellings[] = {
   { "GB200 NVL72", "gb200-186gb" },
   { "NVIDIA GB200", "gb200-186gb" },
   { "GH200", "gh200-96gb" },
-  { "NVIDIA GH200 480GB", NULL },   /* 480 GB is the superchip's LPDDR + HBM: no GPU that size */
+  { "NVIDIA GH200 480GB", "gh200-96gb" },  /* nvidia-smi's name: 480 GB is the CPU's LPDDR5X */
+  { "GH200 200GB", NULL },
   { "L40S", "l40s-48gb" },
   { "NVIDIA L40S", "l40s-48gb" },
   { "L40", "l40-48gb" },

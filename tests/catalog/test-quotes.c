@@ -140,6 +140,8 @@ test_bad_files (void)
 {
   check_bad ("{" GOOD ", \"price_per_hour\": -1}", PROCURA_IMPORT_ERROR_SCHEMA,
              "bad.json: quotes[1].price_per_hour: expected a number ≥ 0, got -1");
+  check_bad ("{" GOOD ", \"price_per_hour\": 1e20}", PROCURA_IMPORT_ERROR_SCHEMA,
+             "quotes[1].price_per_hour: expected a number ≤ 1e+12, got 1e+20");
   check_bad ("{" GOOD ", \"price_per_hour\": \"1.2\"}", PROCURA_IMPORT_ERROR_SCHEMA,
              "quotes[1].price_per_hour: expected a number ≥ 0");
   check_bad ("{" GOOD "}", PROCURA_IMPORT_ERROR_SCHEMA, "quotes[1].price_per_hour: missing");

@@ -180,6 +180,63 @@ test_layout_and_lookup (void)
 }
 
 static void
+test_category_lookup (void)
+{
+  g_autoptr (ProcuraChart) chart = make_bar_chart ();
+  cairo_surface_t *surface = render (chart, 500, 300, fixed_theme (FALSE));
+  ProcuraChartLayout layout = procura_chart_get_layout (chart);
+  double px, py;
+  guint series = 99;
+  gsize index = 99;
+
+  /* horizontal bars: categories top to bottom, values along x */
+  g_assert_true (layout.valid);
+  g_assert_cmpfloat (layout.x_lo, ==, 0);
+  g_assert_cmpfloat (layout.x_hi, >=, 7227 + 6935 + 2600);
+  /* the middle of the API bar's first segment (0 .. 5000) */
+  procura_chart_data_to_pixel (chart, 2500, 2, &px, &py);
+  g_assert_true (procura_chart_nearest_point (chart, px, py, 10, &series, &index));
+  g_assert_cmpuint (index, ==, 2);
+  /* the first category sits above the last */
+  {
+    double y0, y2;
+    procura_chart_data_to_pixel (chart, 0, 0, NULL, &y0);
+    procura_chart_data_to_pixel (chart, 0, 2, NULL, &y2);
+    g_assert_cmpfloat (y0, <, y2);
+  }
+  {
+    g_autofree char *text = procura_chart_describe_point (chart, 1, 0);
+    g_assert_cmpstr (text, ==, "H100, Idle: $6.93k");
+  }
+  cairo_surface_destroy (surface);
+}
+
+static void
+test_themes (void)
+{
+  ProcuraChartColor c;
+
+  g_assert_true (procura_chart_theme_by_name (NULL) == procura_chart_theme_light ());
+  g_assert_true (procura_chart_theme_by_name ("dark") == procura_chart_theme_dark ());
+  g_assert_true (procura_chart_theme_by_name ("high-contrast") == procura_chart_theme_high_contrast ());
+  g_assert_null (procura_chart_theme_by_name ("neon"));
+  g_assert_true (procura_chart_color_parse ("#3584e4", &c));
+  g_assert_cmpfloat_with_epsilon (c.r, 0x35 / 255.0, 1e-12);
+  g_assert_cmpfloat_with_epsilon (c.g, 0x84 / 255.0, 1e-12);
+  g_assert_cmpfloat_with_epsilon (c.b, 0xe4 / 255.0, 1e-12);
+  g_assert_cmpfloat (c.a, ==, 1);
+  g_assert_true (procura_chart_color_parse ("#00000080", &c));
+  g_assert_cmpfloat_with_epsilon (c.a, 128 / 255.0, 1e-12);
+  g_assert_false (procura_chart_color_parse ("3584e4", &c));
+  g_assert_false (procura_chart_color_parse ("#3584g4", &c));
+  g_assert_false (procura_chart_color_parse ("#358", &c));
+  /* light text on dark, dark text on light */
+  g_assert_cmpfloat (procura_chart_theme_light ()->foreground.r, <, 0.3);
+  g_assert_cmpfloat (procura_chart_theme_dark ()->foreground.r, >, 0.7);
+  g_assert_cmpuint (procura_chart_theme_light ()->n_palette, ==, PROCURA_CHART_PALETTE_SIZE);
+}
+
+static void
 test_pixels (void)
 {
   /* The target line, the series colour and the background are where they belong. */
@@ -653,6 +710,8 @@ main (int   argc,
 
   g_test_add_func ("/chart/draw/layout-and-lookup", test_layout_and_lookup);
   g_test_add_func ("/chart/draw/pixels", test_pixels);
+  g_test_add_func ("/chart/draw/category-lookup", test_category_lookup);
+  g_test_add_func ("/chart/themes", test_themes);
   g_test_add_func ("/chart/draw/decimated", test_decimated_drawing);
   g_test_add_func ("/chart/draw/degenerate", test_degenerate_draws);
   g_test_add_func ("/chart/summary-and-table", test_summary_and_table);

@@ -19,9 +19,14 @@ for _ in $(seq 50); do
   sleep 0.2
 done
 [ -n "$id" ] || { echo "the window did not appear"; exit 1; }
-sleep 3   # the demo project is written and opened in a thread, then painted
-import -window "$id" "$out/window.png"
-colors=$(/usr/bin/convert "$out/window.png" -format '%k' info:)
+# The demo project is written and opened in a thread, then painted: retry for 15 s.
+colors=0
+for _ in $(seq 30); do
+  sleep 0.5
+  import -window "$id" "$out/window.png"
+  colors=$(/usr/bin/convert "$out/window.png" -format '%k' info:)
+  [ "$colors" -gt 50 ] && break
+done
 size=$(/usr/bin/convert "$out/window.png" -format '%wx%h' info:)
 echo "screenshot $out/window.png: $size, $colors colours"
 [ "$colors" -gt 50 ]

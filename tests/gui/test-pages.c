@@ -5,6 +5,8 @@
  */
 #include "config.h"
 
+#include <math.h>
+
 #include <glib/gstdio.h>
 
 #include "procura-benchmarks-page.h"
@@ -82,6 +84,15 @@ test_demo_pages (void)
   /* The brief of the demo is complete, so ranking is not withheld. */
   g_assert_cmpstr (procura_brief_page_get_completeness (PROCURA_BRIEF_PAGE (procura_window_get_page (window, "brief"))),
                    ==, "9 of 9 complete");
+#ifdef PROCURA_GUI_HAVE_FIT
+  /* The calculator computed the brief's model on the first candidate's GPU. */
+  g_assert_nonnull (procura_gui_test_find_label (procura_window_get_page (window, "fit"), "Weights per GPU"));
+  g_assert_nonnull (procura_gui_test_find_label (procura_window_get_page (window, "fit"), "usable per GPU"));
+#endif
+#ifdef PROCURA_GUI_HAVE_ANALYSIS
+  /* The decision page shows the analysis engine's recommendation and warnings. */
+  g_assert_nonnull (procura_gui_test_find_label (procura_window_get_page (window, "decision"), "Warnings"));
+#endif
   /* Every candidate of the demo has a group on the candidates page. */
   for (guint i = 0; i < project->candidates->len; i++)
     {
@@ -92,6 +103,171 @@ test_demo_pages (void)
 }
 
 static void
+deleted_cb (ProcuraDocument *document,
+            const char      *message,
+            gint64           token,
+            gint64          *out)
+{
+  *out = token;
+}
+
+static void
+test_delete_undo (void)
+{
+  ProcuraWindow *window;
+  ProcuraDocument *document;
+  g_autofree char *name = NULL;
+  gint64 token = 0, id;
+  guint n;
+
+#ifndef PROCURA_GUI_HAVE_DEMO
+  g_test_skip ("the demo project is not part of this build");
+  return;
+#endif
+  window = open_demo_window ();
+  document = procura_window_get_document (window);
+  n = procura_document_get_project (document)->candidates->len;
+  id = ((ProcuraCandidate *) g_ptr_array_index (procura_document_get_project (document)->candidates, 0))->id;
+  name = g_strdup (((ProcuraCandidate *) g_ptr_array_index (procura_document_get_project (document)->candidates, 0))->name);
+  g_signal_connect (document, "deleted", G_CALLBACK (deleted_cb), &token);
+  procura_document_delete_candidate (document, id);
+  g_assert_true (procura_gui_test_wait_idle (window, 30));
+  g_assert_cmpint (token, !=, 0);
+  g_assert_cmpuint (procura_document_get_project (document)->candidates->len, ==, n - 1);
+  g_assert_null (procura_gui_test_find_label (procura_window_get_page (window, "candidates"), name));
+  /* The toast's Undo button activates win.undo with the token. */
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.undo", "x", token);
+  g_assert_true (procura_gui_test_wait_idle (window, 30));
+  g_assert_cmpuint (procura_document_get_project (document)->candidates->len, ==, n);
+  g_assert_nonnull (procura_gui_test_find_label (procura_window_get_page (window, "candidates"), name));
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+static void
+test_brief_edit (void)
+{
+  ProcuraWindow *window;
+  ProcuraDocument *document;
+  g_autoptr (ProcuraBrief) brief = NULL;
+
+#ifndef PROCURA_GUI_HAVE_DEMO
+  g_test_skip ("the demo project is not part of this build");
+  return;
+#endif
+  window = open_demo_window ();
+  document = procura_window_get_document (window);
+  brief = procura_brief_copy (procura_document_get_project (document)->brief);
+  g_clear_pointer (&brief->tooling, g_free);
+  brief->demand_peak = NAN;
+  procura_document_save_brief (document, brief);
+  g_assert_true (procura_gui_test_wait_idle (window, 30));
+  /* Stored and reloaded: the page shows the brief as incomplete, with the reason. */
+  g_assert_null (procura_document_get_project (document)->brief->tooling);
+  g_assert_cmpstr (procura_brief_page_get_completeness (PROCURA_BRIEF_PAGE (procura_window_get_page (window, "brief"))),
+                   ==, "7 of 9 complete");
+  g_assert_nonnull (procura_gui_test_find_label (procura_window_get_page (window, "brief"),
+                                                 "Ranking is withheld until the brief is complete. Missing: tooling, demand."));
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+static void
+copy_done_cb (GObject      *object,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  gboolean *done = user_data;
+
+  g_assert_true (procura_document_save_copy_finish (PROCURA_DOCUMENT (object), result, NULL));
+  *done = TRUE;
+}
+
+static void
+test_save_as_and_last_project (void)
+{
+  g_autofree char *dir = procura_test_mkdtemp ();
+  g_autofree char *copy = g_build_filename (dir, "copy.procura", NULL);
+  ProcuraWindow *window, *second;
+  ProcuraDocument *document;
+  gboolean done = FALSE;
+  gint64 id, token = 0;
+  guint n;
+
+#ifndef PROCURA_GUI_HAVE_DEMO
+  g_test_skip ("the demo project is not part of this build");
+  return;
+#endif
+  window = open_demo_window ();
+  document = procura_window_get_document (window);
+  n = procura_document_get_project (document)->candidates->len;
+  /* An edit, then a copy: the copy holds the edit (the write-ahead log goes with it). */
+  id = ((ProcuraCandidate *) g_ptr_array_index (procura_document_get_project (document)->candidates, 0))->id;
+  g_signal_connect (document, "deleted", G_CALLBACK (deleted_cb), &token);
+  procura_document_delete_candidate (document, id);
+  g_assert_true (procura_gui_test_wait_idle (window, 30));
+  procura_document_save_copy_async (document, copy, NULL, copy_done_cb, &done);
+  while (!done)
+    g_main_context_iteration (NULL, TRUE);
+  gtk_window_destroy (GTK_WINDOW (window));
+
+  /* Opening the copy makes it the last project, which the next start opens. */
+  window = procura_window_new (app);
+  gtk_window_present (GTK_WINDOW (window));
+  {
+    g_autoptr (GFile) file = g_file_new_for_path (copy);
+    procura_window_open_file (window, file);
+  }
+  g_assert_true (procura_gui_test_wait_idle (window, 30));
+  g_assert_cmpuint (procura_document_get_project (procura_window_get_document (window))->candidates->len, ==, n - 1);
+  gtk_window_destroy (GTK_WINDOW (window));
+
+  second = procura_window_new (app);
+  gtk_window_present (GTK_WINDOW (second));
+  procura_window_open_default (second);
+  g_assert_true (procura_gui_test_wait_idle (second, 30));
+  g_assert_cmpstr (procura_document_get_path (procura_window_get_document (second)), ==, copy);
+  gtk_window_destroy (GTK_WINDOW (second));
+  procura_test_rmtree (dir);
+}
+
+static void
+error_cb (ProcuraDocument *document,
+          const char      *message,
+          char           **out)
+{
+  g_free (*out);
+  *out = g_strdup (message);
+}
+
+static void
+test_read_only (void)
+{
+  ProcuraWindow *first, *second;
+  ProcuraDocument *document;
+  g_autofree char *error = NULL;
+  g_autoptr (GFile) file = NULL;
+
+#ifndef PROCURA_GUI_HAVE_DEMO
+  g_test_skip ("the demo project is not part of this build");
+  return;
+#endif
+  first = open_demo_window ();
+  file = g_file_new_for_path (procura_document_get_path (procura_window_get_document (first)));
+  /* The same project in a second window opens read-only, and says so. */
+  second = procura_window_new (app);
+  gtk_window_present (GTK_WINDOW (second));
+  procura_window_open_file (second, file);
+  g_assert_true (procura_gui_test_wait_idle (second, 30));
+  document = procura_window_get_document (second);
+  g_assert_true (procura_document_get_read_only (document));
+  g_assert_nonnull (procura_gui_test_find_label (GTK_WIDGET (second), "Read-Only"));
+  g_signal_connect (document, "error", G_CALLBACK (error_cb), &error);
+  procura_document_save_brief (document, procura_document_get_project (document)->brief);
+  g_assert_nonnull (error);
+  gtk_window_destroy (GTK_WINDOW (second));
+  gtk_window_destroy (GTK_WINDOW (first));
+}
+
+static void
 import_finished_cb (ProcuraWindow *window,
                     guint          imported,
                     guint         *out)
@@ -99,19 +275,43 @@ import_finished_cb (ProcuraWindow *window,
   *out = imported;
 }
 
+/* Drops @path onto the window, as a file manager would. */
+static void
+drop_file (ProcuraWindow *window,
+           const char    *path)
+{
+  g_autoptr (GFile) file = g_file_new_for_path (path);
+  GListModel *controllers = gtk_widget_observe_controllers (GTK_WIDGET (window));
+  GtkDropTarget *target = NULL;
+  g_auto (GValue) value = G_VALUE_INIT;
+  gboolean accepted = FALSE;
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      GtkEventController *c = g_list_model_get_item (controllers, i);
+      if (GTK_IS_DROP_TARGET (c))
+        target = GTK_DROP_TARGET (c);
+      g_object_unref (c);
+    }
+  g_object_unref (controllers);
+  g_assert_nonnull (target);
+  g_value_init (&value, GDK_TYPE_FILE_LIST);
+  g_value_take_boxed (&value, gdk_file_list_new_from_array (&file, 1));
+  g_signal_emit_by_name (target, "drop", &value, 10.0, 10.0, &accepted);
+  g_assert_true (accepted);
+}
+
 static guint
 import_and_wait (ProcuraWindow *window,
                  const char    *path)
 {
-  g_autoptr (GPtrArray) files = g_ptr_array_new_with_free_func (g_object_unref);
   guint imported = G_MAXUINT;
   gulong id;
   gint64 end = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
 
-  g_ptr_array_add (files, g_file_new_for_path (path));
   id = g_signal_connect (window, "import-finished", G_CALLBACK (import_finished_cb), &imported);
-  /* The same path as a drop onto the window or the Import action. */
-  procura_window_import_files (window, files);
+  /* Through the window's drop target (the Import action takes the same path). */
+  drop_file (window, path);
   while (imported == G_MAXUINT && g_get_monotonic_time () < end)
     g_main_context_iteration (NULL, TRUE);
   g_signal_handler_disconnect (window, id);
@@ -375,6 +575,10 @@ main (int argc, char *argv[])
   g_application_register (G_APPLICATION (app), NULL, NULL);
 
   g_test_add_func ("/pages/demo", test_demo_pages);
+  g_test_add_func ("/pages/delete-undo", test_delete_undo);
+  g_test_add_func ("/pages/brief-edit", test_brief_edit);
+  g_test_add_func ("/pages/save-as-and-last-project", test_save_as_and_last_project);
+  g_test_add_func ("/pages/read-only", test_read_only);
   g_test_add_func ("/pages/import-real-fixture", test_import_real_fixture);
   g_test_add_func ("/pages/import-error", test_import_error_shown);
   g_test_add_func ("/chart-view/accessible", test_chart_view_accessible);

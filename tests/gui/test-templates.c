@@ -8,6 +8,8 @@
 #include "config.h"
 
 #include "procura-application.h"
+#include "procura-chart-view.h"
+#include "procura-presentation.h"
 #include "procura-window.h"
 
 static void
@@ -20,6 +22,27 @@ test_window_template (void)
   window = procura_window_new (app);
   g_assert_true (PROCURA_IS_WINDOW (window));
   gtk_window_destroy (GTK_WINDOW (window));
+}
+
+static void
+test_presentation_template (void)
+{
+  ProcuraPresentation *presentation = procura_presentation_new (NULL, "Title", "Subtitle", NULL);
+
+  g_assert_true (PROCURA_IS_PRESENTATION (presentation));
+  /* The title slide only. */
+  g_assert_cmpuint (procura_presentation_get_n_slides (presentation), ==, 1);
+  gtk_window_destroy (GTK_WINDOW (presentation));
+}
+
+static void
+test_chart_view (void)
+{
+  GtkWidget *view = g_object_ref_sink (procura_chart_view_new ());
+
+  g_assert_true (PROCURA_IS_CHART_VIEW (view));
+  g_assert_null (procura_chart_view_get_summary (PROCURA_CHART_VIEW (view)));
+  g_assert_finalize_object (view);
 }
 
 static void
@@ -45,5 +68,7 @@ main (int argc, char *argv[])
   adw_init ();
   g_test_add_func ("/templates/window", test_window_template);
   g_test_add_func ("/templates/help-overlay", test_help_overlay);
+  g_test_add_func ("/templates/presentation", test_presentation_template);
+  g_test_add_func ("/templates/chart-view", test_chart_view);
   return g_test_run ();
 }

@@ -1,5 +1,9 @@
 /* fuzz-importers.c: every importer forced on the same input, then detection
  *
+ * Replayed (the fuzz suite), every importer runs on every input. Under libFuzzer
+ * (PROCURA_FUZZ_SELECT) the first byte picks one importer, or detection, and the rest
+ * is the input: each importer is then fuzzed on its own, about 20 times faster.
+ *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include "config.h"
@@ -32,7 +36,21 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
                         size_t         size)
 {
   const ProcuraImporter * const *all = procura_importers ();
+  gsize n_all = 0;
 
+  while (all[n_all] != NULL)
+    n_all++;
+#ifdef PROCURA_FUZZ_SELECT
+  if (size > 0)
+    {
+      gsize pick = data[0] % (n_all + 1);
+      g_autoptr (GError) error = NULL;
+      g_autoptr (ProcuraImportResult) r = procura_import_data ("fuzz", (const char *) data + 1, size - 1,
+                                                               pick < n_all ? all[pick]->id : NULL, NULL, &error);
+      check (r, error);
+    }
+  return 0;
+#endif
   for (gsize i = 0; all[i] != NULL; i++)
     {
       g_autoptr (GError) error = NULL;

@@ -11,6 +11,7 @@
 
 #include "procura-import.h"
 #include "procura-import-json.h"
+#include "procura-import-private.h"
 #include "procura-store.h"
 #include "procura-test-util.h"
 
@@ -204,6 +205,54 @@ test_recomputed_percentiles (void)
   g_assert_cmpstr (run->provenance->importer, ==, "vllm-bench-serve");
   g_assert_cmpint (strlen (run->provenance->sha256), ==, 64);
   g_assert_cmpint (run->provenance->size, ==, (gint64) strlen (text));
+}
+
+/* Millions of samples take the histogram path: same figures as a full sort */
+static void
+test_many_samples (void)
+{
+  gsize n = 1200000;
+  g_autoptr (ProcuraImportResult) r = procura_import_result_new ();
+  ProcuraRun *run = procura_run_new ();
+  double *v = g_new (double, n);
+  g_autofree double *copy = NULL;
+  GRand *rand = g_rand_new_with_seed (5);
+  static const double pcts[] = { 1, 5, 10, 25, 50, 75, 90, 95, 99, 99.9 };
+  double mean = 0;
+
+  for (gsize i = 0; i < n; i++)
+    {
+      /* heavy ties, several magnitudes, a few exact zeros and negatives */
+      double x = exp (g_rand_double_range (rand, -3, 6));
+      if (i % 7 == 0)
+        x = floor (x);
+      if (i % 1001 == 0)
+        x = -x;
+      v[i] = x;
+      mean += x;
+    }
+  mean /= (double) n;
+  copy = g_memdup2 (v, n * sizeof (double));
+  qsort (copy, n, sizeof (double), cmp_double);
+  procura_run_take_samples (run, "itl", v, n);
+  g_ptr_array_add (r->runs, run);
+  procura_import_finalize (r);
+  g_assert_cmpfloat_with_epsilon (stat_of (run, "itl", "mean", PROCURA_SOURCE_RECOMPUTED)->value, mean, 1e-9 * fabs (mean));
+  for (gsize i = 0; i < G_N_ELEMENTS (pcts); i++)
+    {
+      g_autofree char *name = pcts[i] == floor (pcts[i]) ? g_strdup_printf ("p%d", (int) pcts[i]) : g_strdup ("p99.9");
+      /* numpy linear on the sorted copy */
+      double h = (double) (n - 1) * pcts[i] / 100.0, fl = floor (h);
+      double want = copy[(gsize) fl] + (h - fl) * (copy[(gsize) fl + 1] - copy[(gsize) fl]);
+      g_assert_cmpfloat_with_epsilon (stat_of (run, "itl", name, PROCURA_SOURCE_RECOMPUTED)->value, want,
+                                      1e-12 * MAX (1.0, fabs (want)));
+    }
+  g_assert_cmpfloat (stat_of (run, "itl", "min", PROCURA_SOURCE_RECOMPUTED)->value, ==, copy[0]);
+  g_assert_cmpfloat (stat_of (run, "itl", "max", PROCURA_SOURCE_RECOMPUTED)->value, ==, copy[n - 1]);
+  g_assert_true (has_warning (run, "per-request values are negative"));
+  /* the samples themselves are left as they were */
+  g_assert_cmpuint (procura_run_get_samples (run, "itl")->n, ==, n);
+  g_rand_free (rand);
 }
 
 static void
@@ -530,6 +579,7 @@ main (int argc, char *argv[])
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/import/recomputed-percentiles", test_recomputed_percentiles);
+  g_test_add_func ("/import/many-samples", test_many_samples);
   g_test_add_func ("/import/disagreement-warning", test_disagreement_warning);
   g_test_add_func ("/import/bulk-path-agrees", test_bulk_path_agrees);
   g_test_add_func ("/import/impossible-data-warnings", test_impossible_data_warnings);

@@ -145,7 +145,7 @@ test_into (void)
 {
   g_autofree char *plan = write_file ("plan.json", plan_small, 0644);
   g_autofree char *project = g_build_filename (tmp, "decision.procura", NULL);
-  const char *argv[] = { "probe", "--plan", plan, "--into", project, NULL };
+  const char *argv[] = { "probe", "--plan", plan, "--into", project, "--candidate", "H100 x1", NULL };
   g_autofree char *out = NULL;
   g_autofree char *err = NULL;
   g_autoptr(GError) error = NULL;
@@ -168,6 +168,8 @@ test_into (void)
   p = procura_store_load_project (store, PROCURA_STORE_LOAD_DEFAULT, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (p->probe_results->len, ==, 2);
+  g_assert_nonnull (procura_project_find_candidate (p, ((ProcuraProbeResult *) p->probe_results->pdata[0])->candidate_id));
+  g_assert_cmpstr (procura_project_find_candidate (p, ((ProcuraProbeResult *) p->probe_results->pdata[0])->candidate_id)->name, ==, "H100 x1");
   for (i = 0; i < p->probe_results->len; i++)
     {
       ProcuraProbeResult *r = p->probe_results->pdata[i];
@@ -181,6 +183,38 @@ test_into (void)
   g_assert_cmpstr (fit->device_name, ==, "NVIDIA H100 80GB HBM3");
   g_assert_cmpfloat (fit->headroom_bytes, >, 0);
   g_assert_nonnull (strstr (fit->json, "\"test\":\"fit\""));
+  procura_project_free (p);
+}
+
+static void
+test_import_saved (void)
+{
+  g_autofree char *save = g_build_filename (tmp, "probe-output.jsonl", NULL);
+  g_autofree char *project = g_build_filename (tmp, "imported.procura", NULL);
+  const char *probe_argv[] = { "probe", "--bandwidth", "--save", save, NULL };
+  const char *import_argv[] = { "import", project, save, NULL };
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(ProcuraStore) store = NULL;
+  ProcuraProject *p;
+
+  store = procura_store_create (project, "import test", &error);
+  g_assert_no_error (error);
+  g_clear_pointer (&store, procura_store_close);
+  fake_driver ();
+  g_assert_cmpint (procura_test_run_cli (probe_argv, &out, &err), ==, 0);
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+  /* the registry sniffs the file as probe output */
+  if (procura_test_run_cli (import_argv, &out, &err) != 0)
+    g_error ("procura import of probe output failed: %s", err);
+  store = procura_store_open (project, PROCURA_STORE_OPEN_READ_ONLY, &error);
+  g_assert_no_error (error);
+  p = procura_store_load_project (store, PROCURA_STORE_LOAD_DEFAULT, &error);
+  g_assert_no_error (error);
+  /* inventory, bandwidth, d2d, h2d, d2h */
+  g_assert_cmpuint (p->probe_results->len, ==, 5);
   procura_project_free (p);
 }
 
@@ -231,6 +265,7 @@ main (int    argc,
   g_test_add_func ("/probe-cli/no-driver", test_no_driver);
   g_test_add_func ("/probe-cli/failures", test_failures);
   g_test_add_func ("/probe-cli/into", test_into);
+  g_test_add_func ("/probe-cli/import-saved", test_import_saved);
   g_test_add_func ("/probe-cli/ssh", test_ssh);
 
   rc = g_test_run ();

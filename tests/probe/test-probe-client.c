@@ -228,7 +228,7 @@ test_cancel (Fixture       *f,
   took = run (f, f->cancel_on_progress);
   g_assert_error (f->error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
   g_assert_null (f->report);
-  g_assert_cmpfloat (took, <, 2.0);
+  g_assert_cmpfloat (took, <, 4.0);
   /* the probe is gone (killed and reaped) when finish returns */
   g_assert_cmpint (f->pid, >, 0);
   g_assert_cmpint (kill ((pid_t) f->pid, 0), ==, -1);
@@ -263,7 +263,7 @@ test_client_timeout (Fixture       *f,
   g_assert_cmpint (f->report->status, ==, PROCURA_PROBE_STATUS_TIMEOUT);
   g_assert_true (f->report->timed_out);
   g_assert_cmpint (f->report->term_signal, ==, 0);
-  g_assert_cmpfloat (took, <, 2.0);
+  g_assert_cmpfloat (took, <, 4.0);
   g_assert_cmpint (kill ((pid_t) f->pid, 0), ==, -1);
   g_assert_nonnull (strstr (f->report->stderr_tail, "hanging in cuMemAlloc"));
 }

@@ -294,6 +294,7 @@ test_usage (void)
     { "--time-limit", "soon", NULL },
     { "--device", "x", NULL },
     { "--plan", NULL, NULL },
+    { "--inventory", "--bandwidth", NULL },
   };
   guint i;
 
@@ -778,7 +779,7 @@ test_sigterm (void)
   g_assert_cmpint (r->status, ==, 6);
   assert_shape (r, "interrupted", "failed");
   g_assert_null (nth_event (r, "result", "fit", 0));
-  g_assert_cmpfloat (after, <, 1.0);
+  g_assert_cmpfloat (after, <, 2.0);   /* checked before every allocation (10 ms each) */
   assert_all_freed (r);
 }
 
@@ -811,7 +812,7 @@ test_time_limit (void)
   took = (g_get_monotonic_time () - t0) / 1e6;
   g_assert_cmpint (r->status, ==, 5);
   assert_shape (r, "timeout", "failed");
-  g_assert_cmpfloat (took, <, 1.9);
+  g_assert_cmpfloat (took, <, 2.9);   /* the soft limit; the hard one is at 3 s */
   g_assert_cmpint (json_object_get_int_member (r->events->pdata[0], "time_limit_s"), ==, 1);
   assert_all_freed (r);     /* a soft limit frees everything */
 }
@@ -830,7 +831,7 @@ test_hang (void)
   took = (g_get_monotonic_time () - t0) / 1e6;
   g_assert_cmpint (r->status, ==, 5);
   assert_shape (r, "timeout", "failed");
-  g_assert_cmpfloat (took, <, 4.5);
+  g_assert_cmpfloat (took, <, 6.0);   /* the alarm fires at limit + 2 s */
   g_assert_nonnull (strstr (r->err, "hanging in cuMemAlloc"));
 }
 
@@ -846,7 +847,7 @@ test_hang_then_sigterm (void)
   run_and_signal (r, args, "\"alloc-kv\",\"device\":0,\"done\":4", SIGTERM, &after);
   g_assert_cmpint (r->status, ==, 6);
   assert_shape (r, "interrupted", "failed");
-  g_assert_cmpfloat (after, <, 3.5);
+  g_assert_cmpfloat (after, <, 5.0);   /* 2 s of grace after the signal */
 }
 
 static void

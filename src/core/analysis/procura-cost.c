@@ -213,10 +213,12 @@ procura_cost_inputs_validate (const ProcuraCostInputs *in,
     {
       CHECK (isfinite (in->price_per_gpu_hour) && in->price_per_gpu_hour >= 0,
              "price_per_gpu_hour", "must be a number >= 0");
-      CHECK (in->gpus_per_replica >= 1, "gpus_per_replica", "must be an integer >= 1");
+      CHECK (in->gpus_per_replica >= 1 && in->gpus_per_replica <= 65536, "gpus_per_replica",
+             "must be an integer from 1 to 65536");
       CHECK (isfinite (in->capacity_at_slo) && in->capacity_at_slo > 0,
              "capacity_at_slo", "must be > 0");
-      CHECK (in->fixed_replicas >= 0, "replicas", "must be an integer >= 0");
+      CHECK (in->fixed_replicas >= 0 && in->fixed_replicas <= 1000000, "replicas",
+             "must be an integer from 0 to 1000000");
       if (in->provisioning == PROCURA_PROVISION_SCHEDULED)
         CHECK (isfinite (in->billed_hours) && in->billed_hours >= 0 && in->billed_hours <= in->window_hours,
                "billed_hours", "must be between 0 and window_hours for scheduled provisioning");
@@ -608,7 +610,8 @@ hybrid_impl (const ProcuraCostInputs *in,
   if (h.fixed_replicas > 0)
     replicas = h.fixed_replicas;
   else
-    replicas = (int) MAX (1.0, ceil_tolerant (h.demand_average * (1.0 + h.retry_rate) / h.capacity_at_slo));
+    replicas = (int) CLAMP (ceil_tolerant (h.demand_average * (1.0 + h.retry_rate) / h.capacity_at_slo),
+                            1.0, (double) (G_MAXINT / 2));
 
   /* requests/s (first attempts) the GPUs take at the target */
   gpu_capacity = replicas * h.capacity_at_slo / (1.0 + h.retry_rate);
@@ -747,8 +750,8 @@ run_inputs_validate (const ProcuraRunCostInputs *in,
                      double                     *interruptions,
                      GError                    **error)
 {
-  CHECK (in->gpus >= 1, "gpus", "must be an integer >= 1");
-  CHECK (in->nodes >= 1, "nodes", "must be an integer >= 1");
+  CHECK (in->gpus >= 1 && in->gpus <= 10000000, "gpus", "must be an integer from 1 to 10000000");
+  CHECK (in->nodes >= 1 && in->nodes <= 10000000, "nodes", "must be an integer from 1 to 10000000");
   CHECK (isfinite (in->price_per_gpu_hour) && in->price_per_gpu_hour >= 0,
          "price_per_gpu_hour", "must be a number >= 0");
   if (isnan (in->wall_clock_hours))

@@ -63,7 +63,7 @@ typedef struct
 void    procura_rng_init          (ProcuraRng *rng,
                                    guint64     seed);
 guint64 procura_rng_next          (ProcuraRng *rng);
-/* Uniform integer in [0, bound), bound > 0 (Lemire's unbiased method). */
+/* Uniform integer in [0, bound), bound > 0 (rejection of the top remainder: unbiased). */
 guint64 procura_rng_below         (ProcuraRng *rng,
                                    guint64     bound);
 

@@ -363,6 +363,8 @@ procura_analysis_to_text (const ProcuraAnalysis *a,
                                 ca->capacity->capacity_rps, ca->capacity->uncertain ? " (uncertain)" : "");
       else if (ca->capacity != NULL)
         g_string_append_printf (s, "  capacity: %s\n", procura_capacity_status_name (ca->capacity->status));
+      if (ca->capacity != NULL && ca->capacity->reason != NULL)
+        g_string_append_printf (s, "    %s\n", ca->capacity->reason);
       if (ca->fit != NULL)
         g_string_append_printf (s, "  memory fit: %s at %" G_GINT64_FORMAT " tokens x %" G_GINT64_FORMAT
                                 " sequences (TP %d)%s%s\n", ca->fit->fits ? "fits" : "does not fit",
@@ -370,8 +372,6 @@ procura_analysis_to_text (const ProcuraAnalysis *a,
                                 ca->fit->fits ? "" : ": ", ca->fit->fits ? "" : ca->fit->limit_text);
       else if (ca->fit_reason != NULL && ca->kind != PROCURA_CANDIDATE_API)
         g_string_append_printf (s, "  memory fit: not computed (%s)\n", ca->fit_reason);
-      if (ca->capacity != NULL && ca->capacity->reason != NULL)
-        g_string_append_printf (s, "    %s\n", ca->capacity->reason);
       if (ca->cost != NULL)
         {
           g_string_append_printf (s, "  cost per accepted output: %.6g %s (%.4g %s per 1k)\n",
@@ -388,6 +388,23 @@ procura_analysis_to_text (const ProcuraAnalysis *a,
         }
       else if (ca->cost_reason != NULL)
         g_string_append_printf (s, "  no cost: %s\n", ca->cost_reason);
+      for (guint k = 0; k < ca->break_even->len; k++)
+        {
+          const ProcuraBreakEven *be = &g_array_index (ca->break_even, ProcuraBreakEven, k);
+          const ProcuraCandidateAnalysis *api = procura_analysis_find (a, ca->break_even_api);
+          g_string_append_printf (s, "  break-even with %s at %.4g req/s average (%.0f %% utilisation): "
+                                  "%s above\n", api != NULL ? api->name : "the API", be->demand,
+                                  100 * be->utilization, be->gpu_cheaper_above ? "GPUs cheaper" : "API cheaper");
+        }
+      for (guint k = 0; k < ca->what_ifs->len; k++)
+        {
+          const ProcuraWhatIf *w = g_ptr_array_index (ca->what_ifs, k);
+          if (w->result != NULL)
+            g_string_append_printf (s, "  what if %s: %.6g %s per accepted output%s\n", w->title,
+                                    w->result->cost_per_accepted, cur, w->estimate ? " (estimate)" : "");
+          else
+            g_string_append_printf (s, "  what if %s: %s\n", w->title, w->note != NULL ? w->note : "not costed");
+        }
       for (guint k = 0; k < a->warnings->len; k++)
         {
           const ProcuraWarning *w = g_ptr_array_index (a->warnings, k);

@@ -15,6 +15,7 @@ typedef struct {
   char          *family;     /* "h100": the name's words concatenated */
   char          *variant;    /* "sxm", "pcie", "nvl", "superchip", "oam" */
   int            preference;
+  double         name_memory[4];  /* other sizes a name may state; 0 = none */
 } GpuEntry;
 
 static GpuEntry        *entries;
@@ -87,6 +88,12 @@ load_catalog (gpointer data)
       e->family = g_strdup (intern_member (o, "family"));
       e->variant = g_strdup (intern_member (o, "variant"));
       e->preference = (int) json_object_get_int_member_with_default (o, "preference", 1);
+      if (json_object_has_member (o, "name_memory_gb"))
+        {
+          JsonArray *a = json_object_get_array_member (o, "name_memory_gb");
+          for (guint k = 0; k < json_array_get_length (a) && k < G_N_ELEMENTS (e->name_memory); k++)
+            e->name_memory[k] = json_array_get_double_element (a, k);
+        }
       entry_ptrs[i] = s;
     }
   return NULL;
@@ -277,7 +284,13 @@ procura_gpu_catalog_lookup_full (const char *any_name,
       if (variant != NULL && (c->variant == NULL || !g_str_equal (c->variant, variant)))
         continue;
       if (!isnan (memory) && fabs (c->spec.memory_gb_marketed - memory) > 0.15 * c->spec.memory_gb_marketed)
-        continue;
+        {
+          gboolean alias = FALSE;
+          for (gsize k = 0; k < G_N_ELEMENTS (c->name_memory); k++)
+            alias |= c->name_memory[k] > 0 && c->name_memory[k] == memory;
+          if (!alias)
+            continue;
+        }
       if (best == NULL || c->preference < best->preference)
         {
           best = c;

@@ -54,6 +54,10 @@ procura_quote_is_stale (const ProcuraQuote *q,
 /* ------------------------------------------------------------------------- */
 /* Validation helpers: every error names the file and the key path            */
 
+/* No price, fee, term or limit is larger: refusing them also keeps every number
+ * within what json-glib writes back correctly (it mangles 1e+20 into "1e+20.0") */
+#define PROCURA_QUOTE_MAX_NUMBER 1e12
+
 typedef struct {
   const char *file;
   GError    **error;
@@ -128,6 +132,11 @@ get_number (Ctx        *c,
   if (!isfinite (v) || v < min)
     {
       schema_error (c, path, "expected a number ≥ %g, got %g", min, v);
+      return;
+    }
+  if (v > PROCURA_QUOTE_MAX_NUMBER)
+    {
+      schema_error (c, path, "expected a number ≤ %g, got %g (implausibly large)", PROCURA_QUOTE_MAX_NUMBER, v);
       return;
     }
   *out = v;

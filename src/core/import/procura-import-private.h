@@ -73,6 +73,11 @@ gboolean    procura_import_number_array (const char  *name,
                                          gsize       *n,
                                          GError     **error);
 
+/* SHA-256 of the file's bytes as lower-case hex: the same as procura_sha256_hex(), in
+ * hardware where the CPU has the SHA extensions. */
+char       *procura_import_sha256_hex (const void *data,
+                                       gsize       len);
+
 /* Percentile key ("p99", "p99.9", "p50") for a percentage. */
 char       *procura_import_pct_name   (double pct);
 

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -144,9 +145,39 @@ pick (const char  *name,
   return best;
 }
 
+typedef struct {
+  const char *data;
+  gsize       len;
+} HashJob;
+
+static gpointer
+hash_thread (gpointer user_data)
+{
+  HashJob *job = user_data;
+
+  return procura_import_sha256_hex (job->data, job->len);
+}
+
+typedef struct {
+  char  *malloced;   /* g_free () it */
+  void  *mapped;     /* or munmap () it */
+  gsize  mapped_len;
+} Owned;
+
+static void
+owned_release (Owned *o)
+{
+  if (o == NULL)
+    return;
+  g_clear_pointer (&o->malloced, g_free);
+  if (o->mapped != NULL)
+    munmap (o->mapped, o->mapped_len);
+  o->mapped = NULL;
+}
+
 static ProcuraImportResult *
 import_data (const char    *path_or_name,
-             char          *owned,
+             Owned         *owned,
              const char    *data,
              gsize          len,
              const char    *format,
@@ -157,38 +188,51 @@ import_data (const char    *path_or_name,
   g_autoptr (ProcuraImportResult) result = procura_import_result_new ();
   const ProcuraImporter *imp;
   ProcuraProvenance *prov;
+  GThread *hasher = NULL;
+  HashJob job = { NULL, 0 };
+  gboolean ok;
 
   imp = pick (name, data, len, format, error);
   if (imp == NULL)
     {
-      g_free (owned);
+      owned_release (owned);
       return NULL;
     }
   if (g_cancellable_set_error_if_cancelled (cancellable, error))
     {
-      g_free (owned);
+      owned_release (owned);
       return NULL;
     }
 
   prov = procura_provenance_new ();
   prov->file_name = g_strdup (name);
   prov->size = (gint64) len;
-  prov->sha256 = procura_sha256_hex (data, len);
+  /* Big files: the SHA-256 runs on a second core while the file is parsed */
+  if (len >= 4 * 1024 * 1024)
+    {
+      job.data = data;
+      job.len = len;
+      hasher = g_thread_try_new ("procura-sha256", hash_thread, &job, NULL);
+    }
+  if (hasher == NULL)
+    prov->sha256 = procura_import_sha256_hex (data, len);
   prov->importer = g_strdup (imp->id);
   prov->imported_at = procura_now_iso8601 ();
   result->provenance = prov;
 
   if (owned != NULL)
     procura_json_bulk_set_padding (data, len + PROCURA_JSON_BULK_PADDING);
-  if (!imp->parse (name, data, len, result, cancellable, error))
+  ok = imp->parse (name, data, len, result, cancellable, error);
+  procura_json_bulk_set_padding (NULL, 0);
+  if (hasher != NULL)
+    prov->sha256 = g_thread_join (hasher);
+  if (!ok)
     {
-      procura_json_bulk_set_padding (NULL, 0);
-      g_free (owned);
+      owned_release (owned);
       return NULL;
     }
-  procura_json_bulk_set_padding (NULL, 0);
   /* The bytes are no longer needed: free them before the (memory-hungry) statistics */
-  g_free (owned);
+  owned_release (owned);
 
   if (result->format == NULL)
     result->format = g_strdup (imp->id);
@@ -258,7 +302,24 @@ procura_import_file (const char    *path,
       close (fd);
       return NULL;
     }
-  /* Read everything into one buffer with room for simdjson's padding after it */
+  /* Big files are mapped (no copy), with zeroed anonymous pages after the end for
+   * simdjson's padding; small ones are read into a padded buffer */
+  if (st.st_size >= 16 * 1024 * 1024)
+    {
+      gsize page = (gsize) sysconf (_SC_PAGESIZE);
+      gsize total = ((gsize) st.st_size + PROCURA_JSON_BULK_PADDING + 1 + page - 1) / page * page;
+      void *area = mmap (NULL, total, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+      if (area != MAP_FAILED
+          && mmap (area, (gsize) st.st_size, PROT_READ, MAP_PRIVATE | MAP_FIXED | MAP_POPULATE, fd, 0) != MAP_FAILED)
+        {
+          Owned owned = { NULL, area, total };
+          close (fd);
+          return import_data (path, &owned, area, (gsize) st.st_size, format, cancellable, error);
+        }
+      if (area != MAP_FAILED)
+        munmap (area, total);
+    }
   buf = g_try_malloc ((gsize) st.st_size + PROCURA_JSON_BULK_PADDING + 1);
   if (buf == NULL)
     {
@@ -287,6 +348,8 @@ procura_import_file (const char    *path,
     }
   close (fd);
   memset (buf + got, 0, PROCURA_JSON_BULK_PADDING + 1);
-
-  return import_data (path, buf, buf, got, format, cancellable, error);
+  {
+    Owned owned = { buf, NULL, 0 };
+    return import_data (path, &owned, buf, got, format, cancellable, error);
+  }
 }

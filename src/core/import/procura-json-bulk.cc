@@ -68,19 +68,16 @@ struct Builder {
 bool
 read_number (ondemand::value &v, double &out)
 {
-  ondemand::json_type t;
-  if (v.type ().get (t))
-    return false;
-  if (t == ondemand::json_type::null)
+  /* the common case first: a number, parsed in one go */
+  if (v.get_double ().get (out) == SUCCESS)
+    return true;
+  bool null = false;
+  if (v.is_null ().get (null) == SUCCESS && null)
     {
-      if (v.is_null ().error ())
-        return false;
       out = NAN;
       return true;
     }
-  if (t != ondemand::json_type::number)
-    return false;
-  return v.get_double ().get (out) == SUCCESS;
+  return false;
 }
 
 /* An array of numbers, of strings, or of lists of numbers. FALSE on anything else. */
