@@ -93,8 +93,11 @@ procura_test_run_cli (const char * const *argv,
     g_ptr_array_add (args, (gpointer) argv[i]);
   g_ptr_array_add (args, NULL);
 
-  g_spawn_sync (NULL, (char **) args->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL,
-                out, err, &status, &error);
+  /* output not asked for is discarded: it must not mix with the test's TAP */
+  g_spawn_sync (NULL, (char **) args->pdata, NULL,
+                (out == NULL ? G_SPAWN_STDOUT_TO_DEV_NULL : 0)
+                | (err == NULL ? G_SPAWN_STDERR_TO_DEV_NULL : 0),
+                NULL, NULL, out, err, &status, &error);
   g_assert_no_error (error);
   if (WIFEXITED (status))
     return WEXITSTATUS (status);

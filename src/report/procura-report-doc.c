@@ -14,8 +14,11 @@ block_free (ProcuraBlock *b)
   g_free (b->id);
   g_free (b->text);
   g_strfreev (b->header);
+  g_strfreev (b->csv_header);
   if (b->rows != NULL)
     g_ptr_array_unref (b->rows);
+  if (b->csv_rows != NULL)
+    g_ptr_array_unref (b->csv_rows);
   if (b->figure != NULL && b->figure_free != NULL)
     b->figure_free (b->figure);
   g_free (b);
@@ -121,6 +124,24 @@ procura_block_add_row (ProcuraBlock       *block,
 {
   g_return_if_fail (block->rows != NULL);
   g_ptr_array_add (block->rows, g_strdupv ((char **) cells));
+}
+
+void
+procura_block_set_csv_header (ProcuraBlock       *block,
+                              const char * const *header)
+{
+  g_strfreev (block->csv_header);
+  block->csv_header = g_strdupv ((char **) header);
+  if (block->csv_rows == NULL)
+    block->csv_rows = g_ptr_array_new_with_free_func ((GDestroyNotify) g_strfreev);
+}
+
+void
+procura_block_add_csv_row (ProcuraBlock       *block,
+                           const char * const *cells)
+{
+  g_return_if_fail (block->csv_rows != NULL);
+  g_ptr_array_add (block->csv_rows, g_strdupv ((char **) cells));
 }
 
 void

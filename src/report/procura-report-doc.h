@@ -31,7 +31,9 @@ typedef struct {
   char             *id;       /* table or figure id, may be NULL */
   char             *text;
   GStrv             header;   /* tables */
-  GPtrArray        *rows;     /* of GStrv */
+  GPtrArray        *rows;     /* of GStrv, formatted for reading */
+  GStrv             csv_header; /* optional: the same table with plain numbers for CSV */
+  GPtrArray        *csv_rows;   /* of GStrv */
   gpointer          figure;   /* a chart, drawn with figure_draw, freed with figure_free */
   void            (*figure_draw) (gpointer figure,
                                   cairo_t *cr,
@@ -67,6 +69,11 @@ ProcuraBlock     *procura_report_doc_table      (ProcuraReportDoc   *doc,
                                                  const char * const *header);
 ProcuraBlock     *procura_report_doc_keyvalue   (ProcuraReportDoc *doc);
 void              procura_block_add_row         (ProcuraBlock       *block,
+                                                 const char * const *cells);
+/* Plain-number columns for the CSV export of a table (header, then rows). */
+void              procura_block_set_csv_header  (ProcuraBlock       *block,
+                                                 const char * const *header);
+void              procura_block_add_csv_row     (ProcuraBlock       *block,
                                                  const char * const *cells);
 void              procura_block_add_pair        (ProcuraBlock *block,
                                                  const char   *key,

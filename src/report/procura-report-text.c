@@ -162,6 +162,15 @@ procura_report_table_to_csv (const ProcuraBlock *table)
   guint n;
 
   g_return_val_if_fail (table->kind == PROCURA_BLOCK_TABLE, NULL);
+  if (table->csv_header != NULL)
+    {
+      /* plain numbers for spreadsheets */
+      n = g_strv_length (table->csv_header);
+      append_csv_row (out, (const char * const *) table->csv_header, n);
+      for (guint r = 0; r < table->csv_rows->len; r++)
+        append_csv_row (out, g_ptr_array_index (table->csv_rows, r), n);
+      return g_string_free (out, FALSE);
+    }
   n = g_strv_length (table->header);
   append_csv_row (out, (const char * const *) table->header, n);
   for (guint r = 0; r < table->rows->len; r++)

@@ -60,6 +60,17 @@ fmt_money (double      v,
   return g_strdup_printf ("%s %s", num, currency);
 }
 
+/* A plain number for CSV: shortest exact-enough form, empty when unknown. */
+static char *
+raw_num (double v)
+{
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+  if (isnan (v) || isinf (v))
+    return g_strdup ("");
+  return g_strdup (g_ascii_formatd (buf, sizeof buf, "%.10g", v));
+}
+
 typedef struct {
   ProcuraReportDoc      *doc;
   ProcuraProject        *project;
@@ -324,6 +335,15 @@ add_finance (ProcuraReportDoc      *doc,
     procura_report_doc_missing (doc, "ranking withheld: %s", or_dash (analysis->ranking_withheld_reason));
 
   table = procura_report_doc_table (doc, "finance", NULL, header);
+  {
+    static const char *csv_header[] = { "rank", "candidate", "kind", "pricing_model",
+                                        "price_per_gpu_hour", "replicas", "gpus_per_replica",
+                                        "utilization", "capacity_status", "capacity_at_slo_rps",
+                                        "all_in_cost", "accepted_outputs", "cost_per_accepted",
+                                        "cost_per_1000_accepted", "currency", "window_hours",
+                                        NULL };
+    procura_block_set_csv_header (table, csv_header);
+  }
   for (guint i = 0; i < analysis->candidates->len; i++)
     {
       const ProcuraCandidateAnalysis *ca = g_ptr_array_index (analysis->candidates, i);
@@ -362,6 +382,29 @@ add_finance (ProcuraReportDoc      *doc,
                               ca->kind == PROCURA_CANDIDATE_API ? "—" : price,
                               or_dash (fleet), util, cap, all_in, accepted, cpa, cpk, NULL };
         procura_block_add_row (table, row);
+      }
+      {
+        g_autofree char *r_rank = ca->rank > 0 ? g_strdup_printf ("%d", ca->rank) : g_strdup ("");
+        g_autofree char *r_price = raw_num (ca->inputs != NULL && ca->kind != PROCURA_CANDIDATE_API
+                                            ? ca->inputs->price_per_gpu_hour : NAN);
+        g_autofree char *r_repl = r != NULL && r->replicas > 0 ? g_strdup_printf ("%d", r->replicas) : g_strdup ("");
+        g_autofree char *r_gpus = ca->inputs != NULL && ca->kind != PROCURA_CANDIDATE_API
+                                  ? g_strdup_printf ("%d", ca->inputs->gpus_per_replica) : g_strdup ("");
+        g_autofree char *r_util = raw_num (r != NULL ? r->utilization : NAN);
+        g_autofree char *r_cap = raw_num (ca->capacity_at_slo);
+        g_autofree char *r_all = raw_num (r != NULL ? r->all_in_cost : NAN);
+        g_autofree char *r_acc = raw_num (r != NULL ? r->accepted_outputs : NAN);
+        g_autofree char *r_cpa = raw_num (r != NULL ? r->cost_per_accepted : NAN);
+        g_autofree char *r_cpk = raw_num (r != NULL ? r->cost_per_accepted * 1000 : NAN);
+        g_autofree char *r_win = raw_num (analysis->window_hours);
+        const char *csv[] = { r_rank, ca->name,
+                              ca->derived ? "hybrid" : (ca->kind == PROCURA_CANDIDATE_API ? "api" : "gpu"),
+                              c != NULL && c->pricing_model != NULL ? c->pricing_model : "",
+                              r_price, r_repl, r_gpus, r_util,
+                              ca->capacity != NULL ? procura_capacity_status_name (ca->capacity->status) : "",
+                              r_cap, r_all, r_acc, r_cpa, r_cpk,
+                              analysis->currency != NULL ? analysis->currency : "", r_win, NULL };
+        procura_block_add_csv_row (table, csv);
       }
     }
 }
@@ -426,6 +469,23 @@ add_breakdown (ProcuraReportDoc      *doc,
   table = procura_report_doc_table (doc, "metrics",
                                     "Cost lines per planning window (a dash: the line does not apply)",
                                     (const char * const *) header->pdata);
+  {
+    g_autoptr (GPtrArray) csv_header = g_ptr_array_new ();
+    g_ptr_array_add (csv_header, (gpointer) "candidate");
+    g_ptr_array_add (csv_header, (gpointer) "capacity_status");
+    g_ptr_array_add (csv_header, (gpointer) "capacity_at_slo_rps");
+    g_ptr_array_add (csv_header, (gpointer) "capacity_uncertain");
+    for (guint l = 0; l < G_N_ELEMENTS (lines); l++)
+      g_ptr_array_add (csv_header, (gpointer) procura_cost_line_name (lines[l]));
+    g_ptr_array_add (csv_header, (gpointer) "all_in_cost");
+    g_ptr_array_add (csv_header, (gpointer) "accepted_outputs");
+    g_ptr_array_add (csv_header, (gpointer) "cost_per_accepted");
+    g_ptr_array_add (csv_header, (gpointer) "replicas");
+    g_ptr_array_add (csv_header, (gpointer) "utilization");
+    g_ptr_array_add (csv_header, (gpointer) "fits");
+    g_ptr_array_add (csv_header, NULL);
+    procura_block_set_csv_header (table, (const char * const *) csv_header->pdata);
+  }
   for (guint i = 0; i < analysis->candidates->len; i++)
     {
       const ProcuraCandidateAnalysis *ca = g_ptr_array_index (analysis->candidates, i);
@@ -441,6 +501,26 @@ add_breakdown (ProcuraReportDoc      *doc,
       g_ptr_array_add (row, fmt_money (ca->cost->all_in_cost, analysis->currency));
       g_ptr_array_add (row, NULL);
       procura_block_add_row (table, (const char * const *) row->pdata);
+      {
+        g_autoptr (GPtrArray) csv = g_ptr_array_new_with_free_func (g_free);
+        const ProcuraCapacity *cap = ca->capacity;
+
+        g_ptr_array_add (csv, g_strdup (ca->name));
+        g_ptr_array_add (csv, g_strdup (cap != NULL ? procura_capacity_status_name (cap->status) : ""));
+        g_ptr_array_add (csv, raw_num (ca->capacity_at_slo));
+        g_ptr_array_add (csv, g_strdup (cap == NULL ? "" : cap->uncertain ? "true" : "false"));
+        for (guint l = 0; l < G_N_ELEMENTS (lines); l++)
+          g_ptr_array_add (csv, procura_cost_result_line_applies (ca->cost, lines[l])
+                                ? raw_num (ca->cost->lines[lines[l]]) : g_strdup (""));
+        g_ptr_array_add (csv, raw_num (ca->cost->all_in_cost));
+        g_ptr_array_add (csv, raw_num (ca->cost->accepted_outputs));
+        g_ptr_array_add (csv, raw_num (ca->cost->cost_per_accepted));
+        g_ptr_array_add (csv, ca->cost->replicas > 0 ? g_strdup_printf ("%d", ca->cost->replicas) : g_strdup (""));
+        g_ptr_array_add (csv, raw_num (ca->cost->utilization));
+        g_ptr_array_add (csv, g_strdup (ca->fit == NULL ? "" : ca->fit->fits ? "true" : "false"));
+        g_ptr_array_add (csv, NULL);
+        procura_block_add_csv_row (table, (const char * const *) csv->pdata);
+      }
     }
 }
 

@@ -7,7 +7,10 @@
 #include <glib/gstdio.h>
 #include <string.h>
 
+#include <json-glib/json-glib.h>
+
 #include "procura-report.h"
+#include "procura-store.h"
 #include "procura-test-util.h"
 
 /* A small, complete project built by hand. */
@@ -222,7 +225,7 @@ test_missing_parts (void)
   {
     g_autofree char *contents = NULL;
     g_assert_true (g_file_get_contents (csv, &contents, NULL, NULL));
-    g_assert_true (g_str_has_prefix (contents, "Rank,Candidate,"));
+    g_assert_true (g_str_has_prefix (contents, "rank,candidate,kind,"));
     g_assert_cmpint (strlen (strchr (contents, '\n')), ==, 1);
   }
   procura_test_rmtree (dir);
@@ -247,6 +250,184 @@ test_deterministic (void)
   g_assert_nonnull (strstr (a, "2023-11-14T22:13:20Z"));
 }
 
+/* Whitespace removed, so a cell that wrapped in the PDF still matches. */
+static char *
+squeeze (const char *text)
+{
+  GString *out = g_string_new (NULL);
+
+  for (const char *p = text; *p != '\0'; p++)
+    if (!g_ascii_isspace (*p))
+      g_string_append_c (out, *p);
+  return g_string_free (out, FALSE);
+}
+
+/* Splits one CSV record (RFC 4180 quoting) into fields. */
+static GStrv
+csv_fields (const char *line)
+{
+  GStrvBuilder *b = g_strv_builder_new ();
+  GString *field = g_string_new (NULL);
+  gboolean quoted = FALSE;
+  GStrv out;
+
+  for (const char *p = line; *p != '\0' && *p != '\r' && *p != '\n'; p++)
+    {
+      if (quoted)
+        {
+          if (*p == '"' && p[1] == '"')
+            g_string_append_c (field, *p++);
+          else if (*p == '"')
+            quoted = FALSE;
+          else
+            g_string_append_c (field, *p);
+        }
+      else if (*p == '"')
+        quoted = TRUE;
+      else if (*p == ',')
+        {
+          g_strv_builder_add (b, field->str);
+          g_string_truncate (field, 0);
+        }
+      else
+        g_string_append_c (field, *p);
+    }
+  g_strv_builder_add (b, field->str);
+  g_string_free (field, TRUE);
+  out = g_strv_builder_end (b);
+  g_strv_builder_unref (b);
+  return out;
+}
+
+static void
+test_demo_cli (void)
+{
+  g_autofree char *dir = procura_test_mkdtemp ();
+  g_autofree char *project = g_build_filename (dir, "demo.procura", NULL);
+  g_autofree char *pdf = g_build_filename (dir, "record.pdf", NULL);
+  g_autofree char *md = g_build_filename (dir, "record.md", NULL);
+  g_autofree char *csv = g_build_filename (dir, "record.csv", NULL);
+  g_autofree char *out = NULL, *err = NULL, *csv_text = NULL, *md_text = NULL;
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  g_autoptr (GError) error = NULL;
+  g_auto (GStrv) lines = NULL;
+  JsonArray *candidates;
+  const char *demo_argv[] = { "demo", project, NULL };
+  const char *pdf_argv[] = { "report", project, "--output", pdf, NULL };
+  const char *md_argv[] = { "report", project, "--output", md, NULL };
+  const char *csv_argv[] = { "report", project, "--output", csv, NULL };
+  const char *summary_argv[] = { "summary", project, "--json", NULL };
+  const char *bad_argv[] = { "report", project, "--output", "record.docx", NULL };
+  guint matched = 0;
+
+  g_assert_cmpint (procura_test_run_cli (demo_argv, NULL, NULL), ==, 0);
+  g_assert_cmpint (procura_test_run_cli (pdf_argv, NULL, &err), ==, 0);
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (procura_test_run_cli (md_argv, NULL, NULL), ==, 0);
+  g_assert_cmpint (procura_test_run_cli (csv_argv, NULL, NULL), ==, 0);
+  g_assert_cmpint (procura_test_run_cli (bad_argv, NULL, &err), ==, 2);
+  g_assert_nonnull (strstr (err, ".pdf, .md or .csv"));
+  g_assert_cmpint (procura_test_run_cli (summary_argv, &out, NULL), ==, 0);
+  g_assert_true (json_parser_load_from_data (parser, out, -1, &error));
+  g_assert_no_error (error);
+  candidates = json_object_get_array_member (json_node_get_object (json_parser_get_root (parser)),
+                                             "candidates");
+  g_assert_cmpuint (json_array_get_length (candidates), >=, 4);
+
+  /* the PDF holds every candidate and every imported file's hash */
+  {
+    const char *argv[] = { "pdftotext", "-raw", pdf, "-", NULL };
+    g_autofree char *text = NULL, *flat = NULL;
+
+    if (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_SEARCH_PATH | G_SPAWN_STDERR_TO_DEV_NULL,
+                      NULL, NULL, &text, NULL, NULL, NULL) && text != NULL)
+      {
+        g_autoptr (ProcuraStore) store = procura_store_open (project, PROCURA_STORE_OPEN_READ_ONLY, &error);
+        g_autoptr (ProcuraProject) p = NULL;
+
+        g_assert_no_error (error);
+        p = procura_store_load_project (store, PROCURA_STORE_LOAD_DEFAULT, &error);
+        g_assert_no_error (error);
+        flat = squeeze (text);
+        g_assert_nonnull (strstr (flat, "online-inference"));
+        for (guint i = 0; i < p->candidates->len; i++)
+          {
+            ProcuraCandidate *c = g_ptr_array_index (p->candidates, i);
+            g_autofree char *name = squeeze (c->name);
+            g_assert_nonnull (strstr (flat, name));
+          }
+        g_assert_cmpuint (p->provenance->len, >, 0);
+        for (guint i = 0; i < p->provenance->len; i++)
+          {
+            ProcuraProvenance *prov = g_ptr_array_index (p->provenance, i);
+            g_assert_nonnull (strstr (flat, prov->sha256));
+          }
+      }
+  }
+
+  /* the CSV finance table matches the summary's cost per accepted output */
+  g_assert_true (g_file_get_contents (csv, &csv_text, NULL, NULL));
+  lines = g_strsplit (csv_text, "\r\n", -1);
+  {
+    g_auto (GStrv) header = csv_fields (lines[0]);
+    guint col_name = 0, col_cpa = 0;
+
+    for (guint c = 0; header[c] != NULL; c++)
+      {
+        if (g_str_equal (header[c], "candidate"))
+          col_name = c;
+        if (g_str_equal (header[c], "cost_per_accepted"))
+          col_cpa = c;
+      }
+    g_assert_cmpuint (col_cpa, >, 0);
+    for (guint r = 1; lines[r] != NULL && lines[r][0] != '\0'; r++)
+      {
+        g_auto (GStrv) f = csv_fields (lines[r]);
+        g_assert_cmpuint (g_strv_length (f), ==, g_strv_length (header));
+        for (guint i = 0; i < json_array_get_length (candidates); i++)
+          {
+            JsonObject *c = json_array_get_object_element (candidates, i);
+            JsonNode *cost = json_object_get_member (c, "cost");
+            double expected, got;
+
+            if (!g_str_equal (json_object_get_string_member (c, "name"), f[col_name]))
+              continue;
+            if (cost == NULL || JSON_NODE_HOLDS_NULL (cost))
+              {
+                g_assert_cmpstr (f[col_cpa], ==, "");
+                matched++;
+                continue;
+              }
+            expected = json_object_get_double_member (json_node_get_object (cost), "cost_per_accepted");
+            got = g_ascii_strtod (f[col_cpa], NULL);
+            g_assert_cmpfloat_with_epsilon (got, expected, expected * 1e-8);
+            matched++;
+          }
+      }
+    g_assert_cmpuint (matched, ==, json_array_get_length (candidates));
+  }
+
+  /* the Markdown has the finance table and its figures beside it */
+  g_assert_true (g_file_get_contents (md, &md_text, NULL, NULL));
+  g_assert_nonnull (strstr (md_text, "## Finance normalisation"));
+  for (guint i = 0; procura_figure_names[i] != NULL; i++)
+    {
+      g_autofree char *svg = g_strdup_printf ("%s/record-%s.svg", dir, procura_figure_names[i]);
+      g_autofree char *png = g_strdup_printf ("%s/record-%s.png", dir, procura_figure_names[i]);
+      g_autofree char *ref = g_strdup_printf ("(record-%s.svg)", procura_figure_names[i]);
+      g_assert_true (g_file_test (svg, G_FILE_TEST_IS_REGULAR));
+      g_assert_true (g_file_test (png, G_FILE_TEST_IS_REGULAR));
+      g_assert_nonnull (strstr (md_text, ref));
+    }
+  for (guint i = 0; i < json_array_get_length (candidates); i++)
+    {
+      JsonObject *c = json_array_get_object_element (candidates, i);
+      g_autofree char *cell = g_strdup_printf ("| %s |", json_object_get_string_member (c, "name"));
+      g_assert_nonnull (strstr (md_text, cell));
+    }
+  procura_test_rmtree (dir);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -256,5 +437,6 @@ main (int argc, char *argv[])
   g_test_add_func ("/report/csv", test_csv);
   g_test_add_func ("/report/missing-parts", test_missing_parts);
   g_test_add_func ("/report/deterministic", test_deterministic);
+  g_test_add_func ("/report/demo-cli", test_demo_cli);
   return g_test_run ();
 }
