@@ -205,7 +205,8 @@ column_widths (Pen          *pen,
                GStrv         header,
                GPtrArray    *rows,
                guint         n,
-               double        font_size)
+               double        font_size,
+               gboolean      first_bold)
 {
   double *natural = g_new0 (double, n);
   double *minimum = g_new0 (double, n);
@@ -226,9 +227,10 @@ column_widths (Pen          *pen,
           char **cells = g_ptr_array_index (rows, r);
           if (c < g_strv_length (cells))
             {
-              PangoLayout *l = make_layout (pen, cells[c], font_size, FALSE, FALSE, -1);
+              gboolean bold = first_bold && c == 0;
+              PangoLayout *l = make_layout (pen, cells[c], font_size, bold, FALSE, -1);
               natural[c] = MAX (natural[c], layout_width (l) + pad);
-              minimum[c] = MAX (minimum[c], longest_word_width (pen, cells[c], font_size, FALSE) + pad);
+              minimum[c] = MAX (minimum[c], longest_word_width (pen, cells[c], font_size, bold) + pad);
               g_object_unref (l);
             }
         }
@@ -341,7 +343,7 @@ table_block (Pen                *pen,
 
   if (n == 0)
     return;
-  widths = column_widths (pen, keyvalue ? NULL : b->header, b->rows, n, font_size);
+  widths = column_widths (pen, keyvalue ? NULL : b->header, b->rows, n, font_size, keyvalue);
 
   if (b->text != NULL && !keyvalue)
     text_block (pen, b->text, 9, FALSE, TRUE, 4, 4, TRUE);
