@@ -16,6 +16,12 @@ typedef struct {
   gboolean           include_zero;
 } ProcuraChartAxis;
 
+struct _ProcuraChartSeries;
+/* TRUE when @s is hidden, or is a helper series (not in the legend) of a hidden series
+ * of the same colour, such as a line's confidence band. */
+gboolean procura_chart_series_is_hidden (const ProcuraChart                *chart,
+                                         const struct _ProcuraChartSeries *s);
+
 struct _ProcuraChartSeries {
   ProcuraSeriesKind kind;
   char       *name;
@@ -31,6 +37,7 @@ struct _ProcuraChartSeries {
   char       *reason;
   gboolean    estimate;
   gboolean    in_legend;
+  gboolean    hidden;     /* toggled off in the legend: not drawn, not looked up */
   gboolean    x_sorted;   /* x ascending (or implicit) */
   /* finite bounds of the data, and the smallest positive values for log axes */
   double      x_min, x_max, y_min, y_max, x_min_pos, y_min_pos;

@@ -91,7 +91,8 @@ procura_chart_nearest_point (const ProcuraChart *chart,
           const ProcuraChartSeries *s = chart->series->pdata[i];
           double v, p, q;
 
-          if (!is_bar (s) || (gsize) cat >= s->n || !isfinite (s->y[cat]))
+          if (!is_bar (s) || (gsize) cat >= s->n || !isfinite (s->y[cat])
+              || procura_chart_series_is_hidden (chart, s))
             continue;
           v = s->y[cat];
           if (horizontal)
@@ -118,7 +119,7 @@ procura_chart_nearest_point (const ProcuraChart *chart,
       const ProcuraChartSeries *s = chart->series->pdata[k];
       gsize a = 0, b = s->n;
 
-      if (!point_like (s) || s->y == NULL)
+      if (!point_like (s) || s->y == NULL || procura_chart_series_is_hidden (chart, s))
         continue;
       if (s->x_sorted && s->n > 64)
         {
@@ -155,9 +156,11 @@ procura_chart_nearest_point (const ProcuraChart *chart,
 }
 
 static gboolean
-navigable (const ProcuraChartSeries *s)
+navigable (const ProcuraChart       *chart,
+           const ProcuraChartSeries *s)
 {
-  return (point_like (s) || is_bar (s)) && s->n > 0 && s->y != NULL;
+  return (point_like (s) || is_bar (s)) && s->n > 0 && s->y != NULL
+         && !procura_chart_series_is_hidden (chart, s);
 }
 
 gboolean
@@ -173,13 +176,13 @@ procura_chart_step_point (const ProcuraChart *chart,
   gboolean any = FALSE;
 
   for (guint i = 0; i < n; i++)
-    any |= navigable (chart->series->pdata[i]);
+    any |= navigable (chart, chart->series->pdata[i]);
   if (!any)
     return FALSE;
-  if (si >= n || !navigable (chart->series->pdata[si]))
+  if (si >= n || !navigable (chart, chart->series->pdata[si]))
     {
       si = 0;
-      while (!navigable (chart->series->pdata[si]))
+      while (!navigable (chart, chart->series->pdata[si]))
         si++;
       *series = si;
       *index = 0;
@@ -194,7 +197,7 @@ procura_chart_step_point (const ProcuraChart *chart,
       for (guint tries = 0; tries < n; tries++)
         {
           next = (next + n + dir) % n;
-          if (navigable (chart->series->pdata[next]))
+          if (navigable (chart, chart->series->pdata[next]))
             break;
         }
       s = chart->series->pdata[next];

@@ -373,6 +373,51 @@ procura_chart_get_n_series (const ProcuraChart *chart)
   return chart->series->len;
 }
 
+void
+procura_chart_set_series_hidden (ProcuraChart *chart,
+                                 guint         index,
+                                 gboolean      hidden)
+{
+  g_return_if_fail (index < chart->series->len);
+  ((ProcuraChartSeries *) chart->series->pdata[index])->hidden = hidden;
+}
+
+gboolean
+procura_chart_get_series_hidden (const ProcuraChart *chart,
+                                 guint               index)
+{
+  g_return_val_if_fail (index < chart->series->len, FALSE);
+  return ((ProcuraChartSeries *) chart->series->pdata[index])->hidden;
+}
+
+gboolean
+procura_chart_series_get_in_legend (const ProcuraChart *chart,
+                                    guint               index)
+{
+  const ProcuraChartSeries *s;
+
+  g_return_val_if_fail (index < chart->series->len, FALSE);
+  s = chart->series->pdata[index];
+  return s->in_legend && s->name != NULL && s->name[0] != '\0';
+}
+
+gboolean
+procura_chart_series_is_hidden (const ProcuraChart       *chart,
+                                const ProcuraChartSeries *s)
+{
+  if (s->hidden)
+    return TRUE;
+  if (s->in_legend || s->color < 0)
+    return FALSE;
+  for (guint i = 0; i < chart->series->len; i++)
+    {
+      const ProcuraChartSeries *o = chart->series->pdata[i];
+      if (o != s && o->hidden && o->in_legend && o->color == s->color)
+        return TRUE;
+    }
+  return FALSE;
+}
+
 const char *
 procura_chart_series_get_name (const ProcuraChart *chart,
                                guint               index)
@@ -1180,6 +1225,13 @@ legend_entries (Ctx *c)
         }
       else
         e.markup = g_strdup_printf ("%s%s", name, s->estimate ? _(" (estimate)") : "");
+      if (s->hidden)
+        {
+          /* toggled off: the entry stays, dimmed and marked */
+          char *dimmed = g_strdup_printf ("<span alpha=\"45%%\">%s%s</span>", e.markup, _(" (hidden)"));
+          g_free (e.markup);
+          e.markup = dimmed;
+        }
       text_set_full (c, e.markup, TRUE, 0.92, FALSE, -1, 0);
       text_size (c, &e.w, &e.h);
       g_array_append_val (entries, e);
@@ -1816,7 +1868,8 @@ draw_category_series (Ctx      *c,
           double offset, thick, v;
           Rect r;
 
-          if (!series_is_bar (s) || cat >= s->n || s->y == NULL)
+          if (!series_is_bar (s) || cat >= s->n || s->y == NULL
+              || procura_chart_series_is_hidden (chart, s))
             continue;
           v = s->y[cat];
           bar_geometry (c, i, &offset, &thick);
@@ -2658,7 +2711,7 @@ procura_chart_draw (ProcuraChart            *chart,
             ProcuraChartSeries *s = chart->series->pdata[i];
 
             /* struck-out series first, so the live ones stay on top */
-            if (s->kind == order[k] && s->struck_out)
+            if (s->kind == order[k] && s->struck_out && !procura_chart_series_is_hidden (chart, s))
               draw_xy_series (&c, s, i);
           }
       for (guint k = 0; k < G_N_ELEMENTS (order); k++)
@@ -2666,7 +2719,7 @@ procura_chart_draw (ProcuraChart            *chart,
           {
             ProcuraChartSeries *s = chart->series->pdata[i];
 
-            if (s->kind == order[k] && !s->struck_out)
+            if (s->kind == order[k] && !s->struck_out && !procura_chart_series_is_hidden (chart, s))
               draw_xy_series (&c, s, i);
           }
     }

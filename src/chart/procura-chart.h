@@ -270,6 +270,17 @@ void procura_chart_series_set_estimate  (ProcuraChartSeries *series, gboolean es
 void procura_chart_series_set_in_legend (ProcuraChartSeries *series, gboolean in_legend);
 /* The unit of the values in the data table and summary (defaults to the axis unit). */
 guint       procura_chart_get_n_series   (const ProcuraChart *chart);
+/* Legend toggles: a hidden series (and the helper series of its colour that are not in
+ * the legend, such as its band) is not drawn nor found by the point lookup; its legend
+ * entry stays, dimmed. The axes keep their range so the chart does not jump. */
+void        procura_chart_set_series_hidden (ProcuraChart *chart,
+                                             guint         index,
+                                             gboolean      hidden);
+gboolean    procura_chart_get_series_hidden (const ProcuraChart *chart,
+                                             guint               index);
+/* TRUE when series @index has an entry in the legend (and so can be toggled). */
+gboolean    procura_chart_series_get_in_legend (const ProcuraChart *chart,
+                                                guint               index);
 const char *procura_chart_series_get_name (const ProcuraChart *chart, guint index);
 gsize       procura_chart_series_get_n_points (const ProcuraChart *chart, guint index);
 gboolean    procura_chart_series_get_point    (const ProcuraChart *chart,

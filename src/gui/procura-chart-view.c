@@ -26,6 +26,8 @@ struct _ProcuraChartView
   double         scale;
   char          *summary;
 
+  GHashTable    *hidden;       /* names of series toggled off in the legend */
+
   gboolean       has_cursor;   /* keyboard or pointer selection */
   guint          cursor_series;
   gsize          cursor_index;
@@ -325,6 +327,50 @@ procura_chart_view_describe_cursor (ProcuraChartView *self)
   return NULL;
 }
 
+#ifdef PROCURA_GUI_HAVE_CHART
+static void
+apply_hidden (ProcuraChartView *self)
+{
+  if (self->chart == NULL)
+    return;
+  for (guint i = 0; i < procura_chart_get_n_series (self->chart); i++)
+    {
+      const char *name = procura_chart_series_get_name (self->chart, i);
+
+      if (procura_chart_series_get_in_legend (self->chart, i))
+        procura_chart_set_series_hidden (self->chart, i,
+                                         name != NULL && g_hash_table_contains (self->hidden, name));
+    }
+}
+#endif
+
+void
+procura_chart_view_set_series_hidden (ProcuraChartView *self,
+                                      const char       *name,
+                                      gboolean          hidden)
+{
+  g_return_if_fail (PROCURA_IS_CHART_VIEW (self));
+  g_return_if_fail (name != NULL);
+
+  if (hidden)
+    g_hash_table_add (self->hidden, g_strdup (name));
+  else
+    g_hash_table_remove (self->hidden, name);
+#ifdef PROCURA_GUI_HAVE_CHART
+  apply_hidden (self);
+#endif
+  self->has_cursor = FALSE;
+  invalidate (self);
+}
+
+gboolean
+procura_chart_view_get_series_hidden (ProcuraChartView *self,
+                                      const char       *name)
+{
+  g_return_val_if_fail (PROCURA_IS_CHART_VIEW (self), FALSE);
+  return name != NULL && g_hash_table_contains (self->hidden, name);
+}
+
 void
 procura_chart_view_set_chart (ProcuraChartView *self,
                               ProcuraChart     *chart)
@@ -337,6 +383,7 @@ procura_chart_view_set_chart (ProcuraChartView *self,
   g_clear_pointer (&self->chart, procura_chart_unref);
   self->chart = chart;
   g_clear_pointer (&self->summary, g_free);
+  apply_hidden (self);
   if (chart != NULL)
     self->summary = procura_chart_summary (chart);
 #endif
@@ -400,6 +447,7 @@ procura_chart_view_dispose (GObject *object)
   g_clear_pointer (&self->chart, procura_chart_unref);
 #endif
   g_clear_pointer (&self->summary, g_free);
+  g_clear_pointer (&self->hidden, g_hash_table_unref);
   G_OBJECT_CLASS (procura_chart_view_parent_class)->dispose (object);
 }
 
@@ -424,6 +472,7 @@ procura_chart_view_init (ProcuraChartView *self)
   AdwStyleManager *manager = adw_style_manager_get_default ();
 
   self->scale = 1.0;
+  self->hidden = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   gtk_widget_set_focusable (GTK_WIDGET (self), TRUE);
   gtk_widget_set_has_tooltip (GTK_WIDGET (self), TRUE);
   g_signal_connect (self, "query-tooltip", G_CALLBACK (query_tooltip_cb), self);

@@ -26,6 +26,13 @@ ProcuraChart *procura_chart_view_get_chart  (ProcuraChartView *self);
 /* Multiplies the theme's font size and line width (presentation mode). */
 void          procura_chart_view_set_scale  (ProcuraChartView *self,
                                              double            scale);
+/* Legend toggles: hides or shows the series called @name (and its band). The choice
+ * is kept by name, so it survives a rebuilt chart (new SLO or demand). */
+void          procura_chart_view_set_series_hidden (ProcuraChartView *self,
+                                                    const char       *name,
+                                                    gboolean          hidden);
+gboolean      procura_chart_view_get_series_hidden (ProcuraChartView *self,
+                                                    const char       *name);
 /* The accessible summary as set (for tests); NULL without a chart. */
 const char   *procura_chart_view_get_summary (ProcuraChartView *self);
 /* Moves the keyboard cursor; returns the description of the point now selected. */

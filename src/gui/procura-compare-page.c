@@ -327,6 +327,51 @@ slide_toggled_cb (GtkToggleButton  *button,
                                  : _("Left out of the Presentation: click to include it"));
 }
 
+static void
+series_toggled_cb (GtkCheckButton   *check,
+                   ProcuraChartView *view)
+{
+  procura_chart_view_set_series_hidden (view,
+                                        g_object_get_data (G_OBJECT (check), "series-name"),
+                                        !gtk_check_button_get_active (check));
+}
+
+/* The legend toggles: one check per series in the legend, made when the menu opens so
+ * that it lists the series of the chart shown now. */
+static void
+series_menu_show_cb (GtkPopover       *popover,
+                     ProcuraChartView *view)
+{
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
+  ProcuraChart *chart = procura_chart_view_get_chart (view);
+  guint n = 0;
+
+  gtk_widget_set_margin_start (box, 6);
+  gtk_widget_set_margin_end (box, 6);
+  gtk_widget_set_margin_top (box, 6);
+  gtk_widget_set_margin_bottom (box, 6);
+#ifdef PROCURA_GUI_HAVE_CHART
+  for (guint i = 0; chart != NULL && i < procura_chart_get_n_series (chart); i++)
+    {
+      const char *name = procura_chart_series_get_name (chart, i);
+      GtkWidget *check;
+
+      if (!procura_chart_series_get_in_legend (chart, i))
+        continue;
+      check = gtk_check_button_new_with_label (name);
+      gtk_check_button_set_active (GTK_CHECK_BUTTON (check),
+                                   !procura_chart_view_get_series_hidden (view, name));
+      g_object_set_data_full (G_OBJECT (check), "series-name", g_strdup (name), g_free);
+      g_signal_connect (check, "toggled", G_CALLBACK (series_toggled_cb), view);
+      gtk_box_append (GTK_BOX (box), check);
+      n++;
+    }
+#endif
+  if (n == 0)
+    gtk_box_append (GTK_BOX (box), gtk_label_new (_("This chart has no series to hide")));
+  gtk_popover_set_child (popover, box);
+}
+
 static GtkWidget *
 chart_card (ProcuraComparePage *self,
             const char         *name)
@@ -339,6 +384,8 @@ chart_card (ProcuraComparePage *self,
   GtkWidget *toggle = gtk_toggle_button_new ();
   GtkWidget *slide = gtk_toggle_button_new ();
   GtkWidget *export = gtk_menu_button_new ();
+  GtkWidget *series = gtk_menu_button_new ();
+  GtkWidget *series_popover = gtk_popover_new ();
   GtkWidget *popover = gtk_popover_new ();
   GtkWidget *export_box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
   static const char *formats[][2] = {
@@ -377,7 +424,13 @@ chart_card (ProcuraComparePage *self,
   gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (slide), TRUE);
   g_signal_connect (slide, "toggled", G_CALLBACK (slide_toggled_cb), view);
   slide_toggled_cb (GTK_TOGGLE_BUTTON (slide), PROCURA_CHART_VIEW (view));
+  gtk_menu_button_set_icon_name (GTK_MENU_BUTTON (series), "view-continuous-symbolic");
+  gtk_widget_set_tooltip_text (series, _("Show or Hide Series"));
+  gtk_widget_add_css_class (series, "flat");
+  g_signal_connect (series_popover, "show", G_CALLBACK (series_menu_show_cb), view);
+  gtk_menu_button_set_popover (GTK_MENU_BUTTON (series), series_popover);
   gtk_box_append (GTK_BOX (header), slide);
+  gtk_box_append (GTK_BOX (header), series);
   gtk_box_append (GTK_BOX (header), toggle);
   gtk_box_append (GTK_BOX (header), export);
 
@@ -509,6 +562,22 @@ map_cb (GtkWidget          *widget,
   if (self->pending)
     run_analysis (self);
 #endif
+}
+
+void
+procura_compare_page_set_controls (ProcuraComparePage *self,
+                                   double              threshold_ms,
+                                   double              percentile,
+                                   double              demand_average,
+                                   double              demand_peak)
+{
+  g_return_if_fail (PROCURA_IS_COMPARE_PAGE (self));
+  g_return_if_fail (self->threshold_spin != NULL);
+  /* As if typed: each change re-runs the analysis (debounced) and rebuilds every chart. */
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (self->threshold_spin), threshold_ms);
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (self->percentile_spin), percentile);
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (self->average_spin), demand_average);
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (self->peak_spin), demand_peak);
 }
 
 gboolean

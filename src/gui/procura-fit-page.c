@@ -863,10 +863,13 @@ probe_done_cb (GObject      *object,
         {
           JsonObject *r = g_ptr_array_index (report->results, i);
           const char *test = json_object_get_string_member_with_default (r, "test", "");
-          double gbps = json_object_get_double_member_with_default (r, "read_gbps", NAN);
+          /* every bandwidth result of the probe names its figure "gbps" (docs/probe.md) */
+          double gbps = json_object_has_member (r, "gbps")
+                        && JSON_NODE_HOLDS_VALUE (json_object_get_member (r, "gbps"))
+                        ? json_object_get_double_member (r, "gbps") : NAN;
           g_autofree char *title = g_strdup_printf ("%s · GPU %d", test,
                                                     (int) json_object_get_int_member_with_default (r, "device", 0));
-          g_autofree char *subtitle = isnan (gbps) ? NULL : g_strdup_printf (_("%.0f GB/s read"), gbps);
+          g_autofree char *subtitle = isnan (gbps) ? NULL : g_strdup_printf (_("%.0f GB/s"), gbps);
 
           add_probe_row (self, "emblem-ok-symbolic", title, subtitle);
         }

@@ -265,6 +265,65 @@ test_pixels (void)
 }
 
 static void
+test_hidden_series (void)
+{
+  /* A series toggled off in the legend is not drawn, not found by the lookup, and its
+   * band (a helper series of the same colour) goes with it; the other stays. */
+  g_autoptr (ProcuraChart) chart = procura_chart_new ();
+  const ProcuraChartTheme *theme = fixed_theme (FALSE);
+  const double x[] = { 0, 10 };
+  const double low[] = { 30, 30 }, high[] = { 40, 40 }, mid[] = { 35, 35 };
+  const double y2[] = { 70, 70 };
+  ProcuraChartSeries *s;
+  cairo_surface_t *surface;
+  double px, py;
+  guint series = 99;
+  gsize index = 99;
+
+  procura_chart_set_axis_range (chart, PROCURA_AXIS_X, 0, 10);
+  procura_chart_set_axis_range (chart, PROCURA_AXIS_Y, 0, 100);
+  s = procura_chart_add_series (chart, PROCURA_SERIES_BAND, NULL, x, NULL, 2);
+  procura_chart_series_set_range (s, low, high);
+  procura_chart_series_set_color (s, 0);
+  procura_chart_series_set_in_legend (s, FALSE);
+  s = procura_chart_add_series (chart, PROCURA_SERIES_LINE, "first", x, mid, 2);
+  procura_chart_series_set_color (s, 0);
+  procura_chart_series_set_marker (s, PROCURA_MARKER_NONE);
+  s = procura_chart_add_series (chart, PROCURA_SERIES_LINE, "second", x, y2, 2);
+  procura_chart_series_set_color (s, 1);
+  procura_chart_series_set_marker (s, PROCURA_MARKER_NONE);
+
+  g_assert_false (procura_chart_series_get_in_legend (chart, 0));
+  g_assert_true (procura_chart_series_get_in_legend (chart, 1));
+  procura_chart_set_series_hidden (chart, 1, TRUE);
+  g_assert_true (procura_chart_get_series_hidden (chart, 1));
+  surface = render (chart, 400, 300, theme);
+
+  /* where the first line and its band were: background */
+  procura_chart_data_to_pixel (chart, 5, 35, &px, &py);
+  g_assert_true (close_rgb (pixel (surface, (int) px, (int) floor (py)), rgb (&theme->background), 40));
+  procura_chart_data_to_pixel (chart, 5, 32, &px, &py);
+  g_assert_true (close_rgb (pixel (surface, (int) px, (int) floor (py)), rgb (&theme->background), 40));
+  /* the second line is drawn */
+  procura_chart_data_to_pixel (chart, 5, 70, &px, &py);
+  g_assert_true (close_rgb (pixel (surface, (int) px, (int) floor (py)), rgb (&theme->palette[1]), 40));
+  /* the lookup at a point of the hidden line finds nothing; at the visible one, it */
+  procura_chart_data_to_pixel (chart, 10, 35, &px, &py);
+  g_assert_false (procura_chart_nearest_point (chart, px, py, 8, &series, &index));
+  procura_chart_data_to_pixel (chart, 10, 70, &px, &py);
+  g_assert_true (procura_chart_nearest_point (chart, px, py, 8, &series, &index));
+  g_assert_cmpuint (series, ==, 2);
+  cairo_surface_destroy (surface);
+
+  /* shown again: drawn again */
+  procura_chart_set_series_hidden (chart, 1, FALSE);
+  surface = render (chart, 400, 300, theme);
+  procura_chart_data_to_pixel (chart, 5, 35, &px, &py);
+  g_assert_true (close_rgb (pixel (surface, (int) px, (int) floor (py)), rgb (&theme->palette[0]), 40));
+  cairo_surface_destroy (surface);
+}
+
+static void
 test_decimated_drawing (void)
 {
   /* 2 M points, flat at 10 with one spike to 90 and one dip to 0: the drawn
@@ -710,6 +769,7 @@ main (int   argc,
 
   g_test_add_func ("/chart/draw/layout-and-lookup", test_layout_and_lookup);
   g_test_add_func ("/chart/draw/pixels", test_pixels);
+  g_test_add_func ("/chart/draw/hidden-series", test_hidden_series);
   g_test_add_func ("/chart/draw/category-lookup", test_category_lookup);
   g_test_add_func ("/chart/themes", test_themes);
   g_test_add_func ("/chart/draw/decimated", test_decimated_drawing);

@@ -11,6 +11,7 @@
 
 #include "procura-benchmarks-page.h"
 #include "procura-brief-page.h"
+#include "procura-compare-page.h"
 #include "procura-fit-page.h"
 #include "procura-chart-view.h"
 #include "procura-gui-test.h"
@@ -143,6 +144,62 @@ test_delete_undo (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+static GtkWidget *
+find_entry_row (GtkWidget  *widget,
+                const char *title)
+{
+  if (ADW_IS_ENTRY_ROW (widget)
+      && g_strcmp0 (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (widget)), title) == 0)
+    return widget;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_entry_row (child, title);
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+static void
+test_edit_cost (void)
+{
+  ProcuraWindow *window;
+  ProcuraDocument *document;
+  ProcuraCandidate *c;
+  GtkWidget *row;
+
+#ifndef PROCURA_GUI_HAVE_DEMO
+  g_test_skip ("the demo project is not part of this build");
+  return;
+#endif
+  window = open_demo_window ();
+  document = procura_window_get_document (window);
+  /* The first candidate's price per GPU-hour, typed and applied as the analyst would. */
+  row = find_entry_row (procura_window_get_page (window, "candidates"), "Price per GPU-hour");
+  g_assert_nonnull (row);
+  adw_expander_row_set_expanded (ADW_EXPANDER_ROW (gtk_widget_get_ancestor (row, ADW_TYPE_EXPANDER_ROW)), TRUE);
+  gtk_editable_set_text (GTK_EDITABLE (row), "4.75");
+  g_signal_emit_by_name (row, "apply");
+  g_assert_true (procura_gui_test_wait_idle (window, 30));
+  c = g_ptr_array_index (procura_document_get_project (document)->candidates, 0);
+  g_assert_cmpfloat (c->price_per_gpu_hour, ==, 4.75);
+  /* The page was rebuilt from the reloaded project, and the row the analyst was in is
+   * still open. */
+  row = find_entry_row (procura_window_get_page (window, "candidates"), "Price per GPU-hour");
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (row)), ==, "4.75");
+  g_assert_true (adw_expander_row_get_expanded (ADW_EXPANDER_ROW (gtk_widget_get_ancestor (row, ADW_TYPE_EXPANDER_ROW))));
+  /* A bad number is refused on the spot and changes nothing. */
+  row = find_entry_row (procura_window_get_page (window, "candidates"), "Price per GPU-hour");
+  gtk_editable_set_text (GTK_EDITABLE (row), "four");
+  g_signal_emit_by_name (row, "apply");
+  g_assert_true (gtk_widget_has_css_class (row, "error"));
+  g_assert_true (procura_gui_test_wait_idle (window, 30));
+  c = g_ptr_array_index (procura_document_get_project (document)->candidates, 0);
+  g_assert_cmpfloat (c->price_per_gpu_hour, ==, 4.75);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 static void
 test_brief_edit (void)
 {
@@ -259,7 +316,7 @@ test_read_only (void)
   g_assert_true (procura_gui_test_wait_idle (second, 30));
   document = procura_window_get_document (second);
   g_assert_true (procura_document_get_read_only (document));
-  g_assert_nonnull (procura_gui_test_find_label (GTK_WIDGET (second), "Read-Only"));
+  g_assert_true (gtk_widget_get_visible (procura_gui_test_find_label (GTK_WIDGET (second), "Read-Only")));
   g_signal_connect (document, "error", G_CALLBACK (error_cb), &error);
   procura_document_save_brief (document, procura_document_get_project (document)->brief);
   g_assert_nonnull (error);
@@ -429,9 +486,74 @@ test_chart_view_accessible (void)
     g_assert_nonnull (point);
     g_assert_nonnull (strstr (point, "H100"));
   }
+  /* Legend toggle: hiding "H100" hides it in this chart and in the next one set (a
+   * rebuilt chart keeps the choice); showing it again shows it. */
+  procura_chart_view_set_series_hidden (PROCURA_CHART_VIEW (view), "H100", TRUE);
+  g_assert_true (procura_chart_get_series_hidden (chart, 0));
+  {
+    g_autoptr (ProcuraChart) rebuilt = procura_chart_new ();
+    procura_chart_add_series (rebuilt, PROCURA_SERIES_LINE, "H100", x, y, G_N_ELEMENTS (x));
+    procura_chart_add_series (rebuilt, PROCURA_SERIES_LINE, "L40S", x, y, G_N_ELEMENTS (x));
+    procura_chart_view_set_chart (PROCURA_CHART_VIEW (view), rebuilt);
+    g_assert_true (procura_chart_get_series_hidden (rebuilt, 0));
+    g_assert_false (procura_chart_get_series_hidden (rebuilt, 1));
+    procura_chart_view_set_series_hidden (PROCURA_CHART_VIEW (view), "H100", FALSE);
+    g_assert_false (procura_chart_get_series_hidden (rebuilt, 0));
+  }
   gtk_window_destroy (GTK_WINDOW (window));
 #else
   g_test_skip ("the chart library is not part of this build");
+#endif
+}
+
+static void
+charts_updated_cb (ProcuraComparePage *page,
+                   guint              *count)
+{
+  (*count)++;
+}
+
+static void
+test_compare_controls (void)
+{
+#if defined (PROCURA_GUI_HAVE_ANALYSIS) && defined (PROCURA_GUI_HAVE_FIGURES) && defined (PROCURA_GUI_HAVE_CHART) && defined (PROCURA_GUI_HAVE_DEMO)
+  ProcuraWindow *window = open_demo_window ();
+  ProcuraComparePage *page = PROCURA_COMPARE_PAGE (procura_window_get_page (window, "compare"));
+  GPtrArray *views;
+  g_autofree char *before = NULL;
+  guint updates = 0, with_charts = 0;
+
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.page", "i", 3);
+  g_assert_true (procura_gui_test_wait_idle (window, 60));
+  views = procura_compare_page_get_chart_views (page);
+  g_assert_cmpuint (views->len, >, 0);
+  for (guint i = 0; i < views->len; i++)
+    {
+      ProcuraChartView *view = g_ptr_array_index (views, i);
+
+      if (procura_chart_view_get_chart (view) == NULL)
+        continue;
+      with_charts++;
+      /* Each live chart is an image with its summary as the accessible label. */
+      g_assert_cmpint (gtk_accessible_get_accessible_role (GTK_ACCESSIBLE (view)), ==, GTK_ACCESSIBLE_ROLE_IMG);
+      g_assert_nonnull (procura_chart_view_get_summary (view));
+    }
+  g_assert_cmpuint (with_charts, >, 0);
+  before = g_strdup (procura_chart_view_get_summary (g_ptr_array_index (views, 1)));
+
+  /* A tighter target and more demand: every chart is rebuilt at once. */
+  g_signal_connect (page, "charts-updated", G_CALLBACK (charts_updated_cb), &updates);
+  procura_compare_page_set_controls (page, 300, 95, 20, 40);
+  g_assert_true (procura_gui_test_wait_idle (window, 60));
+  g_assert_cmpuint (updates, >=, 1);
+  g_test_message ("latency chart before: %s", before);
+  g_test_message ("latency chart after: %s", procura_chart_view_get_summary (g_ptr_array_index (views, 1)));
+  /* The latency chart now draws the new target (its summary says so). */
+  g_assert_cmpstr (before, !=, procura_chart_view_get_summary (g_ptr_array_index (views, 1)));
+  g_assert_nonnull (strstr (procura_chart_view_get_summary (g_ptr_array_index (views, 1)), "300 ms"));
+  gtk_window_destroy (GTK_WINDOW (window));
+#else
+  g_test_skip ("the analysis, the figures or the charts are not part of this build");
 #endif
 }
 
@@ -577,11 +699,13 @@ main (int argc, char *argv[])
   g_test_add_func ("/pages/demo", test_demo_pages);
   g_test_add_func ("/pages/delete-undo", test_delete_undo);
   g_test_add_func ("/pages/brief-edit", test_brief_edit);
+  g_test_add_func ("/pages/edit-cost", test_edit_cost);
   g_test_add_func ("/pages/save-as-and-last-project", test_save_as_and_last_project);
   g_test_add_func ("/pages/read-only", test_read_only);
   g_test_add_func ("/pages/import-real-fixture", test_import_real_fixture);
   g_test_add_func ("/pages/import-error", test_import_error_shown);
   g_test_add_func ("/chart-view/accessible", test_chart_view_accessible);
+  g_test_add_func ("/compare/controls", test_compare_controls);
   g_test_add_func ("/presentation/slides", test_presentation);
   g_test_add_func ("/probe/panel", test_probe_panel);
   status = g_test_run ();
