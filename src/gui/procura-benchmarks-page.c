@@ -22,12 +22,40 @@ struct _ProcuraBenchmarksPage
 
   ProcuraDocument *document;
   gulong           changed_id;
+  GHashTable      *expanded;      /* keys of the expander rows left open, kept across rebuilds */
   GStrv            import_errors;
 };
 
 G_DEFINE_FINAL_TYPE (ProcuraBenchmarksPage, procura_benchmarks_page, ADW_TYPE_BIN)
 
 static void rebuild (ProcuraBenchmarksPage *self);
+
+static void
+expanded_cb (AdwExpanderRow *row,
+             GParamSpec     *pspec,
+             GHashTable     *expanded)
+{
+  const char *key = g_object_get_data (G_OBJECT (row), "expander-key");
+
+  if (adw_expander_row_get_expanded (row))
+    g_hash_table_add (expanded, g_strdup (key));
+  else
+    g_hash_table_remove (expanded, key);
+}
+
+/* Keeps the row open across rebuilds (an edit reloads the project and rebuilds the page). */
+static void
+remember_expanded (GtkWidget  *row,
+                   GHashTable *expanded,
+                   const char *kind,
+                   gint64      id)
+{
+  g_autofree char *key = g_strdup_printf ("%s:%" G_GINT64_FORMAT, kind, id);
+
+  adw_expander_row_set_expanded (ADW_EXPANDER_ROW (row), g_hash_table_contains (expanded, key));
+  g_object_set_data_full (G_OBJECT (row), "expander-key", g_steal_pointer (&key), g_free);
+  g_signal_connect (row, "notify::expanded", G_CALLBACK (expanded_cb), expanded);
+}
 
 static void
 assign_selected_cb (AdwComboRow           *row,
@@ -219,7 +247,12 @@ add_group (ProcuraBenchmarksPage *self,
           adw_preferences_group_set_title (ADW_PREFERENCES_GROUP (group), title);
           gtk_box_append (self->box, group);
         }
-      adw_preferences_group_add (ADW_PREFERENCES_GROUP (group), run_row (self, project, run));
+      {
+        GtkWidget *row = run_row (self, project, run);
+
+        remember_expanded (row, self->expanded, "run", run->id);
+        adw_preferences_group_add (ADW_PREFERENCES_GROUP (group), row);
+      }
       n++;
     }
   if (group != NULL)
@@ -330,12 +363,23 @@ procura_benchmarks_page_dispose (GObject *object)
 }
 
 static void
+procura_benchmarks_page_finalize (GObject *object)
+{
+  ProcuraBenchmarksPage *self = PROCURA_BENCHMARKS_PAGE (object);
+
+  /* In finalize: the rows point at the table until the child is gone. */
+  g_clear_pointer (&self->expanded, g_hash_table_unref);
+  G_OBJECT_CLASS (procura_benchmarks_page_parent_class)->finalize (object);
+}
+
+static void
 procura_benchmarks_page_class_init (ProcuraBenchmarksPageClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   object_class->dispose = procura_benchmarks_page_dispose;
+  object_class->finalize = procura_benchmarks_page_finalize;
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/procura/Procura/procura-benchmarks-page.ui");
   gtk_widget_class_bind_template_child (widget_class, ProcuraBenchmarksPage, box);
@@ -347,4 +391,5 @@ static void
 procura_benchmarks_page_init (ProcuraBenchmarksPage *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+  self->expanded = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
 }

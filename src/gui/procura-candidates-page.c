@@ -15,6 +15,10 @@
 #include "procura-format.h"
 #include "procura-util.h"
 
+#ifdef PROCURA_GUI_HAVE_CATALOG
+# include "procura-gpu-catalog.h"
+#endif
+
 struct _ProcuraCandidatesPage
 {
   AdwBin           parent_instance;
@@ -25,6 +29,7 @@ struct _ProcuraCandidatesPage
 
   ProcuraDocument *document;
   gulong           changed_id;
+  GHashTable      *expanded;      /* keys of the expander rows left open, kept across rebuilds */
 };
 
 G_DEFINE_FINAL_TYPE (ProcuraCandidatesPage, procura_candidates_page, ADW_TYPE_BIN)
@@ -76,6 +81,33 @@ static const char * const checklist_sections[] = { "hardware", "software", "comm
 static const char * const checklist_answers[] = { "unknown", "yes", "partial", "no", NULL };
 
 static void rebuild (ProcuraCandidatesPage *self);
+
+static void
+expanded_cb (AdwExpanderRow *row,
+             GParamSpec     *pspec,
+             GHashTable     *expanded)
+{
+  const char *key = g_object_get_data (G_OBJECT (row), "expander-key");
+
+  if (adw_expander_row_get_expanded (row))
+    g_hash_table_add (expanded, g_strdup (key));
+  else
+    g_hash_table_remove (expanded, key);
+}
+
+/* Keeps the row open across rebuilds (an edit reloads the project and rebuilds the page). */
+static void
+remember_expanded (GtkWidget  *row,
+                   GHashTable *expanded,
+                   const char *kind,
+                   gint64      id)
+{
+  g_autofree char *key = g_strdup_printf ("%s:%" G_GINT64_FORMAT, kind, id);
+
+  adw_expander_row_set_expanded (ADW_EXPANDER_ROW (row), g_hash_table_contains (expanded, key));
+  g_object_set_data_full (G_OBJECT (row), "expander-key", g_steal_pointer (&key), g_free);
+  g_signal_connect (row, "notify::expanded", G_CALLBACK (expanded_cb), expanded);
+}
 
 static ProcuraCandidate *
 find_candidate (ProcuraCandidatesPage *self,
@@ -230,11 +262,19 @@ candidate_summary (ProcuraProject   *project,
   else
     {
       g_autofree char *price = procura_format_money (c->price_per_gpu_hour, currency);
+      const char *gpu = c->gpu_name;
+#ifdef PROCURA_GUI_HAVE_CATALOG
+      const ProcuraGpuSpec *spec = gpu != NULL ? procura_gpu_catalog_lookup (gpu) : NULL;
+
+      /* The catalog's display name rather than its id. */
+      if (spec != NULL)
+        gpu = spec->name;
+#endif
 
       /* Translators: GPU candidate summary: GPUs per replica × GPU · provider · price per GPU-hour */
       g_string_append_printf (s, _("%d × %s · %s · %s per GPU-hour"),
                               c->gpus_per_replica > 0 ? c->gpus_per_replica : 1,
-                              c->gpu_name != NULL ? c->gpu_name : _("unknown GPU"),
+                              gpu != NULL ? gpu : _("unknown GPU"),
                               c->provider != NULL ? c->provider : _("no provider"), price);
       if (c->kind == PROCURA_CANDIDATE_HYBRID)
         g_string_append (s, _(" · API overflow"));
@@ -262,7 +302,7 @@ price_date_row (ProcuraProject   *project,
   if (date == NULL && quote != NULL)
     date = quote->seen_date;
   adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row),
-                                 quote != NULL ? _("Price from a quote") : _("Price typed in"));
+                                 quote != NULL ? _("Price quoted") : _("Price typed in"));
   days = procura_days_since (date);
   if (date == NULL || days < 0)
     subtitle = g_strdup (_("The date the price was seen is unknown"));
@@ -292,6 +332,135 @@ price_date_row (ProcuraProject   *project,
   return row;
 }
 
+#ifdef PROCURA_GUI_HAVE_CATALOG
+static void
+catalog_selected_cb (AdwComboRow           *row,
+                     GParamSpec            *pspec,
+                     ProcuraCandidatesPage *self)
+{
+  ProcuraCandidate *current = find_candidate (self, G_OBJECT (row));
+  guint selected = adw_combo_row_get_selected (row);
+  const ProcuraGpuSpec * const *all;
+  g_autoptr (ProcuraCandidate) copy = NULL;
+  gsize n = 0;
+
+  if (g_object_get_data (G_OBJECT (row), "filling") != NULL || current == NULL
+      || selected == GTK_INVALID_LIST_POSITION || selected == 0)
+    return;
+  all = procura_gpu_catalog_all (&n);
+  if (selected - 1 >= n)
+    return;
+  copy = procura_candidate_copy (current);
+  g_free (copy->gpu_name);
+  copy->gpu_name = g_strdup (all[selected - 1]->id);
+  procura_document_update_candidate (self->document, copy);
+}
+
+static GtkWidget *
+catalog_row (ProcuraCandidatesPage *self,
+             ProcuraCandidate      *c)
+{
+  GtkWidget *row = adw_combo_row_new ();
+  g_autoptr (GtkStringList) names = gtk_string_list_new (NULL);
+  const ProcuraGpuSpec *current = c->gpu_name != NULL ? procura_gpu_catalog_lookup (c->gpu_name) : NULL;
+  const ProcuraGpuSpec * const *all;
+  gsize n = 0;
+  guint selected = 0;
+
+  all = procura_gpu_catalog_all (&n);
+  gtk_string_list_append (names, _("Not from the catalog"));
+  for (gsize i = 0; i < n; i++)
+    {
+      gtk_string_list_append (names, all[i]->name);
+      if (all[i] == current)
+        selected = i + 1;
+    }
+  adw_combo_row_set_model (ADW_COMBO_ROW (row), G_LIST_MODEL (names));
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), _("GPU from the catalog"));
+  g_object_set_data (G_OBJECT (row), "filling", GINT_TO_POINTER (1));
+  adw_combo_row_set_selected (ADW_COMBO_ROW (row), selected);
+  g_object_set_data (G_OBJECT (row), "filling", NULL);
+  attach_id (row, c->id);
+  gtk_widget_set_sensitive (row, !procura_document_get_read_only (self->document));
+  g_signal_connect (row, "notify::selected", G_CALLBACK (catalog_selected_cb), self);
+  return row;
+}
+#endif
+
+static void
+quote_selected_cb (AdwComboRow           *row,
+                   GParamSpec            *pspec,
+                   ProcuraCandidatesPage *self)
+{
+  ProcuraCandidate *current = find_candidate (self, G_OBJECT (row));
+  GPtrArray *quotes = g_object_get_data (G_OBJECT (row), "quotes");
+  guint selected = adw_combo_row_get_selected (row);
+  g_autoptr (ProcuraCandidate) copy = NULL;
+  ProcuraQuote *q;
+
+  if (g_object_get_data (G_OBJECT (row), "filling") != NULL || current == NULL
+      || selected == GTK_INVALID_LIST_POSITION)
+    return;
+  copy = procura_candidate_copy (current);
+  if (selected == 0 || selected - 1 >= quotes->len)
+    copy->quote_id = 0;   /* typed in: keep the figures, drop the link */
+  else
+    {
+      q = g_ptr_array_index (quotes, selected - 1);
+      copy->quote_id = q->id;
+      if (procura_is_set (procura_quote_price_per_gpu_hour (q)))
+        copy->price_per_gpu_hour = procura_quote_price_per_gpu_hour (q);
+#define TAKE(field, value) G_STMT_START { if ((value) != NULL) { g_free (copy->field); copy->field = g_strdup (value); } } G_STMT_END
+      TAKE (price_date, q->seen_date);
+      TAKE (provider, q->provider);
+      TAKE (pricing_model, q->pricing_model);
+      TAKE (region, q->region);
+      TAKE (gpu_name, q->gpu_id != NULL ? q->gpu_id : q->gpu_name);
+#undef TAKE
+    }
+  procura_document_update_candidate (self->document, copy);
+}
+
+static GtkWidget *
+quote_row (ProcuraCandidatesPage *self,
+           ProcuraProject        *project,
+           ProcuraCandidate      *c)
+{
+  GtkWidget *row = adw_combo_row_new ();
+  g_autoptr (GtkStringList) names = gtk_string_list_new (NULL);
+  GPtrArray *quotes = g_ptr_array_new ();
+  guint selected = 0;
+
+  gtk_string_list_append (names, _("Typed in"));
+  for (guint i = 0; i < project->quotes->len; i++)
+    {
+      ProcuraQuote *q = g_ptr_array_index (project->quotes, i);
+      g_autofree char *price = NULL;
+      g_autofree char *label = NULL;
+
+      if (q->kind != PROCURA_QUOTE_GPU)
+        continue;
+      price = procura_format_money (procura_quote_price_per_gpu_hour (q), project->assumptions.currency);
+      /* Translators: a quote: provider SKU · price per GPU-hour · date seen */
+      label = g_strdup_printf (_("%s %s · %s per GPU-hour · %s"), q->provider != NULL ? q->provider : "",
+                               q->sku != NULL ? q->sku : "", price, q->seen_date != NULL ? q->seen_date : "—");
+      gtk_string_list_append (names, label);
+      g_ptr_array_add (quotes, q);
+      if (q->id == c->quote_id)
+        selected = quotes->len;
+    }
+  adw_combo_row_set_model (ADW_COMBO_ROW (row), G_LIST_MODEL (names));
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), _("Quote"));
+  g_object_set_data (G_OBJECT (row), "filling", GINT_TO_POINTER (1));
+  adw_combo_row_set_selected (ADW_COMBO_ROW (row), selected);
+  g_object_set_data (G_OBJECT (row), "filling", NULL);
+  g_object_set_data_full (G_OBJECT (row), "quotes", quotes, (GDestroyNotify) g_ptr_array_unref);
+  attach_id (row, c->id);
+  gtk_widget_set_sensitive (row, !procura_document_get_read_only (self->document) && quotes->len > 0);
+  g_signal_connect (row, "notify::selected", G_CALLBACK (quote_selected_cb), self);
+  return row;
+}
+
 static GtkWidget *
 cost_expander (ProcuraCandidatesPage *self,
                ProcuraProject        *project,
@@ -304,6 +473,13 @@ cost_expander (ProcuraCandidatesPage *self,
   /* Translators: subtitle of the cost inputs of a candidate; the currency code follows */
   adw_expander_row_set_subtitle (ADW_EXPANDER_ROW (expander),
                                  _("Prices and per-window costs, editable; empty means unknown"));
+  if (c->kind != PROCURA_CANDIDATE_API)
+    {
+#ifdef PROCURA_GUI_HAVE_CATALOG
+      adw_expander_row_add_row (ADW_EXPANDER_ROW (expander), catalog_row (self, c));
+#endif
+      adw_expander_row_add_row (ADW_EXPANDER_ROW (expander), quote_row (self, project, c));
+    }
   for (gsize i = 0; i < G_N_ELEMENTS (cost_fields); i++)
     {
       const CostField *field = &cost_fields[i];
@@ -572,9 +748,18 @@ rebuild (ProcuraCandidatesPage *self)
 
       if (c->kind != PROCURA_CANDIDATE_API)
         adw_preferences_group_add (ADW_PREFERENCES_GROUP (group), price_date_row (project, c));
-      adw_preferences_group_add (ADW_PREFERENCES_GROUP (group), cost_expander (self, project, c));
-      adw_preferences_group_add (ADW_PREFERENCES_GROUP (group), checklist_expander (self, project, c));
-      adw_preferences_group_add (ADW_PREFERENCES_GROUP (group), ops_expander (self, project, c));
+      {
+        GtkWidget *cost = cost_expander (self, project, c);
+        GtkWidget *checklist = checklist_expander (self, project, c);
+        GtkWidget *ops = ops_expander (self, project, c);
+
+        remember_expanded (cost, self->expanded, "cost", c->id);
+        remember_expanded (checklist, self->expanded, "checklist", c->id);
+        remember_expanded (ops, self->expanded, "ops", c->id);
+        adw_preferences_group_add (ADW_PREFERENCES_GROUP (group), cost);
+        adw_preferences_group_add (ADW_PREFERENCES_GROUP (group), checklist);
+        adw_preferences_group_add (ADW_PREFERENCES_GROUP (group), ops);
+      }
       gtk_box_append (self->box, group);
     }
   gtk_box_append (self->box, add_buttons (self));
@@ -615,12 +800,23 @@ procura_candidates_page_dispose (GObject *object)
 }
 
 static void
+procura_candidates_page_finalize (GObject *object)
+{
+  ProcuraCandidatesPage *self = PROCURA_CANDIDATES_PAGE (object);
+
+  /* In finalize: the rows point at the table until the child is gone. */
+  g_clear_pointer (&self->expanded, g_hash_table_unref);
+  G_OBJECT_CLASS (procura_candidates_page_parent_class)->finalize (object);
+}
+
+static void
 procura_candidates_page_class_init (ProcuraCandidatesPageClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   object_class->dispose = procura_candidates_page_dispose;
+  object_class->finalize = procura_candidates_page_finalize;
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/procura/Procura/procura-candidates-page.ui");
   gtk_widget_class_bind_template_child (widget_class, ProcuraCandidatesPage, box);
@@ -632,4 +828,5 @@ static void
 procura_candidates_page_init (ProcuraCandidatesPage *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+  self->expanded = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
 }

@@ -19,6 +19,12 @@ void procura_compare_page_set_document (ProcuraComparePage *self,
 /* The chart views, one per figure (ProcuraChartView*, borrowed). */
 GPtrArray *procura_compare_page_get_chart_views (ProcuraComparePage *self);
 
+/* Sets the SLO and demand controls (as the analyst would). */
+void       procura_compare_page_set_controls (ProcuraComparePage *self,
+                                              double              threshold_ms,
+                                              double              percentile,
+                                              double              demand_average,
+                                              double              demand_peak);
 /* TRUE while the charts are being recomputed. */
 gboolean   procura_compare_page_get_busy (ProcuraComparePage *self);
 

@@ -10,6 +10,7 @@
 
 #include <glib/gstdio.h>
 
+#include "procura-compare-page.h"
 #include "procura-gui-test.h"
 
 static gboolean
@@ -90,9 +91,23 @@ main (int argc, char *argv[])
           procura_gui_test_settle ();
           ok &= save (GTK_WIDGET (window), out, page);
         }
-      presentation = procura_window_present_slides (window);
-      /* Without a window manager "full screen" is not applied: ask for the size. */
-      gtk_window_set_default_size (GTK_WINDOW (presentation), 1290, 810);
+      {
+        /* The slides presentation mode shows (the charts of the Compare page), in a
+         * window of 1280×800: without a window manager "full screen" does nothing. */
+        GPtrArray *views = procura_compare_page_get_chart_views (
+          PROCURA_COMPARE_PAGE (procura_window_get_page (window, "compare")));
+        g_autoptr (GPtrArray) charts = g_ptr_array_new ();
+        ProcuraProject *project = procura_document_get_project (procura_window_get_document (window));
+
+        for (guint i = 0; i < views->len; i++)
+          if (procura_chart_view_get_chart (g_ptr_array_index (views, i)) != NULL)
+            g_ptr_array_add (charts, procura_chart_view_get_chart (g_ptr_array_index (views, i)));
+        presentation = procura_presentation_new (GTK_WINDOW (window), project->title,
+                                                 "Illustrative data: not measurements, not real prices",
+                                                 charts);
+        gtk_window_set_default_size (GTK_WINDOW (presentation), 1290, 810);
+        gtk_window_present (GTK_WINDOW (presentation));
+      }
       procura_gui_test_wait_mapped (GTK_WIDGET (presentation));
       if (procura_presentation_get_n_slides (presentation) > 1)
         procura_presentation_move (presentation, 1);
