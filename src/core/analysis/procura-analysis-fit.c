@@ -73,6 +73,8 @@ procura_analysis_fit_candidate (const ProcuraProject   *p,
   if (g_strcmp0 (c->engine, "sglang") == 0)
     req.engine = PROCURA_ENGINE_SGLANG;
   req.usable_memory_bytes = procura_gpu_spec_usable_bytes (gpu, &driver_figure);
+  /* the engine's per-GPU defaults (prefill chunk, sequences) depend on the GPU */
+  req.gpu_id = gpu->id;
 
   result = g_new0 (ProcuraFitResult, 1);
   if (!procura_fit_compute (&req, result, &error))
