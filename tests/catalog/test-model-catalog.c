@@ -241,6 +241,9 @@ test_errors (void)
                "bad.json: num_hidden_layers: expected an integer");
   check_error ("{\"hidden_size\": 40.5, \"num_hidden_layers\": 32}", PROCURA_IMPORT_ERROR_SCHEMA,
                "hidden_size: expected a non-negative integer");
+  check_error ("{\"hidden_size\": 64, \"num_hidden_layers\": 2, \"num_attention_heads\": 4, \"vocab_size\": 10, "
+               "\"num_local_experts\": 8, \"num_experts_per_tok\": 9}",
+               PROCURA_IMPORT_ERROR_SCHEMA, "bad.json: num_experts_per_tok: 9 experts per token, but only 8 experts");
   check_error ("{\"hidden_size\": 4096, \"num_hidden_layers\": 32, \"num_attention_heads\": 32}",
                PROCURA_IMPORT_ERROR_SCHEMA, "expected num_hidden_layers, hidden_size, num_attention_heads and vocab_size");
 }

@@ -519,6 +519,13 @@ procura_model_shape_from_config_json (const char  *name,
         m->moe_intermediate_size = m->intermediate_size;
       if (m->experts_per_token <= 0)
         m->experts_per_token = MIN (2, m->num_experts);
+      if (m->experts_per_token > m->num_experts)
+        {
+          g_set_error (error, PROCURA_IMPORT_ERROR, PROCURA_IMPORT_ERROR_SCHEMA,
+                       "%s: num_experts_per_tok: %d experts per token, but only %d experts",
+                       file, m->experts_per_token, m->num_experts);
+          return NULL;
+        }
     }
   else
     {

@@ -573,7 +573,8 @@ skypilot_parse (const char          *name,
         double cnt = 0;
 
         split = TRUE;
-        parse_double (cell (csv, r, c.count), &cnt);
+        if (!parse_double (cell (csv, r, c.count), &cnt) || cnt < 0 || cnt > 1e6)
+          cnt = 0;   /* not a GPU count: never matches a host */
         g->price = cell (csv, r, c.price);
         g->spot = cell (csv, r, c.spot);
         g->line = procura_csv_row_line (csv, r);

@@ -296,9 +296,10 @@ read_quote (Ctx        *c,
           if (count != floor (count) || count > 100000)
             {
               g_autofree char *path = g_strdup_printf ("%s.gpu_count", prefix);
-              schema_error (c, path, "expected a whole number of GPUs ≥ 1, got %g", count);
+              schema_error (c, path, "expected a whole number of GPUs from 1 to 100000, got %g", count);
             }
-          q->gpu_count = (int) count;
+          else
+            q->gpu_count = (int) count;
         }
       get_number (c, o, prefix, "price_per_hour", 0, TRUE, &q->price_per_hour);
       s = get_string (c, o, prefix, "pricing_model", FALSE);
