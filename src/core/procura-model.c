@@ -631,6 +631,25 @@ procura_checklist_item_free (ProcuraChecklistItem *i)
   g_free (i);
 }
 
+/* Warning answers ----------------------------------------------------------- */
+
+ProcuraWarningAnswer *
+procura_warning_answer_new (void)
+{
+  return g_new0 (ProcuraWarningAnswer, 1);
+}
+
+void
+procura_warning_answer_free (ProcuraWarningAnswer *a)
+{
+  if (a == NULL)
+    return;
+  g_free (a->warning_id);
+  g_free (a->answer);
+  g_free (a->answered_at);
+  g_free (a);
+}
+
 /* Project ------------------------------------------------------------------- */
 
 ProcuraProject *
@@ -649,6 +668,7 @@ procura_project_new (void)
   p->checklist = g_ptr_array_new_with_free_func ((GDestroyNotify) procura_checklist_item_free);
   p->provenance = g_ptr_array_new_with_free_func ((GDestroyNotify) procura_provenance_free);
   p->model_shapes = g_ptr_array_new_with_free_func ((GDestroyNotify) procura_model_shape_free);
+  p->warning_answers = g_ptr_array_new_with_free_func ((GDestroyNotify) procura_warning_answer_free);
   return p;
 }
 
@@ -672,6 +692,7 @@ procura_project_free (ProcuraProject *p)
   g_ptr_array_unref (p->checklist);
   g_ptr_array_unref (p->provenance);
   g_ptr_array_unref (p->model_shapes);
+  g_ptr_array_unref (p->warning_answers);
   g_free (p);
 }
 
@@ -701,4 +722,22 @@ procura_project_runs_for (ProcuraProject *p,
         g_ptr_array_add (out, r);
     }
   return out;
+}
+
+const ProcuraWarningAnswer *
+procura_project_find_answer (ProcuraProject *p,
+                             const char     *warning_id,
+                             gint64          candidate_id)
+{
+  g_return_val_if_fail (p != NULL, NULL);
+
+  if (warning_id == NULL)
+    return NULL;
+  for (guint i = 0; i < p->warning_answers->len; i++)
+    {
+      const ProcuraWarningAnswer *a = g_ptr_array_index (p->warning_answers, i);
+      if (a->candidate_id == candidate_id && g_strcmp0 (a->warning_id, warning_id) == 0)
+        return a;
+    }
+  return NULL;
 }

@@ -411,6 +411,19 @@ typedef struct {
 ProcuraChecklistItem *procura_checklist_item_new  (void);
 void                  procura_checklist_item_free (ProcuraChecklistItem *i);
 
+/* The analyst's answer to one analysis warning (see procura-warnings.h). */
+typedef struct {
+  gint64  id;
+  char   *warning_id;       /* the warning's stable id, e.g. "stale-price" */
+  gint64  candidate_id;     /* 0 = project-wide */
+  char   *answer;
+  char   *answered_at;      /* ISO 8601 UTC */
+} ProcuraWarningAnswer;
+
+ProcuraWarningAnswer *procura_warning_answer_new  (void);
+void                  procura_warning_answer_free (ProcuraWarningAnswer *a);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (ProcuraWarningAnswer, procura_warning_answer_free)
+
 /* ------------------------------------------------------------------------- */
 /* A whole project in memory: what the analysis, figures and report read.    */
 
@@ -431,6 +444,7 @@ typedef struct {
   GPtrArray          *checklist;      /* ProcuraChecklistItem* */
   GPtrArray          *provenance;     /* ProcuraProvenance* */
   GPtrArray          *model_shapes;   /* ProcuraModelShape* imported from config.json */
+  GPtrArray          *warning_answers; /* ProcuraWarningAnswer* */
 } ProcuraProject;
 
 ProcuraProject   *procura_project_new  (void);
@@ -440,6 +454,11 @@ ProcuraCandidate *procura_project_find_candidate (ProcuraProject *p,
 /* Runs assigned to @candidate_id, in the project's order (borrowed pointers). */
 GPtrArray        *procura_project_runs_for (ProcuraProject *p,
                                             gint64          candidate_id);
+/* The answer to warning @warning_id about @candidate_id (0 = project-wide), NULL when
+ * it has none. */
+const ProcuraWarningAnswer *procura_project_find_answer (ProcuraProject *p,
+                                                         const char     *warning_id,
+                                                         gint64          candidate_id);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (ProcuraProject, procura_project_free)
 
 G_END_DECLS

@@ -299,6 +299,80 @@ icon_row (const char *icon_name,
   return row;
 }
 
+#ifdef PROCURA_GUI_HAVE_ANALYSIS
+static void
+answer_apply_cb (AdwEntryRow         *row,
+                 ProcuraDecisionPage *self)
+{
+  const char *warning_id = g_object_get_data (G_OBJECT (row), "procura-warning-id");
+  const gint64 *candidate_id = g_object_get_data (G_OBJECT (row), "procura-candidate-id");
+  g_autofree char *answer = NULL;
+
+  if (self->document == NULL || warning_id == NULL || candidate_id == NULL)
+    return;
+  answer = g_strstrip (g_strdup (gtk_editable_get_text (GTK_EDITABLE (row))));
+  procura_document_answer_warning (self->document, warning_id, *candidate_id, answer);
+}
+
+/* One warning: what is wrong, what to do, and the analyst's answer to it (written in
+ * the row inside; an answered warning shows the answer and a check mark). */
+static GtkWidget *
+warning_row (ProcuraDecisionPage  *self,
+             ProcuraProject       *project,
+             const ProcuraWarning *w)
+{
+  const ProcuraWarningAnswer *answer = procura_project_find_answer (project, w->id, w->candidate_id);
+  gboolean answered = answer != NULL && answer->answer != NULL && *answer->answer != '\0';
+  GtkWidget *expander = adw_expander_row_new ();
+  GtkWidget *icon = gtk_image_new_from_icon_name (w->severity == PROCURA_SEVERITY_ERROR ? "dialog-error-symbolic"
+                                                  : w->severity == PROCURA_SEVERITY_WARNING ? "dialog-warning-symbolic"
+                                                  : "dialog-information-symbolic");
+  GtkWidget *entry = adw_entry_row_new ();
+
+  if (w->severity == PROCURA_SEVERITY_ERROR)
+    gtk_widget_add_css_class (icon, "error");
+  else if (w->severity == PROCURA_SEVERITY_WARNING)
+    gtk_widget_add_css_class (icon, "warning");
+  adw_expander_row_add_prefix (ADW_EXPANDER_ROW (expander), icon);
+  adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (expander), FALSE);
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (expander), w->message);
+  adw_expander_row_set_subtitle (ADW_EXPANDER_ROW (expander), answered ? answer->answer : w->what_to_do);
+
+  if (answered)
+    {
+      GtkWidget *check = gtk_image_new_from_icon_name ("object-select-symbolic");
+      GtkWidget *todo = adw_action_row_new ();
+      g_autofree char *date = answer->answered_at != NULL ? g_strndup (answer->answered_at, 10) : NULL;
+      /* Translators: tooltip of the check mark of an answered warning; %s is a date */
+      g_autofree char *tooltip = date != NULL ? g_strdup_printf (_("Answered on %s"), date)
+                                              : g_strdup (_("Answered"));
+
+      gtk_widget_add_css_class (check, "success");
+      gtk_widget_set_tooltip_text (check, tooltip);
+      gtk_accessible_update_property (GTK_ACCESSIBLE (check), GTK_ACCESSIBLE_PROPERTY_LABEL, tooltip, -1);
+      adw_expander_row_add_action (ADW_EXPANDER_ROW (expander), check);
+
+      adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (todo), FALSE);
+      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (todo), _("What to do"));
+      adw_action_row_set_subtitle (ADW_ACTION_ROW (todo), w->what_to_do);
+      gtk_widget_add_css_class (todo, "property");
+      adw_expander_row_add_row (ADW_EXPANDER_ROW (expander), todo);
+    }
+
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (entry), _("How it was answered"));
+  gtk_widget_set_tooltip_text (entry, _("What was done about this warning, or why it was accepted; empty removes the answer"));
+  adw_entry_row_set_show_apply_button (ADW_ENTRY_ROW (entry), TRUE);
+  gtk_editable_set_text (GTK_EDITABLE (entry), answered ? answer->answer : "");
+  gtk_widget_set_sensitive (entry, !procura_document_get_read_only (self->document));
+  g_object_set_data_full (G_OBJECT (entry), "procura-warning-id", g_strdup (w->id), g_free);
+  g_object_set_data_full (G_OBJECT (entry), "procura-candidate-id",
+                          g_memdup2 (&w->candidate_id, sizeof w->candidate_id), g_free);
+  g_signal_connect (entry, "apply", G_CALLBACK (answer_apply_cb), self);
+  adw_expander_row_add_row (ADW_EXPANDER_ROW (expander), entry);
+  return expander;
+}
+#endif
+
 static const char *
 choice_label (int choice)
 {
@@ -372,27 +446,32 @@ analysis_group (ProcuraDecisionPage *self,
   if (analysis->warnings != NULL && analysis->warnings->len > 0)
     {
       GtkWidget *warnings = adw_preferences_group_new ();
-      g_autofree char *description =
-        g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u thing to check before deciding",
-                                      "%u things to check before deciding", analysis->warnings->len),
-                         analysis->warnings->len);
+      g_autofree char *description = NULL;
+      guint answered = 0;
+
+      for (guint i = 0; i < analysis->warnings->len; i++)
+        {
+          const ProcuraWarning *w = g_ptr_array_index (analysis->warnings, i);
+          if (procura_project_find_answer (project, w->id, w->candidate_id) != NULL)
+            answered++;
+        }
+      if (answered == 0)
+        description = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u thing to check before deciding",
+                                                    "%u things to check before deciding",
+                                                    analysis->warnings->len),
+                                       analysis->warnings->len);
+      else
+        /* Translators: the first %u counts the warnings, the second the answered ones */
+        description = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u thing to check before deciding, %u answered",
+                                                    "%u things to check before deciding, %u answered",
+                                                    analysis->warnings->len),
+                                       analysis->warnings->len, answered);
 
       adw_preferences_group_set_title (ADW_PREFERENCES_GROUP (warnings), _("Warnings"));
       adw_preferences_group_set_description (ADW_PREFERENCES_GROUP (warnings), description);
       for (guint i = 0; i < analysis->warnings->len; i++)
-        {
-          ProcuraWarning *w = g_ptr_array_index (analysis->warnings, i);
-          const char *title = w->message;
-          GtkWidget *row = icon_row (w->severity == PROCURA_SEVERITY_ERROR ? "dialog-error-symbolic"
-                                     : w->severity == PROCURA_SEVERITY_WARNING ? "dialog-warning-symbolic"
-                                     : "dialog-information-symbolic",
-                                     w->severity == PROCURA_SEVERITY_ERROR ? "error"
-                                     : w->severity == PROCURA_SEVERITY_WARNING ? "warning" : NULL,
-                                     title, w->what_to_do);
-
-          adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
-          adw_preferences_group_add (ADW_PREFERENCES_GROUP (warnings), row);
-        }
+        adw_preferences_group_add (ADW_PREFERENCES_GROUP (warnings),
+                                   warning_row (self, project, g_ptr_array_index (analysis->warnings, i)));
       gtk_box_append (GTK_BOX (self->analysis_box), warnings);
     }
 #else

@@ -372,6 +372,14 @@ op_save_decision (ProcuraStore *store, gpointer data, gint64 *token, GError **er
 }
 
 static gboolean
+op_answer_warning (ProcuraStore *store, gpointer data, gint64 *token, GError **error)
+{
+  const ProcuraWarningAnswer *a = data;
+
+  return procura_store_answer_warning (store, a->warning_id, a->candidate_id, a->answer, error);
+}
+
+static gboolean
 op_update_candidate (ProcuraStore *store, gpointer data, gint64 *token, GError **error)
 {
   return procura_store_update_candidate (store, data, error);
@@ -437,6 +445,7 @@ op_unavailable (ProcuraStore *store, gpointer data, gint64 *token, GError **erro
 }
 # define op_save_brief op_unavailable
 # define op_save_decision op_unavailable
+# define op_answer_warning op_unavailable
 # define op_update_candidate op_unavailable
 # define op_add_candidate op_unavailable
 # define op_update_ops_test op_unavailable
@@ -493,6 +502,23 @@ procura_document_save_decision (ProcuraDocument       *self,
   copy->approver = g_strdup (decision->approver);
   copy->date = g_strdup (decision->date);
   run_edit (self, op_save_decision, copy, (GDestroyNotify) decision_free, NULL);
+}
+
+void
+procura_document_answer_warning (ProcuraDocument *self,
+                                 const char      *warning_id,
+                                 gint64           candidate_id,
+                                 const char      *answer)
+{
+  ProcuraWarningAnswer *copy;
+
+  g_return_if_fail (PROCURA_IS_DOCUMENT (self));
+  g_return_if_fail (warning_id != NULL);
+  copy = procura_warning_answer_new ();
+  copy->warning_id = g_strdup (warning_id);
+  copy->candidate_id = candidate_id;
+  copy->answer = g_strdup (answer);
+  run_edit (self, op_answer_warning, copy, (GDestroyNotify) procura_warning_answer_free, NULL);
 }
 
 void

@@ -56,6 +56,12 @@ void procura_document_save_brief       (ProcuraDocument        *self,
                                         const ProcuraBrief     *brief);
 void procura_document_save_decision    (ProcuraDocument        *self,
                                         const ProcuraDecision  *decision);
+/* Records (or, @answer NULL or empty, removes) the answer to warning @warning_id about
+ * @candidate_id (0 = project-wide). */
+void procura_document_answer_warning   (ProcuraDocument        *self,
+                                        const char             *warning_id,
+                                        gint64                  candidate_id,
+                                        const char             *answer);
 void procura_document_update_candidate (ProcuraDocument        *self,
                                         const ProcuraCandidate *candidate);
 void procura_document_add_candidate    (ProcuraDocument        *self,

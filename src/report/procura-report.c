@@ -581,13 +581,30 @@ add_sensitivity (ProcuraReportDoc      *doc,
     }
 }
 
+/* "the answer (YYYY-MM-DD)", or "not answered". */
+static char *
+fmt_answer (const ProcuraWarningAnswer *a)
+{
+  g_autofree char *date = NULL;
+
+  if (a == NULL || a->answer == NULL || *a->answer == '\0')
+    return g_strdup ("not answered");
+  if (a->answered_at == NULL || *a->answered_at == '\0')
+    return g_strdup (a->answer);
+  /* ISO 8601: the date is what the record needs */
+  date = g_strndup (a->answered_at, strlen (a->answered_at) >= 10 ? 10 : strlen (a->answered_at));
+  return g_strdup_printf ("%s (%s)", a->answer, date);
+}
+
 static void
 add_warnings (ProcuraReportDoc      *doc,
               ProcuraProject        *project,
               const ProcuraAnalysis *analysis)
 {
-  static const char *header[] = { "Severity", "Candidate", "Warning", "What to do", NULL };
+  static const char *header[] = { "Severity", "Candidate", "Warning", "What to do",
+                                  "How it was answered", NULL };
   ProcuraBlock *table;
+  guint answered = 0;
 
   procura_report_doc_heading (doc, 1, "Warnings");
   if (analysis->warnings->len == 0)
@@ -595,14 +612,29 @@ add_warnings (ProcuraReportDoc      *doc,
       procura_report_doc_paragraph (doc, "None: no common mistake was found in this project.");
       return;
     }
+  for (guint i = 0; i < analysis->warnings->len; i++)
+    {
+      const ProcuraWarning *w = g_ptr_array_index (analysis->warnings, i);
+
+      if (procura_project_find_answer (project, w->id, w->candidate_id) != NULL)
+        answered++;
+    }
+  if (answered == analysis->warnings->len)
+    procura_report_doc_paragraph (doc, "Every warning was answered (%u of %u).",
+                                  answered, analysis->warnings->len);
+  else
+    procura_report_doc_paragraph (doc, "%u of %u warnings answered; %u not answered.",
+                                  answered, analysis->warnings->len,
+                                  analysis->warnings->len - answered);
   table = procura_report_doc_table (doc, "warnings", NULL, header);
   for (guint i = 0; i < analysis->warnings->len; i++)
     {
       const ProcuraWarning *w = g_ptr_array_index (analysis->warnings, i);
       const ProcuraCandidate *c = find_candidate_const (project, w->candidate_id);
+      g_autofree char *how = fmt_answer (procura_project_find_answer (project, w->id, w->candidate_id));
       const char *row[] = { procura_severity_name (w->severity),
                             c != NULL ? c->name : "project", or_dash (w->message),
-                            or_dash (w->what_to_do), NULL };
+                            or_dash (w->what_to_do), how, NULL };
       procura_block_add_row (table, row);
     }
 }

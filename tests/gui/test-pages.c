@@ -228,6 +228,87 @@ test_brief_edit (void)
 }
 
 static void
+show_page (ProcuraWindow *window,
+           const char    *name)
+{
+  for (guint i = 0; procura_window_page_names[i] != NULL; i++)
+    if (g_str_equal (procura_window_page_names[i], name))
+      gtk_widget_activate_action (GTK_WIDGET (window), "win.page", "i", i);
+  g_assert_true (procura_gui_test_wait_idle (window, 30));
+}
+
+/* A warning answered through the document is stored, shown on the decision page with
+ * its answer, and still there when the project is opened again; the row's own entry
+ * changes it. */
+static void
+test_answer_warning (void)
+{
+  ProcuraWindow *window;
+  ProcuraDocument *document;
+  ProcuraProject *project;
+  g_autoptr (GFile) file = NULL;
+  const ProcuraWarningAnswer *a;
+  GtkWidget *row;
+
+#if !defined (PROCURA_GUI_HAVE_DEMO) || !defined (PROCURA_GUI_HAVE_ANALYSIS)
+  g_test_skip ("the demo project or the analysis is not part of this build");
+  return;
+#endif
+  window = open_demo_window ();
+  document = procura_window_get_document (window);
+  file = g_file_new_for_path (procura_document_get_path (document));
+  show_page (window, "decision");
+  /* the demo has warnings, none answered */
+  row = find_entry_row (procura_window_get_page (window, "decision"), "How it was answered");
+  g_assert_nonnull (row);
+  g_assert_cmpuint (procura_document_get_project (document)->warning_answers->len, ==, 0);
+  /* the first warning's row: answered through its entry, as the analyst would */
+  gtk_editable_set_text (GTK_EDITABLE (row), "  Re-quoted on 2026-11-28: unchanged  ");
+  g_signal_emit_by_name (row, "apply");
+  g_assert_true (procura_gui_test_wait_idle (window, 30));
+  project = procura_document_get_project (document);
+  g_assert_cmpuint (project->warning_answers->len, ==, 1);
+  a = g_ptr_array_index (project->warning_answers, 0);
+  g_assert_cmpstr (a->answer, ==, "Re-quoted on 2026-11-28: unchanged");
+  g_assert_nonnull (a->answered_at);
+  /* re-answered through the document: replaced, and shown as the row's subtitle */
+  procura_document_answer_warning (document, a->warning_id, a->candidate_id, "Accepted by finance");
+  g_assert_true (procura_gui_test_wait_idle (window, 30));
+  project = procura_document_get_project (document);
+  g_assert_cmpuint (project->warning_answers->len, ==, 1);
+  a = g_ptr_array_index (project->warning_answers, 0);
+  g_assert_cmpstr (a->answer, ==, "Accepted by finance");
+  g_assert_nonnull (procura_gui_test_find_label (procura_window_get_page (window, "decision"), "Accepted by finance"));
+  g_assert_nonnull (procura_gui_test_find_label (procura_window_get_page (window, "decision"), "1 answered"));
+  gtk_window_destroy (GTK_WINDOW (window));
+  procura_gui_test_settle ();
+
+  /* opened again: the answer was stored */
+  window = procura_window_new (app);
+  gtk_window_present (GTK_WINDOW (window));
+  procura_gui_test_wait_mapped (GTK_WIDGET (window));
+  procura_window_open_file (window, file);
+  g_assert_true (procura_gui_test_wait_idle (window, 30));
+  document = procura_window_get_document (window);
+  project = procura_document_get_project (document);
+  g_assert_cmpuint (project->warning_answers->len, ==, 1);
+  a = g_ptr_array_index (project->warning_answers, 0);
+  g_assert_true (procura_project_find_answer (project, a->warning_id, a->candidate_id) == a);
+  g_assert_cmpstr (a->answer, ==, "Accepted by finance");
+  show_page (window, "decision");
+  g_assert_nonnull (procura_gui_test_find_label (procura_window_get_page (window, "decision"), "Accepted by finance"));
+  g_test_message ("reopened %s", procura_document_get_read_only (document) ? "read-only" : "writable");
+  if (!procura_document_get_read_only (document))
+    {
+      /* an empty answer removes it */
+      procura_document_answer_warning (document, a->warning_id, a->candidate_id, "");
+      g_assert_true (procura_gui_test_wait_idle (window, 30));
+      g_assert_cmpuint (procura_document_get_project (document)->warning_answers->len, ==, 0);
+    }
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+static void
 copy_done_cb (GObject      *object,
               GAsyncResult *result,
               gpointer      user_data)
@@ -700,6 +781,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/pages/delete-undo", test_delete_undo);
   g_test_add_func ("/pages/brief-edit", test_brief_edit);
   g_test_add_func ("/pages/edit-cost", test_edit_cost);
+  g_test_add_func ("/pages/answer-warning", test_answer_warning);
   g_test_add_func ("/pages/save-as-and-last-project", test_save_as_and_last_project);
   g_test_add_func ("/pages/read-only", test_read_only);
   g_test_add_func ("/pages/import-real-fixture", test_import_real_fixture);

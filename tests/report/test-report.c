@@ -9,6 +9,7 @@
 
 #include <json-glib/json-glib.h>
 
+#include "procura-analysis.h"
 #include "procura-report.h"
 #include "procura-store.h"
 #include "procura-test-util.h"
@@ -200,6 +201,52 @@ test_csv (void)
   g_assert_nonnull (strstr (csv, "\"sweep, \"\"rate 8\"\".json\",1234,"));
   g_assert_true (g_str_has_prefix (csv, "File,Size (bytes),SHA-256,"));
   g_assert_nonnull (strstr (csv, "\r\n"));
+}
+
+/* The record says how each warning was answered, and how many were. */
+static void
+test_warning_answers (void)
+{
+  g_autoptr (ProcuraProject) p = make_project ();
+  g_autoptr (ProcuraAnalysis) analysis = procura_analysis_run (p, NULL);
+  g_autoptr (ProcuraReportDoc) doc = NULL;
+  g_autofree char *md = NULL;
+  g_autofree char *counts = NULL;
+  ProcuraWarningAnswer *a;
+  const ProcuraWarning *w;
+  guint n;
+
+  g_assert_nonnull (analysis);
+  n = analysis->warnings->len;
+  g_assert_cmpuint (n, >=, 1);
+  w = g_ptr_array_index (analysis->warnings, 0);
+
+  /* none answered yet */
+  doc = procura_report_build (p);
+  md = procura_report_doc_to_markdown (doc, "record-");
+  g_assert_nonnull (strstr (md, "| How it was answered |"));
+  g_assert_nonnull (strstr (md, "not answered"));
+  counts = g_strdup_printf ("0 of %u warnings answered; %u not answered.", n, n);
+  g_assert_nonnull (strstr (md, counts));
+  g_clear_pointer (&md, g_free);
+  g_clear_pointer (&counts, g_free);
+  g_clear_pointer (&doc, procura_report_doc_free);
+
+  a = procura_warning_answer_new ();
+  a->warning_id = g_strdup (w->id);
+  a->candidate_id = w->candidate_id;
+  a->answer = g_strdup ("Accepted by Dana Finance: re-checked on the quote");
+  a->answered_at = g_strdup ("2026-11-28T15:04:05Z");
+  g_ptr_array_add (p->warning_answers, a);
+
+  doc = procura_report_build (p);
+  md = procura_report_doc_to_markdown (doc, "record-");
+  g_assert_nonnull (strstr (md, "Accepted by Dana Finance: re-checked on the quote (2026-11-28)"));
+  if (n == 1)
+    counts = g_strdup ("Every warning was answered (1 of 1).");
+  else
+    counts = g_strdup_printf ("1 of %u warnings answered; %u not answered.", n, n - 1);
+  g_assert_nonnull (strstr (md, counts));
 }
 
 static void
@@ -435,6 +482,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/report/pdf", test_pdf);
   g_test_add_func ("/report/markdown", test_markdown);
   g_test_add_func ("/report/csv", test_csv);
+  g_test_add_func ("/report/warning-answers", test_warning_answers);
   g_test_add_func ("/report/missing-parts", test_missing_parts);
   g_test_add_func ("/report/deterministic", test_deterministic);
   g_test_add_func ("/report/demo-cli", test_demo_cli);

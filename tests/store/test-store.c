@@ -1167,14 +1167,148 @@ test_migration_from_v1 (Fixture       *f,
   g_assert_cmpint (procura_store_add_candidate (store, c, &error), >, 0);
   g_assert_true (procura_store_undo (store, tok, &error));
   g_assert_no_error (error);
+  /* and so do the v3 ones */
+  g_assert_true (procura_store_answer_warning (store, "stale-price", 3, "re-quoted", &error));
+  g_assert_no_error (error);
   procura_store_close (store);
 
   g_assert_cmpint (sql_count (f->path, "PRAGMA user_version"), ==, PROCURA_STORE_SCHEMA_VERSION);
+  g_assert_cmpint (sql_count (f->path, "SELECT count(*) FROM warning_answers WHERE candidate_id = 3"), ==, 1);
   /* and it reopens as a current file */
   store = procura_store_open (f->path, PROCURA_STORE_OPEN_DEFAULT, &error);
   g_assert_no_error (error);
   g_assert_cmpint (procura_store_get_file_schema_version (store), ==, PROCURA_STORE_SCHEMA_VERSION);
   procura_store_close (store);
+}
+
+/* A version 2 file (v1 + migration 2) migrates to the current version too. */
+static void
+test_migration_from_v2 (Fixture       *f,
+                        gconstpointer  data)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (ProcuraProject) p = NULL;
+  g_autofree char *sql = NULL;
+  sqlite3 *db = NULL;
+  ProcuraStore *store;
+
+  g_assert_cmpint (sqlite3_open (f->path, &db), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_exec (db, procura_store_schema_v1_sql (), NULL, NULL, NULL), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_exec (db, procura_store_migration_sql (2), NULL, NULL, NULL), ==, SQLITE_OK);
+  sql = g_strdup_printf ("PRAGMA application_id = %d; PRAGMA user_version = 2;"
+                         "INSERT INTO project VALUES (1, 'Version 2', '2026-01-01T00:00:00Z', '2026-01-02T00:00:00Z', 0);"
+                         "INSERT INTO candidates (id, name, kind, interconnect) VALUES (5, 'V2 GPU', 0, 'PCIe');",
+                         PROCURA_STORE_APPLICATION_ID);
+  g_assert_cmpint (sqlite3_exec (db, sql, NULL, NULL, NULL), ==, SQLITE_OK);
+  sqlite3_close (db);
+
+  store = procura_store_open (f->path, PROCURA_STORE_OPEN_DEFAULT, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (store);
+  g_assert_cmpint (procura_store_get_file_schema_version (store), ==, 2);
+  p = procura_store_load_project (store, 0, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (p->title, ==, "Version 2");
+  g_assert_cmpuint (p->warning_answers->len, ==, 0);
+  g_assert_cmpstr (((ProcuraCandidate *) g_ptr_array_index (p->candidates, 0))->interconnect, ==, "PCIe");
+  g_assert_true (procura_store_answer_warning (store, "no-price", 5, "priced next week", &error));
+  g_assert_no_error (error);
+  procura_store_close (store);
+  g_assert_cmpint (sql_count (f->path, "PRAGMA user_version"), ==, PROCURA_STORE_SCHEMA_VERSION);
+
+  store = procura_store_open (f->path, PROCURA_STORE_OPEN_DEFAULT, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (procura_store_get_file_schema_version (store), ==, PROCURA_STORE_SCHEMA_VERSION);
+  g_clear_pointer (&p, procura_project_free);
+  p = procura_store_load_project (store, 0, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (procura_project_find_answer (p, "no-price", 5)->answer, ==, "priced next week");
+  procura_store_close (store);
+}
+
+/* Answers to warnings: answer, re-answer replaces, empty removes, they survive a reload,
+ * a deleted candidate's answers come back with the undo and go with the purge. */
+static void
+test_warning_answers (Fixture       *f,
+                      gconstpointer  data)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (ProcuraCandidate) c = make_candidate ("Answered");
+  g_autoptr (ProcuraProject) p = NULL;
+  const ProcuraWarningAnswer *a;
+  ProcuraStore *store = create_store (f);
+  gint64 id, tok = 0;
+
+  id = procura_store_add_candidate (store, c, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (id, >, 0);
+
+  g_setenv ("SOURCE_DATE_EPOCH", "1795996800", TRUE);   /* 2026-11-30T00:00:00Z */
+  g_assert_true (procura_store_answer_warning (store, "stale-price", id, "Re-quoted on 11-28", &error));
+  g_assert_no_error (error);
+  g_assert_true (procura_store_answer_warning (store, "acceptance-unset", 0, "Measured: 0.9", &error));
+  g_assert_no_error (error);
+  g_setenv ("SOURCE_DATE_EPOCH", "1796083200", TRUE);   /* a day later */
+  /* the same warning about the same candidate: replaced, not added */
+  g_assert_true (procura_store_answer_warning (store, "stale-price", id, "Re-quoted again", &error));
+  g_assert_no_error (error);
+  g_unsetenv ("SOURCE_DATE_EPOCH");
+
+  p = procura_store_load_project (store, 0, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (p->warning_answers->len, ==, 2);
+  a = procura_project_find_answer (p, "stale-price", id);
+  g_assert_nonnull (a);
+  g_assert_cmpstr (a->answer, ==, "Re-quoted again");
+  g_assert_cmpstr (a->answered_at, ==, "2026-12-01T00:00:00Z");
+  g_assert_cmpstr (p->modified, ==, "2026-12-01T00:00:00Z");
+  a = procura_project_find_answer (p, "acceptance-unset", 0);
+  g_assert_nonnull (a);
+  g_assert_cmpstr (a->answer, ==, "Measured: 0.9");
+  g_assert_cmpstr (a->answered_at, ==, "2026-11-30T00:00:00Z");
+  g_assert_null (procura_project_find_answer (p, "stale-price", 0));
+  g_assert_null (procura_project_find_answer (p, "acceptance-unset", id));
+
+  /* bad arguments change nothing */
+  g_assert_false (procura_store_answer_warning (store, "stale-price", 999, "x", &error));
+  g_assert_error (error, PROCURA_STORE_ERROR, PROCURA_STORE_ERROR_NOT_FOUND);
+  g_clear_error (&error);
+  g_assert_false (procura_store_answer_warning (store, "", 0, "x", &error));
+  g_assert_error (error, PROCURA_STORE_ERROR, PROCURA_STORE_ERROR_INVALID);
+  g_clear_error (&error);
+
+  /* empty removes; NULL too; removing what is not there is fine */
+  g_assert_true (procura_store_answer_warning (store, "acceptance-unset", 0, "", &error));
+  g_assert_no_error (error);
+  g_assert_true (procura_store_answer_warning (store, "labor-zero", 0, NULL, &error));
+  g_assert_no_error (error);
+
+  /* a deleted candidate hides its answers; the undo brings them back */
+  g_assert_true (procura_store_delete_candidate (store, id, &tok, &error));
+  g_assert_no_error (error);
+  g_clear_pointer (&p, procura_project_free);
+  p = procura_store_load_project (store, 0, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (p->warning_answers->len, ==, 0);
+  g_assert_true (procura_store_undo (store, tok, &error));
+  g_assert_no_error (error);
+  procura_store_close (store);
+
+  /* reload from disk */
+  store = procura_store_open (f->path, PROCURA_STORE_OPEN_DEFAULT, &error);
+  g_assert_no_error (error);
+  g_clear_pointer (&p, procura_project_free);
+  p = procura_store_load_project (store, 0, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (p->warning_answers->len, ==, 1);
+  g_assert_cmpstr (procura_project_find_answer (p, "stale-price", id)->answer, ==, "Re-quoted again");
+
+  /* deleted for good: its answers go with it */
+  g_assert_true (procura_store_delete_candidate (store, id, NULL, &error));
+  g_assert_true (procura_store_purge_deleted (store, &error));
+  g_assert_no_error (error);
+  procura_store_close (store);
+  g_assert_cmpint (sql_count (f->path, "SELECT count(*) FROM warning_answers"), ==, 0);
 }
 
 /* The migrations end where a freshly created file is: same sqlite_schema. */
@@ -1347,7 +1481,9 @@ main (int    argc,
   ADD ("/store/quotes-ops-checklist", test_quotes_ops_checklist);
   ADD ("/store/second-instance", test_second_instance);
   ADD ("/store/migration-from-v1", test_migration_from_v1);
+  ADD ("/store/migration-from-v2", test_migration_from_v2);
   ADD ("/store/migration-matches-create", test_migration_matches_create);
+  ADD ("/store/warning-answers", test_warning_answers);
   ADD ("/store/samples-layout", test_samples_layout);
   ADD ("/store/modified", test_modified);
   ADD ("/store/save-project-all-or-nothing", test_save_project_all_or_nothing);

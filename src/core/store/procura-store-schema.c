@@ -149,6 +149,19 @@ static const char migration_v2[] =
   "DROP INDEX candidates_name;\n"
   "CREATE UNIQUE INDEX candidates_name ON candidates (name) WHERE deleted_by IS NULL;\n";
 
+/* Version 3: the analyst's answers to the analysis warnings. candidate_id 0 is
+ * project-wide, so there is no foreign key: answers of a deleted candidate stay (the
+ * deletion can be undone) and go when it is purged. */
+static const char migration_v3[] =
+  "CREATE TABLE warning_answers (\n"
+  "  id INTEGER PRIMARY KEY,\n"
+  "  warning_id TEXT NOT NULL,\n"
+  "  candidate_id INTEGER NOT NULL DEFAULT 0,\n"
+  "  answer TEXT NOT NULL,\n"
+  "  answered_at TEXT NOT NULL,\n"
+  "  UNIQUE (warning_id, candidate_id)\n"
+  ");\n";
+
 const char *
 procura_store_schema_v1_sql (void)
 {
@@ -162,6 +175,8 @@ procura_store_migration_sql (int to)
     {
     case 2:
       return migration_v2;
+    case 3:
+      return migration_v3;
     default:
       return NULL;
     }

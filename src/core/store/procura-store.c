@@ -1327,6 +1327,64 @@ procura_store_save_decision (ProcuraStore           *store,
 }
 
 /* ------------------------------------------------------------------------- */
+/* Answers to the analysis warnings                                           */
+
+/* Stores (or, @answer NULL or empty, removes) one answer; @candidate_id is a stored id
+ * or 0. */
+static gboolean
+write_warning_answer (ProcuraStore  *store,
+                      const char    *warning_id,
+                      gint64         candidate_id,
+                      const char    *answer,
+                      const char    *answered_at,
+                      GError       **error)
+{
+  g_autoptr (sqlite3_stmt) stmt = NULL;
+  gboolean remove = answer == NULL || *answer == '\0';
+
+  if (warning_id == NULL || *warning_id == '\0')
+    {
+      g_set_error (error, PROCURA_STORE_ERROR, PROCURA_STORE_ERROR_INVALID,
+                   "%s: an answer needs the id of the warning it answers", store->path);
+      return FALSE;
+    }
+  if (!check_candidate (store, candidate_id, error))
+    return FALSE;
+  stmt = prepare (store, remove
+    ? "DELETE FROM warning_answers WHERE warning_id = :warning_id AND candidate_id = :candidate_id"
+    : "INSERT INTO warning_answers (warning_id, candidate_id, answer, answered_at)"
+      " VALUES (:warning_id, :candidate_id, :answer, :answered_at)"
+      " ON CONFLICT (warning_id, candidate_id) DO UPDATE SET answer = excluded.answer,"
+      " answered_at = excluded.answered_at", error);
+  if (stmt == NULL)
+    return FALSE;
+  bind_text (stmt, "warning_id", warning_id);
+  bind_int (stmt, "candidate_id", candidate_id);
+  if (!remove)
+    {
+      g_autofree char *now = answered_at == NULL ? procura_now_iso8601 () : NULL;
+
+      bind_text (stmt, "answer", answer);
+      bind_text (stmt, "answered_at", answered_at != NULL ? answered_at : now);
+    }
+  return step_done (store, stmt, error, "cannot save the answer");
+}
+
+gboolean
+procura_store_answer_warning (ProcuraStore  *store,
+                              const char    *warning_id,
+                              gint64         candidate_id,
+                              const char    *answer,
+                              GError       **error)
+{
+  g_return_val_if_fail (store != NULL, FALSE);
+  if (!begin (store, error))
+    return FALSE;
+  return finish (store, write_warning_answer (store, warning_id, candidate_id, answer, NULL, error),
+                 error);
+}
+
+/* ------------------------------------------------------------------------- */
 /* Candidates                                                                 */
 
 #define CANDIDATE_COLUMNS \
@@ -1784,6 +1842,8 @@ procura_store_purge_deleted (ProcuraStore  *store,
   return finish (store,
                  exec_sql (store->db, store->path,
                            "DELETE FROM runs WHERE deleted_by IS NOT NULL;"
+                           "DELETE FROM warning_answers WHERE candidate_id IN"
+                           " (SELECT id FROM candidates WHERE deleted_by IS NOT NULL);"
                            "DELETE FROM candidates WHERE deleted_by IS NOT NULL;"
                            "DELETE FROM undo_log;", error),
                  error);
@@ -2771,6 +2831,19 @@ read_ops_test_row (ProcuraStore *store, sqlite3_stmt *stmt, GError **error)
 }
 
 static gpointer
+read_warning_answer_row (ProcuraStore *store, sqlite3_stmt *stmt, GError **error)
+{
+  ProcuraWarningAnswer *a = procura_warning_answer_new ();
+
+  a->id = col_int (stmt, "id", 0);
+  a->warning_id = col_text (stmt, "warning_id");
+  a->candidate_id = col_int (stmt, "candidate_id", 0);
+  a->answer = col_text (stmt, "answer");
+  a->answered_at = col_text (stmt, "answered_at");
+  return a;
+}
+
+static gpointer
 read_checklist_row (ProcuraStore *store, sqlite3_stmt *stmt, GError **error)
 {
   ProcuraChecklistItem *i = procura_checklist_item_new ();
@@ -3057,7 +3130,10 @@ procura_store_load_project (ProcuraStore      *store,
     && load_rows (store, "SELECT * FROM ops_tests WHERE" LIVE_CANDIDATE " ORDER BY id",
                   read_ops_test_row, p->ops_tests, error)
     && load_rows (store, "SELECT * FROM checklist WHERE" LIVE_CANDIDATE " ORDER BY id",
-                  read_checklist_row, p->checklist, error);
+                  read_checklist_row, p->checklist, error)
+    && load_rows (store, "SELECT * FROM warning_answers WHERE (candidate_id = 0 OR candidate_id IN"
+                         " (SELECT id FROM candidates WHERE deleted_by IS NULL)) ORDER BY id",
+                  read_warning_answer_row, p->warning_answers, error);
   if (ok)
     {
       runs = procura_store_list_runs (store, flags, error);
@@ -3233,6 +3309,14 @@ procura_store_save_project (ProcuraStore          *store,
 
       ok = mapped (store, cands, it->candidate_id, "candidate", &cand, error)
            && write_checklist_item (store, it, cand, FALSE, error) > 0;
+    }
+  for (guint i = 0; ok && p->warning_answers != NULL && i < p->warning_answers->len; i++)
+    {
+      const ProcuraWarningAnswer *a = g_ptr_array_index (p->warning_answers, i);
+      gint64 cand = 0;
+
+      ok = mapped (store, cands, a->candidate_id, "candidate", &cand, error)
+           && write_warning_answer (store, a->warning_id, cand, a->answer, a->answered_at, error);
     }
   if (ok)
     {

@@ -40,7 +40,7 @@ typedef enum {
 GQuark procura_store_error_quark (void);
 
 /* The current schema version (PRAGMA user_version) and the application_id. */
-#define PROCURA_STORE_SCHEMA_VERSION 2
+#define PROCURA_STORE_SCHEMA_VERSION 3
 #define PROCURA_STORE_APPLICATION_ID 0x50524f43  /* "PROC" */
 
 typedef enum {
@@ -109,6 +109,16 @@ gboolean procura_store_save_assumptions (ProcuraStore              *store,
 /* @decision->candidate_id 0 clears the choice; otherwise it must name a candidate. */
 gboolean procura_store_save_decision    (ProcuraStore              *store,
                                          const ProcuraDecision     *decision,
+                                         GError                   **error);
+
+/* The analyst's answer to warning @warning_id (a stable id such as "stale-price")
+ * about @candidate_id (0 = project-wide; otherwise a live candidate). Replaces any
+ * earlier answer to the same warning; @answer NULL or "" removes it. Stamps
+ * answered_at with the current time. One transaction; updates `modified`. */
+gboolean procura_store_answer_warning   (ProcuraStore              *store,
+                                         const char                *warning_id,
+                                         gint64                     candidate_id,
+                                         const char                *answer,
                                          GError                   **error);
 
 /* Candidates. Names are unique (case-sensitive) among live candidates.
