@@ -71,14 +71,11 @@ procura_cli_inspect (int    argc,
   if (argc != 2)
     return procura_cli_fail ("inspect", PROCURA_EXIT_USAGE, _("expected exactly one INPUT file"));
 
+  if (format != NULL && procura_importer_find (format) == NULL)
+    return procura_cli_fail ("inspect", PROCURA_EXIT_USAGE, _("unknown format “%s”"), format);
   result = procura_import_file (argv[1], format, NULL, &error);
   if (result == NULL)
-    {
-      if (g_error_matches (error, PROCURA_IMPORT_ERROR, PROCURA_IMPORT_ERROR_UNKNOWN) && format != NULL
-          && g_str_has_prefix (error->message, argv[1]) == FALSE && strstr (error->message, "unknown format") != NULL)
-        return procura_cli_fail ("inspect", PROCURA_EXIT_USAGE, "%s", error->message);
-      return procura_cli_fail ("inspect", PROCURA_EXIT_BAD_INPUT, "%s", error->message);
-    }
+    return procura_cli_fail ("inspect", PROCURA_EXIT_BAD_INPUT, "%s", error->message);
   print_warnings (argv[1], result);
   node = procura_import_result_to_json (result);
   if (json)

@@ -51,8 +51,10 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (ProcuraImportResult, procura_import_result_free)
 typedef struct {
   const char *id;            /* "vllm-bench-serve", "guidellm", "quote-json", "hf-config", ... */
   const char *description;   /* human name, e.g. "vLLM bench serve result (JSON)" */
-  /* Confidence 0..100 that @data (the whole file, NUL-terminated after @len) is this
-   * format; 0 = certainly not. Must be cheap and never fail. */
+  /* Confidence 0..100 that @data is this format; 0 = certainly not. Must be cheap and
+   * never fail. The registry passes at most the first 64 KiB (@len is capped there; the
+   * buffer itself is NUL-terminated at the file's real end), after refusing JSON nested
+   * deeper than PROCURA_JSON_MAX_DEPTH in that window. */
   int       (*sniff) (const char *data,
                       gsize       len);
   /* Parses @data into @result (runs, quotes, shapes, logs, probe results, warnings).

@@ -474,6 +474,57 @@ test_sglang_infinity (void)
   g_assert_true (has_warning (run, "no failed-request count"));
 }
 
+/* Engine logs: SGLang's KV allocation lines; vLLM with colours and an OOM */
+static void
+test_engine_logs (void)
+{
+  const char *sglang =
+    "[2025-11-01 10:00:00] Load weight end. type=Qwen2ForCausalLM, dtype=torch.bfloat16, avail mem=73.52 GB, mem usage=5.97 GB.\n"
+    "[2025-11-01 10:00:01] KV Cache is allocated. #tokens: 2301748, K size: 39.51 GB, V size: 39.51 GB\n"
+    "[2025-11-01 10:00:05] Capture cuda graph end. Time elapsed: 5.12 s. mem usage=0.62 GB. avail mem=1.2 GB.\n";
+  const char *vllm =
+    "\033[1;36m(APIServer pid=1)\033[0;0m INFO 01-01 00:00:00 [api_server.py:1] vLLM API server version 0.11.0\n"
+    "(EngineCore pid=2) INFO 01-01 00:00:01 [core.py:1] Initializing a V1 LLM engine (v0.11.0) with config: "
+    "model='org/model', tensor_parallel_size=4, pipeline_parallel_size=2, max_seq_len=32768, kv_cache_dtype=fp8, quantization=None\n"
+    "(EngineCore pid=2) INFO 01-01 00:00:09 [gpu_model_runner.py:1] Model loading took 35.5 GiB and 20.0 seconds\n"
+    "(EngineCore pid=2) ERROR 01-01 00:00:10 [core.py:1] torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB\n";
+  g_autoptr (GError) error = NULL;
+  g_autoptr (ProcuraImportResult) r = NULL;
+  ProcuraEngineLog *l;
+
+  r = procura_import_data ("sglang.log", sglang, strlen (sglang), NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (r->format, ==, "sglang-log");
+  l = g_ptr_array_index (r->engine_logs, 0);
+  g_assert_cmpint (l->kv_tokens, ==, 2301748);
+  g_assert_cmpfloat_with_epsilon (l->kv_available_gib, 39.51 + 39.51, 1e-9);
+  g_assert_cmpfloat (l->weights_gib, ==, 5.97);
+  g_assert_cmpfloat (l->cuda_graph_gib, ==, 0.62);
+  g_clear_pointer (&r, procura_import_result_free);
+
+  r = procura_import_data ("vllm.log", vllm, strlen (vllm), NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (r->format, ==, "vllm-log");
+  l = g_ptr_array_index (r->engine_logs, 0);
+  g_assert_cmpstr (l->engine_version, ==, "0.11.0");
+  g_assert_cmpstr (l->model, ==, "org/model");
+  g_assert_cmpint (l->tp, ==, 4);
+  g_assert_cmpint (l->pp, ==, 2);
+  g_assert_cmpint (l->max_model_len, ==, 32768);
+  g_assert_cmpstr (l->kv_dtype, ==, "fp8");
+  g_assert_cmpfloat (l->weights_gib, ==, 35.5);
+  g_assert_true (isnan (l->kv_available_gib));
+  g_assert_cmpuint (l->errors->len, ==, 1);
+  g_assert_true (g_str_has_prefix (g_ptr_array_index (l->errors, 0), "CUDA out of memory"));
+  g_assert_cmpuint (r->warnings->len, ==, 1);
+  g_clear_pointer (&r, procura_import_result_free);
+
+  /* a text that is no log at all */
+  g_assert_null (procura_import_data ("x.log", "vLLM API server version", 23, "sglang-log", NULL, &error));
+  g_assert_error (error, PROCURA_IMPORT_ERROR, PROCURA_IMPORT_ERROR_SCHEMA);
+  g_assert_nonnull (strstr (error->message, "expected an SGLang server log"));
+}
+
 /* The CLI: a failed import stores nothing; --candidate creates and assigns */
 static void
 test_cli_nothing_stored (void)
@@ -587,6 +638,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/import/binary-and-huge", test_binary_and_huge);
   g_test_add_func ("/import/detection", test_detection);
   g_test_add_func ("/import/sglang-infinity", test_sglang_infinity);
+  g_test_add_func ("/import/engine-logs", test_engine_logs);
   g_test_add_func ("/import/cli-nothing-stored", test_cli_nothing_stored);
   g_test_add_func ("/import/cli-inspect", test_cli_inspect);
   return g_test_run ();

@@ -49,7 +49,7 @@ procura_import_pct_name (double pct)
 {
   char buf[G_ASCII_DTOSTR_BUF_SIZE];
 
-  if (pct == floor (pct))
+  if (pct == floor (pct) && fabs (pct) <= 1e6)
     return g_strdup_printf ("p%d", (int) pct);
   g_ascii_formatd (buf, sizeof buf, "%.10g", pct);
   return g_strdup_printf ("p%s", buf);

@@ -59,7 +59,12 @@ latency_key (const char  *key,
   else if (g_str_has_prefix (low, "max "))
     *stat = g_strdup ("max");
   else if (g_ascii_isdigit (low[0]) && strstr (low, " percentile "))
-    *stat = procura_import_pct_name (g_ascii_strtod (low, NULL));
+    {
+      double pct = g_ascii_strtod (low, NULL);
+      if (!(pct >= 0 && pct <= 100))
+        return FALSE;
+      *stat = procura_import_pct_name (pct);
+    }
   else
     return FALSE;
   return TRUE;
@@ -245,10 +250,15 @@ detail_latency_key (const char  *key,
       *metric = "ttft";
       p += 12;
     }
-  else if (g_str_has_prefix (p, "time_to_output_token_") || g_str_has_prefix (p, "time_per_output_token_"))
+  else if (g_str_has_prefix (p, "time_to_output_token_"))
     {
       *metric = "tpot";
-      p = strchr (p + 5, '_') ? strstr (p, "token_") + 6 : p;
+      p += strlen ("time_to_output_token_");
+    }
+  else if (g_str_has_prefix (p, "time_per_output_token_"))
+    {
+      *metric = "tpot";
+      p += strlen ("time_per_output_token_");
     }
   else
     *metric = "e2e";
@@ -259,7 +269,12 @@ detail_latency_key (const char  *key,
   else if (g_str_has_prefix (p, "max_"))
     *stat = g_strdup ("max");
   else if (g_ascii_isdigit (*p) && strstr (p, "_percentile_"))
-    *stat = procura_import_pct_name (g_ascii_strtod (p, NULL));
+    {
+      double pct = g_ascii_strtod (p, NULL);
+      if (!(pct >= 0 && pct <= 100))
+        return FALSE;
+      *stat = procura_import_pct_name (pct);
+    }
   else
     return FALSE;
   return TRUE;

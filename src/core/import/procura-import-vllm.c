@@ -80,7 +80,8 @@ procura_import_vllm_stat_key (const char  *key,
   if (klen < 8 || !g_str_has_suffix (key, "_ms"))
     return FALSE;
   us = strchr (key, '_');
-  if (us == NULL)
+  /* "<stat>_<metric>_ms": the metric must lie between the first '_' and "_ms" */
+  if (us == NULL || us + 1 >= key + klen - 3)
     return FALSE;
   m = g_strndup (us + 1, (gsize) (key + klen - 3 - (us + 1)));
   if ((*metric = metric_of (m)) == NULL)

@@ -123,10 +123,14 @@ read_array (ondemand::array &arr, Builder &b)
             b.nested = true;
             for (auto x_result : inner)
               {
-                ondemand::value x;
                 double d;
-                if (std::move (x_result).get (x) || !read_number (x, d))
-                  return false;
+                /* the common case in one call: a number */
+                if (x_result.get_double ().get (d) != SUCCESS)
+                  {
+                    ondemand::value x;
+                    if (std::move (x_result).get (x) || !read_number (x, d))
+                      return false;
+                  }
                 b.values.push_back (d);
                 sum += d;
                 count++;
