@@ -488,6 +488,16 @@ procura_chart_format_tick (double              value,
 
   if (ticks == NULL || ticks->step == 0)
     {
+      /* log ticks of token counts: round thousands read "2 k tok", "100 k tok" all along
+       * the axis (a lone value such as a context of 8192 stays whole elsewhere) */
+      if (unit == PROCURA_UNIT_TOKENS && fabs (value) >= 1000 && fmod (fabs (value), 1000) == 0)
+        {
+          g_autofree char *scaled = NULL;
+          gboolean mega = fabs (value) >= 1e6 && fmod (fabs (value), 1e6) == 0;
+
+          scaled = procura_chart_format_value (value / (mega ? 1e6 : 1e3), PROCURA_UNIT_NONE);
+          return g_strdup_printf ("%s %s tok", scaled, mega ? "M" : "k");
+        }
       /* log ticks: each on its own, trailing zeros dropped */
       return procura_chart_format_value (value, unit);
     }
