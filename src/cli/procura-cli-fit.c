@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "procura-json-out.h"
 #include "procura-cli.h"
 #include "procura-fit.h"
 #include "procura-gpu-catalog.h"
@@ -39,18 +40,6 @@ print_json (JsonNode *node)
   text = json_generator_to_data (gen, NULL);
   fputs (text, stdout);
   fputc ('\n', stdout);
-}
-
-static void
-add_double (JsonBuilder *b,
-            const char  *name,
-            double       v)
-{
-  json_builder_set_member_name (b, name);
-  if (isfinite (v))
-    json_builder_add_double_value (b, v);
-  else
-    json_builder_add_null_value (b);
 }
 
 static void
@@ -74,18 +63,6 @@ add_int (JsonBuilder *b,
 {
   json_builder_set_member_name (b, name);
   json_builder_add_int_value (b, v);
-}
-
-static void
-add_string (JsonBuilder *b,
-            const char  *name,
-            const char  *v)
-{
-  json_builder_set_member_name (b, name);
-  if (v)
-    json_builder_add_string_value (b, v);
-  else
-    json_builder_add_null_value (b);
 }
 
 static ProcuraModelShape *
@@ -129,14 +106,14 @@ result_members (JsonBuilder            *b,
   add_bytes (b, "kv_bytes_per_token", res->kv_bytes_per_token);
   add_bytes (b, "kv_pool_bytes", floor (res->kv_pool_bytes));
   add_int (b, "kv_tokens", res->kv_tokens);
-  add_double (b, "max_concurrency", res->max_concurrency);
+  procura_json_add_number (b, "max_concurrency", res->max_concurrency);
   add_int (b, "max_concurrency_sequences", res->max_concurrency_int);
   add_int (b, "max_context", res->max_context);
   add_bytes (b, "headroom_bytes", floor (res->headroom_bytes));
   json_builder_set_member_name (b, "fits");
   json_builder_add_boolean_value (b, res->fits);
-  add_string (b, "limit", procura_fit_limit_to_string (res->limit));
-  add_string (b, "limit_text", res->limit_text);
+  procura_json_add_string (b, "limit", procura_fit_limit_to_string (res->limit));
+  procura_json_add_string (b, "limit_text", res->limit_text);
   add_int (b, "kv_blocks", res->kv_blocks);
   add_int (b, "block_size", res->block_size);
   add_bytes (b, "kv_page_bytes", res->kv_page_bytes);
@@ -151,11 +128,11 @@ result_members (JsonBuilder            *b,
   add_bytes (b, "usable_memory_bytes", res->usable_memory_bytes);
   add_bytes (b, "weights_total_bytes", res->weights_total_bytes);
   add_int (b, "layers_per_gpu", res->layers_per_gpu);
-  add_double (b, "params", res->params_total);
-  add_string (b, "weights_dtype", procura_dtype_to_string (res->weights_dtype));
-  add_string (b, "kv_dtype", procura_dtype_to_string (res->kv_dtype));
-  add_string (b, "kv_rule", res->kv_rule == PROCURA_KV_RULE_VLLM_HYBRID ? "vllm-hybrid" : "all-full");
-  add_string (b, "caveat", res->caveat[0] ? res->caveat : NULL);
+  procura_json_add_number (b, "params", res->params_total);
+  procura_json_add_string (b, "weights_dtype", procura_dtype_to_string (res->weights_dtype));
+  procura_json_add_string (b, "kv_dtype", procura_dtype_to_string (res->kv_dtype));
+  procura_json_add_string (b, "kv_rule", res->kv_rule == PROCURA_KV_RULE_VLLM_HYBRID ? "vllm-hybrid" : "all-full");
+  procura_json_add_string (b, "caveat", res->caveat[0] ? res->caveat : NULL);
   json_builder_set_member_name (b, "estimates");
   json_builder_begin_array (b);
   for (gsize i = 0; i < G_N_ELEMENTS (flags); i++)
@@ -167,7 +144,7 @@ result_members (JsonBuilder            *b,
   for (int i = 0; i < PROCURA_FIT_N_PARTS; i++)
     {
       json_builder_begin_object (b);
-      add_string (b, "part", res->parts[i].id);
+      procura_json_add_string (b, "part", res->parts[i].id);
       add_bytes (b, "bytes", floor (res->parts[i].bytes));
       json_builder_set_member_name (b, "estimate");
       json_builder_add_boolean_value (b, res->parts[i].estimate);
@@ -256,17 +233,17 @@ run_training (const ProcuraModelShape *m,
       g_autoptr (JsonNode) root = NULL;
 
       json_builder_begin_object (b);
-      add_string (b, "model", m->id);
-      add_string (b, "gpu", gpu_name);
-      add_string (b, "method", method);
+      procura_json_add_string (b, "model", m->id);
+      procura_json_add_string (b, "gpu", gpu_name);
+      procura_json_add_string (b, "method", method);
       add_int (b, "zero_stage", r.zero_stage);
       add_int (b, "gpus", r.n_gpus);
       add_int (b, "seq_len", r.seq_len);
       add_int (b, "micro_batch", r.micro_batch);
       json_builder_set_member_name (b, "checkpointing");
       json_builder_add_boolean_value (b, r.checkpointing);
-      add_double (b, "params", res.params_total);
-      add_double (b, "trainable_params", res.trainable_params);
+      procura_json_add_number (b, "params", res.params_total);
+      procura_json_add_number (b, "trainable_params", res.trainable_params);
       add_bytes (b, "weights_bytes", floor (res.weights_bytes));
       add_bytes (b, "adapter_bytes", floor (res.adapter_bytes));
       add_bytes (b, "gradient_bytes", floor (res.gradient_bytes));
@@ -278,14 +255,14 @@ run_training (const ProcuraModelShape *m,
       add_bytes (b, "headroom_bytes", floor (res.headroom_bytes));
       json_builder_set_member_name (b, "fits");
       json_builder_add_boolean_value (b, res.fits);
-      add_string (b, "limit", res.limit);
-      add_string (b, "limit_text", res.limit_text);
+      procura_json_add_string (b, "limit", res.limit);
+      procura_json_add_string (b, "limit_text", res.limit_text);
       json_builder_set_member_name (b, "parts");
       json_builder_begin_array (b);
       for (int i = 0; i < PROCURA_TRAIN_N_PARTS; i++)
         {
           json_builder_begin_object (b);
-          add_string (b, "part", res.parts[i].id);
+          procura_json_add_string (b, "part", res.parts[i].id);
           add_bytes (b, "bytes", floor (res.parts[i].bytes));
           json_builder_set_member_name (b, "estimate");
           json_builder_add_boolean_value (b, res.parts[i].estimate);
@@ -487,16 +464,16 @@ procura_cli_fit (int    argc,
 
   b = json_builder_new ();
   json_builder_begin_object (b);
-  add_string (b, "model", m->id);
+  procura_json_add_string (b, "model", m->id);
   json_builder_set_member_name (b, "gpu");
   json_builder_begin_object (b);
-  add_string (b, "id", gpu ? gpu->id : NULL);
-  add_string (b, "name", gpu_name);
+  procura_json_add_string (b, "id", gpu ? gpu->id : NULL);
+  procura_json_add_string (b, "name", gpu_name);
   add_bytes (b, "usable_memory_bytes", usable);
   json_builder_set_member_name (b, "driver_figure");
   json_builder_add_boolean_value (b, driver_figure && !procura_is_set (gpu_gib));
   json_builder_end_object (b);
-  add_string (b, "engine", r.engine == PROCURA_ENGINE_SGLANG ? "sglang" : "vllm");
+  procura_json_add_string (b, "engine", r.engine == PROCURA_ENGINE_SGLANG ? "sglang" : "vllm");
   add_int (b, "gpus", (gint64) tp * pp * replicas);
   add_int (b, "replicas", replicas);
   add_int (b, "context", context);
@@ -520,14 +497,14 @@ procura_cli_fit (int    argc,
           t = procura_fit_smallest_tp (&ri, procura_fit_gpu_usable_bytes (all[i], NULL), &best);
 
           json_builder_begin_object (b);
-          add_string (b, "gpu", all[i]->id);
+          procura_json_add_string (b, "gpu", all[i]->id);
           json_builder_set_member_name (b, "tp");
           if (t > 0)
             json_builder_add_int_value (b, t);
           else
             json_builder_add_null_value (b);
-          add_double (b, "max_concurrency", t > 0 ? best.max_concurrency : NAN);
-          add_string (b, "limit", procura_fit_limit_to_string (best.limit));
+          procura_json_add_number (b, "max_concurrency", t > 0 ? best.max_concurrency : NAN);
+          procura_json_add_string (b, "limit", procura_fit_limit_to_string (best.limit));
           json_builder_end_object (b);
           if (!json)
             {
@@ -565,12 +542,12 @@ procura_cli_fit (int    argc,
           const ProcuraFitReconcileRow *row = &g_array_index (rows, ProcuraFitReconcileRow, i);
 
           json_builder_begin_object (b);
-          add_string (b, "figure", row->id);
-          add_string (b, "unit", row->unit);
-          add_double (b, "engine", row->engine);
-          add_double (b, "calculated", row->calculated);
-          add_double (b, "difference", row->difference);
-          add_double (b, "percent", row->percent);
+          procura_json_add_string (b, "figure", row->id);
+          procura_json_add_string (b, "unit", row->unit);
+          procura_json_add_number (b, "engine", row->engine);
+          procura_json_add_number (b, "calculated", row->calculated);
+          procura_json_add_number (b, "difference", row->difference);
+          procura_json_add_number (b, "percent", row->percent);
           json_builder_end_object (b);
           if (!json)
             g_print ("  %-26s engine %12.2f  calculated %12.2f %s  (%+.2f %%)\n", row->id,

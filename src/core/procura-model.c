@@ -14,6 +14,21 @@ procura_is_set (double v)
   return !isnan (v);
 }
 
+const char *
+procura_candidate_kind_id (ProcuraCandidateKind kind)
+{
+  switch (kind)
+    {
+    case PROCURA_CANDIDATE_API:
+      return "api";
+    case PROCURA_CANDIDATE_HYBRID:
+      return "hybrid";
+    case PROCURA_CANDIDATE_GPU:
+    default:
+      return "gpu";
+    }
+}
+
 /* Provenance ---------------------------------------------------------------- */
 
 ProcuraProvenance *

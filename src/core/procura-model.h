@@ -331,6 +331,8 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (ProcuraModelShape, procura_model_shape_free)
 
 /* Helpers */
 gboolean procura_is_set (double v);   /* !isnan (v) */
+/* "gpu", "api", "hybrid": the kind as the JSON outputs spell it */
+const char *procura_candidate_kind_id (ProcuraCandidateKind kind);
 
 
 /* ------------------------------------------------------------------------- */

@@ -7,6 +7,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "procura-json-out.h"
 #include "procura-cost.h"
 
 G_DEFINE_QUARK (procura-cost-error-quark, procura_cost_error)
@@ -1363,33 +1364,6 @@ procura_cost_inputs_from_json (JsonNode    *root,
   return g_steal_pointer (&out);
 }
 
-static void
-set_num (JsonBuilder *b,
-         const char  *member,
-         double       v)
-{
-  json_builder_set_member_name (b, member);
-  if (isfinite (v))
-    json_builder_add_double_value (b, v);
-  else
-    json_builder_add_null_value (b);
-}
-
-static const char *
-kind_name (ProcuraCandidateKind k)
-{
-  switch (k)
-    {
-    case PROCURA_CANDIDATE_API:
-      return "api";
-    case PROCURA_CANDIDATE_HYBRID:
-      return "hybrid";
-    case PROCURA_CANDIDATE_GPU:
-    default:
-      return "gpu";
-    }
-}
-
 JsonNode *
 procura_cost_result_to_json (const ProcuraCostResult *r)
 {
@@ -1399,34 +1373,34 @@ procura_cost_result_to_json (const ProcuraCostResult *r)
   json_builder_set_member_name (b, "name");
   json_builder_add_string_value (b, r->name != NULL ? r->name : "");
   json_builder_set_member_name (b, "kind");
-  json_builder_add_string_value (b, r->run_workload ? "run" : kind_name (r->kind));
+  json_builder_add_string_value (b, r->run_workload ? "run" : procura_candidate_kind_id (r->kind));
   json_builder_set_member_name (b, "replicas");
   if (r->kind == PROCURA_CANDIDATE_API)
     json_builder_add_null_value (b);
   else
     json_builder_add_int_value (b, r->replicas);
-  set_num (b, "utilization", r->utilization);
+  procura_json_add_number (b, "utilization", r->utilization);
   if (r->kind != PROCURA_CANDIDATE_API)
     {
-      set_num (b, "billed_hours", r->billed_hours);
-      set_num (b, "provisioned_gpu_cost", r->provisioned_gpu_cost);
+      procura_json_add_number (b, "billed_hours", r->billed_hours);
+      procura_json_add_number (b, "provisioned_gpu_cost", r->provisioned_gpu_cost);
     }
   if (r->kind == PROCURA_CANDIDATE_HYBRID)
     {
-      set_num (b, "gpu_demand_average", r->gpu_demand_average);
-      set_num (b, "api_demand_average", r->api_demand_average);
-      set_num (b, "api_share", r->api_share);
+      procura_json_add_number (b, "gpu_demand_average", r->gpu_demand_average);
+      procura_json_add_number (b, "api_demand_average", r->api_demand_average);
+      procura_json_add_number (b, "api_share", r->api_share);
     }
   json_builder_set_member_name (b, "lines");
   json_builder_begin_object (b);
   for (guint l = 0; l < PROCURA_COST_N_LINES; l++)
     if (r->applies & BIT (l))
-      set_num (b, line_names[l], r->lines[l]);
+      procura_json_add_number (b, line_names[l], r->lines[l]);
   json_builder_end_object (b);
-  set_num (b, "all_in_cost", r->all_in_cost);
-  set_num (b, "generated_outputs", r->generated_outputs);
-  set_num (b, "accepted_outputs", r->accepted_outputs);
-  set_num (b, "cost_per_accepted", r->cost_per_accepted);
+  procura_json_add_number (b, "all_in_cost", r->all_in_cost);
+  procura_json_add_number (b, "generated_outputs", r->generated_outputs);
+  procura_json_add_number (b, "accepted_outputs", r->accepted_outputs);
+  procura_json_add_number (b, "cost_per_accepted", r->cost_per_accepted);
   json_builder_set_member_name (b, "inputs");
   json_builder_begin_array (b);
   for (guint i = 0; i < r->inputs->len; i++)
@@ -1435,7 +1409,7 @@ procura_cost_result_to_json (const ProcuraCostResult *r)
       json_builder_begin_object (b);
       json_builder_set_member_name (b, "name");
       json_builder_add_string_value (b, in->name);
-      set_num (b, "value", in->value);
+      procura_json_add_number (b, "value", in->value);
       json_builder_set_member_name (b, "origin");
       json_builder_add_string_value (b, in->origin != NULL ? in->origin : "input");
       json_builder_end_object (b);

@@ -6,47 +6,9 @@
 
 #include <math.h>
 
+#include "procura-json-out.h"
 #include "procura-analysis.h"
 #include "procura-capacity.h"
-
-static void
-num (JsonBuilder *b,
-     const char  *member,
-     double       v)
-{
-  json_builder_set_member_name (b, member);
-  if (isfinite (v))
-    json_builder_add_double_value (b, v);
-  else
-    json_builder_add_null_value (b);
-}
-
-static void
-str (JsonBuilder *b,
-     const char  *member,
-     const char  *v)
-{
-  json_builder_set_member_name (b, member);
-  if (v != NULL)
-    json_builder_add_string_value (b, v);
-  else
-    json_builder_add_null_value (b);
-}
-
-static const char *
-kind_name (ProcuraCandidateKind k)
-{
-  switch (k)
-    {
-    case PROCURA_CANDIDATE_API:
-      return "api";
-    case PROCURA_CANDIDATE_HYBRID:
-      return "hybrid";
-    case PROCURA_CANDIDATE_GPU:
-    default:
-      return "gpu";
-    }
-}
 
 static void
 point_json (JsonBuilder             *b,
@@ -55,13 +17,13 @@ point_json (JsonBuilder             *b,
   json_builder_begin_object (b);
   json_builder_set_member_name (b, "run_id");
   json_builder_add_int_value (b, p->run_id);
-  str (b, "label", p->label);
-  num (b, "rps", p->throughput_rps);
-  num (b, "tok_s", p->throughput_tok_s);
-  num (b, "value_ms", p->value_ms);
-  num (b, "ci_lo_ms", p->ci_lo_ms);
-  num (b, "ci_hi_ms", p->ci_hi_ms);
-  str (b, "source", p->source == PROCURA_SOURCE_RECOMPUTED ? "recomputed" : "as-reported");
+  procura_json_add_string (b, "label", p->label);
+  procura_json_add_number (b, "rps", p->throughput_rps);
+  procura_json_add_number (b, "tok_s", p->throughput_tok_s);
+  procura_json_add_number (b, "value_ms", p->value_ms);
+  procura_json_add_number (b, "ci_lo_ms", p->ci_lo_ms);
+  procura_json_add_number (b, "ci_hi_ms", p->ci_hi_ms);
+  procura_json_add_string (b, "source", p->source == PROCURA_SOURCE_RECOMPUTED ? "recomputed" : "as-reported");
   json_builder_set_member_name (b, "samples");
   json_builder_add_int_value (b, p->samples);
   json_builder_set_member_name (b, "meets");
@@ -82,18 +44,18 @@ capacity_json (JsonBuilder                    *b,
       return;
     }
   json_builder_begin_object (b);
-  str (b, "status", procura_capacity_status_name (c->status));
-  num (b, "rps", c->capacity_rps);
-  num (b, "tok_s", c->capacity_tok_s);
+  procura_json_add_string (b, "status", procura_capacity_status_name (c->status));
+  procura_json_add_number (b, "rps", c->capacity_rps);
+  procura_json_add_number (b, "tok_s", c->capacity_tok_s);
   json_builder_set_member_name (b, "uncertain");
   json_builder_add_boolean_value (b, c->uncertain);
   json_builder_set_member_name (b, "lower_bound");
   json_builder_add_boolean_value (b, c->status == PROCURA_CAPACITY_NOT_SATURATED);
-  str (b, "metric", c->metric);
-  num (b, "percentile", c->percentile);
-  num (b, "threshold_ms", c->threshold_ms);
-  num (b, "used_rps", ca->capacity_at_slo);
-  str (b, "used_origin", ca->capacity_origin);
+  procura_json_add_string (b, "metric", c->metric);
+  procura_json_add_number (b, "percentile", c->percentile);
+  procura_json_add_number (b, "threshold_ms", c->threshold_ms);
+  procura_json_add_number (b, "used_rps", ca->capacity_at_slo);
+  procura_json_add_string (b, "used_origin", ca->capacity_origin);
   json_builder_set_member_name (b, "below");
   if (c->below >= 0)
     point_json (b, &g_array_index (c->points, ProcuraSweepPoint, c->below));
@@ -106,7 +68,7 @@ capacity_json (JsonBuilder                    *b,
     json_builder_add_null_value (b);
   json_builder_set_member_name (b, "samples_min");
   json_builder_add_int_value (b, c->samples_min);
-  str (b, "source", c->points->len == 0 ? NULL : c->all_recomputed ? "recomputed" : "as-reported");
+  procura_json_add_string (b, "source", c->points->len == 0 ? NULL : c->all_recomputed ? "recomputed" : "as-reported");
   json_builder_set_member_name (b, "points");
   json_builder_begin_array (b);
   for (guint i = 0; i < c->points->len; i++)
@@ -114,7 +76,7 @@ capacity_json (JsonBuilder                    *b,
   json_builder_end_array (b);
   json_builder_set_member_name (b, "skipped_runs");
   json_builder_add_int_value (b, c->skipped);
-  str (b, "reason", c->reason);
+  procura_json_add_string (b, "reason", c->reason);
   json_builder_end_object (b);
 }
 
@@ -131,10 +93,10 @@ warnings_json (JsonBuilder           *b,
       if (w->candidate_id != candidate_id)
         continue;
       json_builder_begin_object (b);
-      str (b, "id", w->id);
-      str (b, "severity", procura_severity_name (w->severity));
-      str (b, "message", w->message);
-      str (b, "what_to_do", w->what_to_do);
+      procura_json_add_string (b, "id", w->id);
+      procura_json_add_string (b, "severity", procura_severity_name (w->severity));
+      procura_json_add_string (b, "message", w->message);
+      procura_json_add_string (b, "what_to_do", w->what_to_do);
       json_builder_end_object (b);
     }
   json_builder_end_array (b);
@@ -148,8 +110,8 @@ candidate_json (JsonBuilder                    *b,
   json_builder_begin_object (b);
   json_builder_set_member_name (b, "id");
   json_builder_add_int_value (b, ca->candidate_id);
-  str (b, "name", ca->name);
-  str (b, "kind", kind_name (ca->kind));
+  procura_json_add_string (b, "name", ca->name);
+  procura_json_add_string (b, "kind", procura_candidate_kind_id (ca->kind));
   json_builder_set_member_name (b, "derived");
   json_builder_add_boolean_value (b, ca->derived);
   json_builder_set_member_name (b, "rank");
@@ -165,7 +127,7 @@ candidate_json (JsonBuilder                    *b,
     json_builder_add_value (b, procura_cost_result_to_json (ca->cost));
   else
     json_builder_add_null_value (b);
-  str (b, "cost_reason", ca->cost_reason);
+  procura_json_add_string (b, "cost_reason", ca->cost_reason);
 
   /* the memory fit (computed by src/core/fit) at the brief's context and concurrency */
   json_builder_set_member_name (b, "fit");
@@ -175,8 +137,8 @@ candidate_json (JsonBuilder                    *b,
       json_builder_begin_object (b);
       json_builder_set_member_name (b, "fits");
       json_builder_add_boolean_value (b, f->fits);
-      str (b, "limit", procura_fit_limit_to_string (f->limit));
-      str (b, "limit_text", f->limit_text[0] ? f->limit_text : NULL);
+      procura_json_add_string (b, "limit", procura_fit_limit_to_string (f->limit));
+      procura_json_add_string (b, "limit_text", f->limit_text[0] ? f->limit_text : NULL);
       json_builder_set_member_name (b, "context_tokens");
       json_builder_add_int_value (b, f->context_tokens);
       json_builder_set_member_name (b, "concurrency");
@@ -185,20 +147,20 @@ candidate_json (JsonBuilder                    *b,
       json_builder_add_int_value (b, f->tp);
       json_builder_set_member_name (b, "pp");
       json_builder_add_int_value (b, f->pp);
-      num (b, "weights_bytes", f->weights_bytes);
-      num (b, "kv_bytes_per_token", f->kv_bytes_per_token);
-      num (b, "kv_pool_bytes", f->kv_pool_bytes);
+      procura_json_add_number (b, "weights_bytes", f->weights_bytes);
+      procura_json_add_number (b, "kv_bytes_per_token", f->kv_bytes_per_token);
+      procura_json_add_number (b, "kv_pool_bytes", f->kv_pool_bytes);
       json_builder_set_member_name (b, "kv_tokens");
       json_builder_add_int_value (b, f->kv_tokens);
-      num (b, "max_concurrency", f->max_concurrency);
-      num (b, "headroom_bytes", f->headroom_bytes);
+      procura_json_add_number (b, "max_concurrency", f->max_concurrency);
+      procura_json_add_number (b, "headroom_bytes", f->headroom_bytes);
       json_builder_set_member_name (b, "estimates");
       json_builder_add_boolean_value (b, f->estimates != 0);
       json_builder_end_object (b);
     }
   else
     json_builder_add_null_value (b);
-  str (b, "fit_reason", ca->fit != NULL ? NULL : ca->fit_reason);
+  procura_json_add_string (b, "fit_reason", ca->fit != NULL ? NULL : ca->fit_reason);
 
   json_builder_set_member_name (b, "sensitivity");
   json_builder_begin_array (b);
@@ -206,13 +168,13 @@ candidate_json (JsonBuilder                    *b,
     {
       const ProcuraSensitivity *s = g_ptr_array_index (ca->sensitivity, i);
       json_builder_begin_object (b);
-      str (b, "input", s->input);
-      num (b, "base_value", s->base_value);
-      num (b, "low_value", s->low_value);
-      num (b, "high_value", s->high_value);
-      num (b, "base_cost", s->base_cost);
-      num (b, "cost_low", s->cost_low);
-      num (b, "cost_high", s->cost_high);
+      procura_json_add_string (b, "input", s->input);
+      procura_json_add_number (b, "base_value", s->base_value);
+      procura_json_add_number (b, "low_value", s->low_value);
+      procura_json_add_number (b, "high_value", s->high_value);
+      procura_json_add_number (b, "base_cost", s->base_cost);
+      procura_json_add_number (b, "cost_low", s->cost_low);
+      procura_json_add_number (b, "cost_high", s->cost_high);
       json_builder_end_object (b);
     }
   json_builder_end_array (b);
@@ -223,19 +185,19 @@ candidate_json (JsonBuilder                    *b,
     {
       const ProcuraWhatIf *w = g_ptr_array_index (ca->what_ifs, i);
       json_builder_begin_object (b);
-      str (b, "id", w->id);
-      str (b, "title", w->title);
-      str (b, "assumption", w->assumption);
+      procura_json_add_string (b, "id", w->id);
+      procura_json_add_string (b, "title", w->title);
+      procura_json_add_string (b, "assumption", w->assumption);
       json_builder_set_member_name (b, "estimate");
       json_builder_add_boolean_value (b, w->estimate);
-      num (b, "cost_per_accepted", w->result != NULL ? w->result->cost_per_accepted : NAN);
-      num (b, "all_in_cost", w->result != NULL ? w->result->all_in_cost : NAN);
+      procura_json_add_number (b, "cost_per_accepted", w->result != NULL ? w->result->cost_per_accepted : NAN);
+      procura_json_add_number (b, "all_in_cost", w->result != NULL ? w->result->all_in_cost : NAN);
       json_builder_set_member_name (b, "replicas");
       if (w->result != NULL && w->result->kind != PROCURA_CANDIDATE_API)
         json_builder_add_int_value (b, w->result->replicas);
       else
         json_builder_add_null_value (b);
-      str (b, "note", w->note);
+      procura_json_add_string (b, "note", w->note);
       json_builder_end_object (b);
     }
   json_builder_end_array (b);
@@ -248,9 +210,9 @@ candidate_json (JsonBuilder                    *b,
       json_builder_begin_object (b);
       json_builder_set_member_name (b, "api_candidate");
       json_builder_add_int_value (b, ca->break_even_api);
-      num (b, "demand", be->demand);
-      num (b, "utilization", be->utilization);
-      num (b, "cost_per_accepted", be->cost_per_accepted);
+      procura_json_add_number (b, "demand", be->demand);
+      procura_json_add_number (b, "utilization", be->utilization);
+      procura_json_add_number (b, "cost_per_accepted", be->cost_per_accepted);
       json_builder_set_member_name (b, "gpu_cheaper_above");
       json_builder_add_boolean_value (b, be->gpu_cheaper_above);
       json_builder_end_object (b);
@@ -269,24 +231,24 @@ procura_analysis_to_json (const ProcuraAnalysis *a,
   const ProcuraRecommendation *r = a->recommendation;
 
   json_builder_begin_object (b);
-  str (b, "project", project != NULL ? project->title : NULL);
+  procura_json_add_string (b, "project", project != NULL ? project->title : NULL);
   json_builder_set_member_name (b, "illustrative");
   json_builder_add_boolean_value (b, project != NULL && project->illustrative);
-  str (b, "currency", a->currency);
+  procura_json_add_string (b, "currency", a->currency);
 
   json_builder_set_member_name (b, "slo");
   json_builder_begin_object (b);
-  str (b, "metric", a->slo_metric);
-  num (b, "percentile", a->slo_percentile);
-  num (b, "threshold_ms", a->slo_threshold_ms);
+  procura_json_add_string (b, "metric", a->slo_metric);
+  procura_json_add_number (b, "percentile", a->slo_percentile);
+  procura_json_add_number (b, "threshold_ms", a->slo_threshold_ms);
   json_builder_end_object (b);
   json_builder_set_member_name (b, "demand");
   json_builder_begin_object (b);
-  num (b, "average", a->demand_average);
-  num (b, "peak", a->demand_peak);
+  procura_json_add_number (b, "average", a->demand_average);
+  procura_json_add_number (b, "peak", a->demand_peak);
   json_builder_end_object (b);
-  num (b, "window_hours", a->window_hours);
-  num (b, "acceptance_rate", a->acceptance_rate);
+  procura_json_add_number (b, "window_hours", a->window_hours);
+  procura_json_add_number (b, "acceptance_rate", a->acceptance_rate);
 
   json_builder_set_member_name (b, "candidates");
   json_builder_begin_array (b);
@@ -300,7 +262,7 @@ procura_analysis_to_json (const ProcuraAnalysis *a,
   json_builder_begin_object (b);
   json_builder_set_member_name (b, "withheld");
   json_builder_add_boolean_value (b, a->ranking_withheld);
-  str (b, "reason", a->ranking_withheld_reason);
+  procura_json_add_string (b, "reason", a->ranking_withheld_reason);
   json_builder_set_member_name (b, "order");
   json_builder_begin_array (b);
   for (guint i = 0; i < a->ranking->len; i++)
@@ -311,8 +273,8 @@ procura_analysis_to_json (const ProcuraAnalysis *a,
       json_builder_add_int_value (b, ca->rank);
       json_builder_set_member_name (b, "id");
       json_builder_add_int_value (b, ca->candidate_id);
-      str (b, "name", ca->name);
-      num (b, "cost_per_accepted", ca->cost->cost_per_accepted);
+      procura_json_add_string (b, "name", ca->name);
+      procura_json_add_number (b, "cost_per_accepted", ca->cost->cost_per_accepted);
       json_builder_end_object (b);
     }
   json_builder_end_array (b);
@@ -320,8 +282,8 @@ procura_analysis_to_json (const ProcuraAnalysis *a,
 
   json_builder_set_member_name (b, "recommendation");
   json_builder_begin_object (b);
-  str (b, "choice", procura_choice_name (r != NULL ? r->choice : PROCURA_CHOICE_UNDECIDED));
-  str (b, "candidate", r != NULL ? r->candidate_name : NULL);
+  procura_json_add_string (b, "choice", procura_choice_name (r != NULL ? r->choice : PROCURA_CHOICE_UNDECIDED));
+  procura_json_add_string (b, "candidate", r != NULL ? r->candidate_name : NULL);
   json_builder_set_member_name (b, "reasons");
   json_builder_begin_array (b);
   if (r != NULL)
@@ -357,7 +319,7 @@ procura_analysis_to_text (const ProcuraAnalysis *a,
 
       if (ca->rank > 0)
         g_string_append_printf (s, "#%d ", ca->rank);
-      g_string_append_printf (s, "%s [%s%s]\n", ca->name, kind_name (ca->kind), ca->derived ? ", derived" : "");
+      g_string_append_printf (s, "%s [%s%s]\n", ca->name, procura_candidate_kind_id (ca->kind), ca->derived ? ", derived" : "");
       if (ca->capacity != NULL && isfinite (ca->capacity->capacity_rps))
         g_string_append_printf (s, "  capacity: %s, %.4g req/s%s\n", procura_capacity_status_name (ca->capacity->status),
                                 ca->capacity->capacity_rps, ca->capacity->uncertain ? " (uncertain)" : "");

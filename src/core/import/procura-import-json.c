@@ -6,6 +6,7 @@
 
 #include <math.h>
 
+#include "procura-json-out.h"
 #include "procura-import-json.h"
 
 static void
@@ -20,30 +21,6 @@ set_num (JsonBuilder *b,
     json_builder_add_string_value (b, v > 0 ? "inf" : "-inf");
   else
     json_builder_add_double_value (b, v);
-}
-
-static void
-set_count (JsonBuilder *b,
-           const char  *key,
-           gint64       v)
-{
-  json_builder_set_member_name (b, key);
-  if (v < 0)
-    json_builder_add_null_value (b);
-  else
-    json_builder_add_int_value (b, v);
-}
-
-static void
-set_str (JsonBuilder *b,
-         const char  *key,
-         const char  *v)
-{
-  json_builder_set_member_name (b, key);
-  if (v == NULL)
-    json_builder_add_null_value (b);
-  else
-    json_builder_add_string_value (b, v);
 }
 
 static void
@@ -69,12 +46,12 @@ add_provenance (JsonBuilder             *b,
       return;
     }
   json_builder_begin_object (b);
-  set_str (b, "file_name", p->file_name);
-  set_count (b, "size", p->size);
-  set_str (b, "sha256", p->sha256);
-  set_str (b, "importer", p->importer);
-  set_str (b, "format_version", p->format_version);
-  set_str (b, "imported_at", p->imported_at);
+  procura_json_add_string (b, "file_name", p->file_name);
+  procura_json_add_count (b, "size", p->size);
+  procura_json_add_string (b, "sha256", p->sha256);
+  procura_json_add_string (b, "importer", p->importer);
+  procura_json_add_string (b, "format_version", p->format_version);
+  procura_json_add_string (b, "imported_at", p->imported_at);
   json_builder_end_object (b);
 }
 
@@ -125,21 +102,21 @@ procura_run_to_json (const ProcuraRun *run)
   g_auto (GStrv) missing = procura_scenario_missing (&run->scenario);
 
   json_builder_begin_object (b);
-  set_str (b, "label", run->label);
-  set_str (b, "format", run->format);
-  set_str (b, "format_version", run->format_version);
+  procura_json_add_string (b, "label", run->label);
+  procura_json_add_string (b, "format", run->format);
+  procura_json_add_string (b, "format_version", run->format_version);
 
   json_builder_set_member_name (b, "scenario");
   json_builder_begin_object (b);
-  set_str (b, "model", run->scenario.model);
-  set_str (b, "engine", run->scenario.engine);
-  set_str (b, "engine_version", run->scenario.engine_version);
-  set_str (b, "gpu_name", run->scenario.gpu_name);
-  set_count (b, "gpu_count", run->scenario.gpu_count);
-  set_count (b, "tp", run->scenario.tp);
-  set_count (b, "pp", run->scenario.pp);
-  set_count (b, "dp", run->scenario.dp);
-  set_str (b, "load_type", run->scenario.load_type);
+  procura_json_add_string (b, "model", run->scenario.model);
+  procura_json_add_string (b, "engine", run->scenario.engine);
+  procura_json_add_string (b, "engine_version", run->scenario.engine_version);
+  procura_json_add_string (b, "gpu_name", run->scenario.gpu_name);
+  procura_json_add_count (b, "gpu_count", run->scenario.gpu_count);
+  procura_json_add_count (b, "tp", run->scenario.tp);
+  procura_json_add_count (b, "pp", run->scenario.pp);
+  procura_json_add_count (b, "dp", run->scenario.dp);
+  procura_json_add_string (b, "load_type", run->scenario.load_type);
   set_num (b, "load_value", run->scenario.load_value);
   set_num (b, "input_len", run->scenario.input_len);
   set_num (b, "output_len", run->scenario.output_len);
@@ -152,8 +129,8 @@ procura_run_to_json (const ProcuraRun *run)
   json_builder_end_array (b);
 
   set_num (b, "duration_s", run->duration_s);
-  set_count (b, "completed", run->completed);
-  set_count (b, "failed", run->failed);
+  procura_json_add_count (b, "completed", run->completed);
+  procura_json_add_count (b, "failed", run->failed);
   set_num (b, "request_throughput", run->request_throughput);
   set_num (b, "output_throughput", run->output_throughput);
   set_num (b, "total_throughput", run->total_throughput);
@@ -193,8 +170,8 @@ procura_run_to_json (const ProcuraRun *run)
       if (n >= 0)
         {
           add_stats (b, run, m, PROCURA_SOURCE_RECOMPUTED);
-          set_str (b, "source", "recomputed");
-          set_count (b, "samples", n);
+          procura_json_add_string (b, "source", "recomputed");
+          procura_json_add_count (b, "samples", n);
           if (reported)
             {
               json_builder_set_member_name (b, "as_reported");
@@ -206,8 +183,8 @@ procura_run_to_json (const ProcuraRun *run)
       else
         {
           add_stats (b, run, m, PROCURA_SOURCE_AS_REPORTED);
-          set_str (b, "source", "as-reported");
-          set_count (b, "samples", -1);
+          procura_json_add_string (b, "source", "as-reported");
+          procura_json_add_count (b, "samples", -1);
         }
       json_builder_end_object (b);
     }
@@ -218,7 +195,7 @@ procura_run_to_json (const ProcuraRun *run)
   for (guint i = 0; i < run->samples->len; i++)
     {
       const ProcuraSamples *s = g_ptr_array_index (run->samples, i);
-      set_count (b, s->metric, (gint64) s->n);
+      procura_json_add_count (b, s->metric, (gint64) s->n);
     }
   json_builder_end_object (b);
 
@@ -245,20 +222,20 @@ procura_engine_log_to_json (const ProcuraEngineLog *l)
   g_autoptr (JsonBuilder) b = json_builder_new ();
 
   json_builder_begin_object (b);
-  set_str (b, "engine", l->engine);
-  set_str (b, "engine_version", l->engine_version);
-  set_str (b, "model", l->model);
-  set_str (b, "gpu_name", l->gpu_name);
-  set_count (b, "tp", l->tp);
-  set_count (b, "pp", l->pp);
+  procura_json_add_string (b, "engine", l->engine);
+  procura_json_add_string (b, "engine_version", l->engine_version);
+  procura_json_add_string (b, "model", l->model);
+  procura_json_add_string (b, "gpu_name", l->gpu_name);
+  procura_json_add_count (b, "tp", l->tp);
+  procura_json_add_count (b, "pp", l->pp);
   set_num (b, "gpu_memory_utilization", l->gpu_memory_utilization);
   set_num (b, "mem_fraction_static", l->mem_fraction_static);
-  set_count (b, "max_model_len", l->max_model_len);
-  set_count (b, "block_size", l->block_size);
-  set_str (b, "kv_dtype", l->kv_dtype);
+  procura_json_add_count (b, "max_model_len", l->max_model_len);
+  procura_json_add_count (b, "block_size", l->block_size);
+  procura_json_add_string (b, "kv_dtype", l->kv_dtype);
   set_num (b, "weights_gib", l->weights_gib);
   set_num (b, "kv_available_gib", l->kv_available_gib);
-  set_count (b, "kv_tokens", l->kv_tokens);
+  procura_json_add_count (b, "kv_tokens", l->kv_tokens);
   set_num (b, "max_concurrency", l->max_concurrency);
   set_num (b, "cuda_graph_gib", l->cuda_graph_gib);
   add_strings (b, "errors", l->errors);
@@ -272,8 +249,8 @@ procura_import_result_to_json (const ProcuraImportResult *r)
   g_autoptr (JsonBuilder) b = json_builder_new ();
 
   json_builder_begin_object (b);
-  set_str (b, "format", r->format);
-  set_str (b, "format_version", r->format_version);
+  procura_json_add_string (b, "format", r->format);
+  procura_json_add_string (b, "format_version", r->format_version);
   add_provenance (b, r->provenance);
   add_strings (b, "warnings", r->warnings);
 
@@ -295,14 +272,14 @@ procura_import_result_to_json (const ProcuraImportResult *r)
     {
       const ProcuraQuote *q = g_ptr_array_index (r->quotes, i);
       json_builder_begin_object (b);
-      set_str (b, "provider", q->provider);
-      set_str (b, "sku", q->sku);
-      set_str (b, "gpu_name", q->gpu_name);
-      set_count (b, "gpu_count", q->gpu_count);
+      procura_json_add_string (b, "provider", q->provider);
+      procura_json_add_string (b, "sku", q->sku);
+      procura_json_add_string (b, "gpu_name", q->gpu_name);
+      procura_json_add_count (b, "gpu_count", q->gpu_count);
       set_num (b, "price_per_hour", q->price_per_hour);
-      set_str (b, "currency", q->currency);
-      set_str (b, "pricing_model", q->pricing_model);
-      set_str (b, "region", q->region);
+      procura_json_add_string (b, "currency", q->currency);
+      procura_json_add_string (b, "pricing_model", q->pricing_model);
+      procura_json_add_string (b, "region", q->region);
       json_builder_end_object (b);
     }
   json_builder_end_array (b);
@@ -313,10 +290,10 @@ procura_import_result_to_json (const ProcuraImportResult *r)
     {
       const ProcuraModelShape *m = g_ptr_array_index (r->model_shapes, i);
       json_builder_begin_object (b);
-      set_str (b, "id", m->id);
-      set_str (b, "architecture", m->architecture);
-      set_count (b, "num_layers", m->num_layers);
-      set_count (b, "hidden_size", m->hidden_size);
+      procura_json_add_string (b, "id", m->id);
+      procura_json_add_string (b, "architecture", m->architecture);
+      procura_json_add_count (b, "num_layers", m->num_layers);
+      procura_json_add_count (b, "hidden_size", m->hidden_size);
       json_builder_end_object (b);
     }
   json_builder_end_array (b);
@@ -327,8 +304,8 @@ procura_import_result_to_json (const ProcuraImportResult *r)
     {
       const ProcuraProbeResult *p = g_ptr_array_index (r->probe_results, i);
       json_builder_begin_object (b);
-      set_str (b, "device_name", p->device_name);
-      set_str (b, "test", p->test);
+      procura_json_add_string (b, "device_name", p->device_name);
+      procura_json_add_string (b, "test", p->test);
       json_builder_set_member_name (b, "fits");
       json_builder_add_boolean_value (b, p->fits);
       json_builder_end_object (b);

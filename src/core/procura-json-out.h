@@ -1,0 +1,26 @@
+/* procura-json-out.h: writing the model as JSON, one member at a time
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Unknown values are written as null, never as NaN (which is not JSON) or -1.
+ */
+#pragma once
+
+#include <json-glib/json-glib.h>
+
+G_BEGIN_DECLS
+
+/* @v as a number, null when not finite. */
+void procura_json_add_number (JsonBuilder *b,
+                              const char  *member,
+                              double       v);
+/* @v as a string, null when NULL. */
+void procura_json_add_string (JsonBuilder *b,
+                              const char  *member,
+                              const char  *v);
+/* @v as an integer, null when negative (the model's "unknown count"). */
+void procura_json_add_count  (JsonBuilder *b,
+                              const char  *member,
+                              gint64       v);
+
+G_END_DECLS
