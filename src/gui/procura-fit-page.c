@@ -54,6 +54,7 @@ struct _ProcuraFitPage
   GtkWidget       *calc_utilization;
   GtkWidget       *calc_results;
   GPtrArray       *calc_gpu_names;   /* char*: GPU of each entry of calc_gpu */
+  GArray          *calc_gpu_parallel;/* int pairs: the candidate's TP and PP per entry */
   ProcuraModelShape *calc_config;    /* a config.json the analyst loaded, or NULL */
   gboolean         calc_filling;
 
@@ -534,6 +535,45 @@ calc_changed_cb (GObject        *object,
   calc_recompute (self);
 }
 
+/* Choosing another candidate's GPU takes that candidate's parallelism too. */
+static void
+calc_gpu_selected_cb (GObject        *object,
+                      GParamSpec     *pspec,
+                      ProcuraFitPage *self)
+{
+  guint index = adw_combo_row_get_selected (ADW_COMBO_ROW (self->calc_gpu));
+
+  if (!self->calc_filling && self->calc_gpu_parallel != NULL
+      && index != GTK_INVALID_LIST_POSITION && 2 * index + 1 < self->calc_gpu_parallel->len)
+    {
+      self->calc_filling = TRUE;
+      gtk_spin_button_set_value (GTK_SPIN_BUTTON (self->calc_tp),
+                                 g_array_index (self->calc_gpu_parallel, int, 2 * index));
+      gtk_spin_button_set_value (GTK_SPIN_BUTTON (self->calc_pp),
+                                 g_array_index (self->calc_gpu_parallel, int, 2 * index + 1));
+      self->calc_filling = FALSE;
+    }
+  calc_recompute (self);
+}
+
+void
+procura_fit_page_select_calculator_candidate (ProcuraFitPage *self,
+                                              guint           index)
+{
+  g_return_if_fail (PROCURA_IS_FIT_PAGE (self));
+  adw_combo_row_set_selected (ADW_COMBO_ROW (self->calc_gpu), index);
+}
+
+void
+procura_fit_page_get_calculator_parallelism (ProcuraFitPage *self,
+                                             int            *tp,
+                                             int            *pp)
+{
+  g_return_if_fail (PROCURA_IS_FIT_PAGE (self));
+  *tp = gtk_spin_button_get_value_as_int (GTK_SPIN_BUTTON (self->calc_tp));
+  *pp = gtk_spin_button_get_value_as_int (GTK_SPIN_BUTTON (self->calc_pp));
+}
+
 static void
 calc_spin_changed_cb (GtkSpinButton  *spin,
                       ProcuraFitPage *self)
@@ -664,7 +704,7 @@ build_calculator (ProcuraFitPage *self)
 
   self->calc_gpu = adw_combo_row_new ();
   adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self->calc_gpu), _("Candidate GPU"));
-  g_signal_connect (self->calc_gpu, "notify::selected", G_CALLBACK (calc_changed_cb), self);
+  g_signal_connect (self->calc_gpu, "notify::selected", G_CALLBACK (calc_gpu_selected_cb), self);
   adw_preferences_group_add (ADW_PREFERENCES_GROUP (group), self->calc_gpu);
 
   self->calc_weights = calc_combo (weights, _("Weights precision"));
@@ -705,6 +745,8 @@ calc_fill (ProcuraFitPage *self,
   self->calc_filling = TRUE;
   g_clear_pointer (&self->calc_gpu_names, g_ptr_array_unref);
   self->calc_gpu_names = g_ptr_array_new_with_free_func (g_free);
+  g_clear_pointer (&self->calc_gpu_parallel, g_array_unref);
+  self->calc_gpu_parallel = g_array_new (FALSE, FALSE, sizeof (int));
   for (guint i = 0; i < project->candidates->len; i++)
     {
       ProcuraCandidate *c = g_ptr_array_index (project->candidates, i);
@@ -713,6 +755,10 @@ calc_fill (ProcuraFitPage *self,
         continue;
       gtk_string_list_append (names, c->name);
       g_ptr_array_add (self->calc_gpu_names, g_strdup (c->gpu_name));
+      {
+        int parallel[2] = { c->tp > 0 ? c->tp : 1, c->pp > 0 ? c->pp : 1 };
+        g_array_append_vals (self->calc_gpu_parallel, parallel, 2);
+      }
       if (self->calc_gpu_names->len == 1)
         {
           tp = c->tp > 0 ? c->tp : 1;
@@ -1088,6 +1134,7 @@ procura_fit_page_dispose (GObject *object)
   g_clear_object (&self->probe_panel);
   g_clear_object (&self->calc_panel);
   g_clear_pointer (&self->calc_gpu_names, g_ptr_array_unref);
+  g_clear_pointer (&self->calc_gpu_parallel, g_array_unref);
 #ifdef PROCURA_GUI_HAVE_FIT
   g_clear_pointer (&self->calc_config, procura_model_shape_free);
 #endif

@@ -31,5 +31,12 @@ void        procura_fit_page_set_probe_environment (ProcuraFitPage     *self,
 
 /* TRUE while the memory figures are being computed. */
 gboolean    procura_fit_page_get_busy (ProcuraFitPage *self);
+/* The calculator's candidate (an index into its list of GPU candidates), and the TP and
+ * PP it shows now: choosing a candidate takes its parallelism (for tests). */
+void        procura_fit_page_select_calculator_candidate (ProcuraFitPage *self,
+                                                          guint           index);
+void        procura_fit_page_get_calculator_parallelism  (ProcuraFitPage *self,
+                                                          int            *tp,
+                                                          int            *pp);
 
 G_END_DECLS

@@ -759,6 +759,32 @@ test_probe_panel (void)
 #endif
 }
 
+static void
+test_calculator_candidate (void)
+{
+#ifdef PROCURA_GUI_HAVE_DEMO
+  ProcuraWindow *window = open_demo_window ();
+  ProcuraFitPage *page;
+  int tp = 0, pp = 0;
+
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.page", "i", 4);
+  g_assert_true (procura_gui_test_wait_idle (window, 30));
+  page = PROCURA_FIT_PAGE (procura_window_get_page (window, "fit"));
+  /* the demo's GPU candidates, in order: 4× H100 TP4, 8× A100 TP8, 4× H200 TP4, 8× L40S TP4 PP2 */
+  procura_fit_page_select_calculator_candidate (page, 1);
+  procura_fit_page_get_calculator_parallelism (page, &tp, &pp);
+  g_assert_cmpint (tp, ==, 8);
+  g_assert_cmpint (pp, ==, 1);
+  procura_fit_page_select_calculator_candidate (page, 3);
+  procura_fit_page_get_calculator_parallelism (page, &tp, &pp);
+  g_assert_cmpint (tp, ==, 4);
+  g_assert_cmpint (pp, ==, 2);
+  gtk_window_destroy (GTK_WINDOW (window));
+#else
+  g_test_skip ("the demo project is not part of this build");
+#endif
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -787,6 +813,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/pages/import-real-fixture", test_import_real_fixture);
   g_test_add_func ("/pages/import-error", test_import_error_shown);
   g_test_add_func ("/chart-view/accessible", test_chart_view_accessible);
+  g_test_add_func ("/pages/calculator-candidate", test_calculator_candidate);
   g_test_add_func ("/compare/controls", test_compare_controls);
   g_test_add_func ("/presentation/slides", test_presentation);
   g_test_add_func ("/probe/panel", test_probe_panel);
