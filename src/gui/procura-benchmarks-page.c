@@ -105,6 +105,61 @@ metric_label (const char *metric)
   return metric;
 }
 
+/* Rank of a statistic in reading order: mean, the percentiles rising, min, max, std. */
+static int
+stat_rank (const char *stat)
+{
+  if (g_str_equal (stat, "mean"))
+    return 0;
+  if (g_str_equal (stat, "median"))
+    return 50 * 100;
+  if (stat[0] == 'p' && g_ascii_isdigit (stat[1]))
+    return (int) (g_ascii_strtod (stat + 1, NULL) * 100) + 1;
+  if (g_str_equal (stat, "min"))
+    return 200000;
+  if (g_str_equal (stat, "max"))
+    return 200001;
+  return 300000;
+}
+
+static int
+compare_stats (gconstpointer a,
+               gconstpointer b)
+{
+  const ProcuraStat *x = *(ProcuraStat * const *) a;
+  const ProcuraStat *y = *(ProcuraStat * const *) b;
+  int rx = stat_rank (x->stat), ry = stat_rank (y->stat);
+
+  return rx != ry ? (rx < ry ? -1 : 1) : g_strcmp0 (x->stat, y->stat);
+}
+
+/* "mean 120 ms · p50 118 ms · … · max 210 ms" for one metric and source. */
+static void
+stats_line (ProcuraRun    *run,
+            const char    *metric,
+            ProcuraSource  source,
+            GString       *line,
+            gint64        *samples)
+{
+  g_autoptr (GPtrArray) stats = g_ptr_array_new ();
+
+  for (guint i = 0; run->stats != NULL && i < run->stats->len; i++)
+    {
+      ProcuraStat *stat = g_ptr_array_index (run->stats, i);
+      if (stat->source == source && g_str_equal (stat->metric, metric))
+        g_ptr_array_add (stats, stat);
+    }
+  g_ptr_array_sort (stats, compare_stats);
+  for (guint i = 0; i < stats->len; i++)
+    {
+      ProcuraStat *stat = g_ptr_array_index (stats, i);
+      g_autofree char *value = procura_format_ms (stat->value);
+
+      g_string_append_printf (line, "%s%s %s", line->len > 0 ? " · " : "", stat->stat, value);
+      *samples = MAX (*samples, stat->samples);
+    }
+}
+
 static GtkWidget *
 run_row (ProcuraBenchmarksPage *self,
          ProcuraProject        *project,
@@ -159,31 +214,47 @@ run_row (ProcuraBenchmarksPage *self,
   g_signal_connect (assign, "notify::selected", G_CALLBACK (assign_selected_cb), self);
   adw_expander_row_add_row (ADW_EXPANDER_ROW (expander), assign);
 
-  /* Metrics */
-  for (guint i = 0; run->stats != NULL && i < run->stats->len; i++)
-    {
-      ProcuraStat *stat = g_ptr_array_index (run->stats, i);
-      GtkWidget *row = adw_action_row_new ();
-      GtkWidget *value;
-      g_autofree char *title = g_strdup_printf ("%s %s", metric_label (stat->metric), stat->stat);
-      g_autofree char *value_text = procura_format_ms (stat->value);
-      g_autofree char *source = NULL;
+  /* Metrics: one row per metric and source, its statistics in reading order */
+  {
+    static const char *metric_order[] = { "ttft", "tpot", "itl", "tpot_incl_first", "e2e", NULL };
+    g_autoptr (GPtrArray) metrics = g_ptr_array_new ();
 
-      if (stat->source == PROCURA_SOURCE_RECOMPUTED)
-        /* Translators: how a figure was obtained */
-        source = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Recomputed from %" G_GINT64_FORMAT " sample",
-                                               "Recomputed from %" G_GINT64_FORMAT " samples",
-                                               (gulong) MAX (stat->samples, 0)),
-                                  stat->samples);
-      else
-        source = g_strdup (_("As reported by the file"));
-      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), title);
-      adw_action_row_set_subtitle (ADW_ACTION_ROW (row), source);
-      value = gtk_label_new (value_text);
-      gtk_widget_add_css_class (value, "numeric");
-      adw_action_row_add_suffix (ADW_ACTION_ROW (row), value);
-      adw_expander_row_add_row (ADW_EXPANDER_ROW (expander), row);
-    }
+    for (guint i = 0; metric_order[i] != NULL; i++)
+      g_ptr_array_add (metrics, (gpointer) metric_order[i]);
+    for (guint i = 0; run->stats != NULL && i < run->stats->len; i++)
+      {
+        ProcuraStat *stat = g_ptr_array_index (run->stats, i);
+        if (!g_ptr_array_find_with_equal_func (metrics, stat->metric, g_str_equal, NULL))
+          g_ptr_array_add (metrics, stat->metric);
+      }
+    for (guint m = 0; m < metrics->len; m++)
+      for (int source = PROCURA_SOURCE_RECOMPUTED; source >= PROCURA_SOURCE_AS_REPORTED; source--)
+        {
+          const char *metric = g_ptr_array_index (metrics, m);
+          g_autoptr (GString) line = g_string_new (NULL);
+          g_autofree char *title = NULL;
+          gint64 samples = -1;
+          GtkWidget *row;
+
+          stats_line (run, metric, source, line, &samples);
+          if (line->len == 0)
+            continue;
+          if (source == PROCURA_SOURCE_RECOMPUTED)
+            /* Translators: a metric and how its figures were obtained, e.g. "TTFT, recomputed from 300 samples" */
+            title = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s, recomputed from %" G_GINT64_FORMAT " sample",
+                                                  "%s, recomputed from %" G_GINT64_FORMAT " samples",
+                                                  (gulong) MAX (samples, 0)),
+                                     metric_label (metric), samples);
+          else
+            /* Translators: a metric whose figures are the file's own */
+            title = g_strdup_printf (_("%s, as reported by the file"), metric_label (metric));
+          row = adw_action_row_new ();
+          adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), title);
+          adw_action_row_set_subtitle (ADW_ACTION_ROW (row), line->str);
+          adw_action_row_set_subtitle_lines (ADW_ACTION_ROW (row), 0);
+          adw_expander_row_add_row (ADW_EXPANDER_ROW (expander), row);
+        }
+  }
 
   /* Warnings */
   for (guint i = 0; run->warnings != NULL && i < run->warnings->len; i++)

@@ -40,6 +40,7 @@ typedef struct {
   int         is_int;   /* 0 double, 1 int, 2 string */
   gboolean    api;     /* shown for API routes (and hybrids) */
   gboolean    gpu;     /* shown for GPU candidates (and hybrids) */
+  gboolean    money;   /* in the project's currency: the title says which */
 } CostField;
 
 #define CAND(f) offsetof (ProcuraCandidate, f)
@@ -52,24 +53,24 @@ static const CostField cost_fields[] = {
   { N_("Price seen on (YYYY-MM-DD)"), CAND (price_date), 2, FALSE, TRUE },
   { N_("API provider"), CAND (api_provider), 2, TRUE, FALSE },
   { N_("API model"), CAND (api_model), 2, TRUE, FALSE },
-  { N_("Price per GPU-hour"), CAND (price_per_gpu_hour), FALSE, FALSE, TRUE },
+  { N_("Price per GPU-hour"), CAND (price_per_gpu_hour), FALSE, FALSE, TRUE, TRUE },
   { N_("GPUs per replica"), CAND (gpus_per_replica), TRUE, FALSE, TRUE },
   { N_("Billed hours per window (scheduled)"), CAND (billed_hours), FALSE, FALSE, TRUE },
   { N_("Target utilisation (autoscaled)"), CAND (target_utilization), FALSE, FALSE, TRUE },
   { N_("Capacity override (requests/s per replica)"), CAND (capacity_override), FALSE, FALSE, TRUE },
-  { N_("Storage per window"), CAND (storage), FALSE, TRUE, TRUE },
-  { N_("Network per window"), CAND (network), FALSE, TRUE, TRUE },
-  { N_("Serving stack per window"), CAND (serving_stack), FALSE, FALSE, TRUE },
-  { N_("Observability per window"), CAND (observability), FALSE, TRUE, TRUE },
+  { N_("Storage per window"), CAND (storage), FALSE, TRUE, TRUE, TRUE },
+  { N_("Network per window"), CAND (network), FALSE, TRUE, TRUE, TRUE },
+  { N_("Serving stack per window"), CAND (serving_stack), FALSE, FALSE, TRUE, TRUE },
+  { N_("Observability per window"), CAND (observability), FALSE, TRUE, TRUE, TRUE },
   { N_("Platform labour hours per window"), CAND (labor_hours), FALSE, TRUE, TRUE },
-  { N_("Labour rate per hour"), CAND (labor_rate), FALSE, TRUE, TRUE },
+  { N_("Labour rate per hour"), CAND (labor_rate), FALSE, TRUE, TRUE, TRUE },
   { N_("Input tokens per request"), CAND (input_tokens), FALSE, TRUE, FALSE },
   { N_("Cached input tokens per request"), CAND (cached_input_tokens), FALSE, TRUE, FALSE },
   { N_("Output tokens per request"), CAND (output_tokens), FALSE, TRUE, FALSE },
-  { N_("Price per million input tokens"), CAND (price_input_per_mtok), FALSE, TRUE, FALSE },
-  { N_("Price per million cached tokens"), CAND (price_cached_per_mtok), FALSE, TRUE, FALSE },
-  { N_("Price per million output tokens"), CAND (price_output_per_mtok), FALSE, TRUE, FALSE },
-  { N_("Gateway and operations per window"), CAND (gateway), FALSE, TRUE, FALSE },
+  { N_("Price per million input tokens"), CAND (price_input_per_mtok), FALSE, TRUE, FALSE, TRUE },
+  { N_("Price per million cached tokens"), CAND (price_cached_per_mtok), FALSE, TRUE, FALSE, TRUE },
+  { N_("Price per million output tokens"), CAND (price_output_per_mtok), FALSE, TRUE, FALSE, TRUE },
+  { N_("Gateway and operations per window"), CAND (gateway), FALSE, TRUE, FALSE, TRUE },
   { N_("Rate limit (requests/min)"), CAND (rate_limit_rpm), FALSE, TRUE, FALSE },
 };
 
@@ -506,7 +507,16 @@ cost_expander (ProcuraCandidatesPage *self,
           text = isnan (v) ? g_strdup ("") : g_strdup_printf ("%g", v);
         }
       row = adw_entry_row_new ();
-      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), _(field->title));
+      if (field->money)
+        {
+          /* Translators: a cost input and the currency it is in, e.g. "Price per GPU-hour (USD)" */
+          g_autofree char *title = g_strdup_printf (_("%s (%s)"), _(field->title),
+                                                    project->assumptions.currency != NULL
+                                                    ? project->assumptions.currency : "USD");
+          adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), title);
+        }
+      else
+        adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), _(field->title));
       adw_entry_row_set_show_apply_button (ADW_ENTRY_ROW (row), TRUE);
       if (field->is_int != 2)
         adw_entry_row_set_input_purpose (ADW_ENTRY_ROW (row), GTK_INPUT_PURPOSE_NUMBER);

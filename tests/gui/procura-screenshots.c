@@ -31,6 +31,24 @@ save (GtkWidget  *widget,
   return TRUE;
 }
 
+/* The first @n expander rows under @widget, depth first. */
+static void
+expand_first (GtkWidget *widget,
+              guint     *n)
+{
+  if (*n == 0)
+    return;
+  if (ADW_IS_EXPANDER_ROW (widget))
+    {
+      adw_expander_row_set_expanded (ADW_EXPANDER_ROW (widget), TRUE);
+      (*n)--;
+      return;
+    }
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL && *n > 0;
+       child = gtk_widget_get_next_sibling (child))
+    expand_first (child, n);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -90,6 +108,19 @@ main (int argc, char *argv[])
           procura_gui_test_wait_idle (window, 30);
           procura_gui_test_settle ();
           ok &= save (GTK_WIDGET (window), out, page);
+          /* the rows that open: the first candidate's cost inputs, a run's metrics, a warning */
+          if (g_str_equal (procura_window_page_names[i], "candidates")
+              || g_str_equal (procura_window_page_names[i], "benchmarks")
+              || g_str_equal (procura_window_page_names[i], "decision"))
+            {
+              g_autofree char *expanded = g_strdup_printf ("%s-expanded-%s", procura_window_page_names[i],
+                                                           schemes[s].name);
+              guint n = g_str_equal (procura_window_page_names[i], "decision") ? 2 : 1;
+
+              expand_first (procura_window_get_page (window, procura_window_page_names[i]), &n);
+              procura_gui_test_settle ();
+              ok &= save (GTK_WIDGET (window), out, expanded);
+            }
         }
       {
         /* The slides presentation mode shows (the charts of the Compare page), in a

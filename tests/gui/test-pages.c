@@ -176,7 +176,7 @@ test_edit_cost (void)
   window = open_demo_window ();
   document = procura_window_get_document (window);
   /* The first candidate's price per GPU-hour, typed and applied as the analyst would. */
-  row = find_entry_row (procura_window_get_page (window, "candidates"), "Price per GPU-hour");
+  row = find_entry_row (procura_window_get_page (window, "candidates"), "Price per GPU-hour (USD)");
   g_assert_nonnull (row);
   adw_expander_row_set_expanded (ADW_EXPANDER_ROW (gtk_widget_get_ancestor (row, ADW_TYPE_EXPANDER_ROW)), TRUE);
   gtk_editable_set_text (GTK_EDITABLE (row), "4.75");
@@ -186,11 +186,11 @@ test_edit_cost (void)
   g_assert_cmpfloat (c->price_per_gpu_hour, ==, 4.75);
   /* The page was rebuilt from the reloaded project, and the row the analyst was in is
    * still open. */
-  row = find_entry_row (procura_window_get_page (window, "candidates"), "Price per GPU-hour");
+  row = find_entry_row (procura_window_get_page (window, "candidates"), "Price per GPU-hour (USD)");
   g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (row)), ==, "4.75");
   g_assert_true (adw_expander_row_get_expanded (ADW_EXPANDER_ROW (gtk_widget_get_ancestor (row, ADW_TYPE_EXPANDER_ROW))));
   /* A bad number is refused on the spot and changes nothing. */
-  row = find_entry_row (procura_window_get_page (window, "candidates"), "Price per GPU-hour");
+  row = find_entry_row (procura_window_get_page (window, "candidates"), "Price per GPU-hour (USD)");
   gtk_editable_set_text (GTK_EDITABLE (row), "four");
   g_signal_emit_by_name (row, "apply");
   g_assert_true (gtk_widget_has_css_class (row, "error"));
