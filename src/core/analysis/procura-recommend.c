@@ -103,9 +103,11 @@ procura_recommend (const ProcuraProject   *p,
   r->candidate_id = best->candidate_id;
   r->candidate_name = g_strdup (best->name);
 
-  reason (r, "%s has the lowest cost per accepted output: %.6g %s at %.4g requests/s average "
-          "(%.4g peak).", best->name, best->cost->cost_per_accepted, cur, a->demand_average,
-          procura_is_set (a->demand_peak) ? a->demand_peak : a->demand_average);
+  /* per 1,000 accepted outputs reads better than a long fraction of a cent */
+  reason (r, "%s has the lowest cost per accepted output: %.2f %s per 1,000 accepted outputs "
+          "(%.4g %s each) at %.4g requests/s average (%.4g peak).", best->name,
+          best->cost->cost_per_accepted * 1000, cur, best->cost->cost_per_accepted, cur,
+          a->demand_average, procura_is_set (a->demand_peak) ? a->demand_peak : a->demand_average);
 
   if (best->kind == PROCURA_CANDIDATE_API)
     {
