@@ -11,6 +11,7 @@
 
 #include "procura-benchmarks-page.h"
 #include "procura-format.h"
+#include "procura-import-json.h"
 
 struct _ProcuraBenchmarksPage
 {
@@ -254,6 +255,41 @@ run_row (ProcuraBenchmarksPage *self,
           adw_action_row_set_subtitle_lines (ADW_ACTION_ROW (row), 0);
           adw_expander_row_add_row (ADW_EXPANDER_ROW (expander), row);
         }
+  }
+
+  /* What the file does not say: asked for, never guessed */
+  {
+    g_auto (GStrv) missing = procura_scenario_missing (&run->scenario);
+
+    if (missing != NULL && missing[0] != NULL)
+      {
+        GtkWidget *row = adw_action_row_new ();
+        GtkWidget *icon = gtk_image_new_from_icon_name ("dialog-information-symbolic");
+        g_autoptr (GString) list = g_string_new (NULL);
+
+        for (guint i = 0; missing[i] != NULL; i++)
+          {
+            const char *label = g_str_equal (missing[i], "gpu_name") ? _("the GPU")
+                              : g_str_equal (missing[i], "gpu_count") ? _("the GPU count")
+                              : g_str_equal (missing[i], "model") ? _("the model")
+                              : g_str_equal (missing[i], "engine") ? _("the engine")
+                              : g_str_equal (missing[i], "tp") ? _("the tensor parallelism")
+                              : g_str_equal (missing[i], "load") ? _("the load (rate or concurrency)")
+                              : missing[i];
+            g_string_append_printf (list, "%s%s", i > 0 ? ", " : "", label);
+          }
+        adw_action_row_add_prefix (ADW_ACTION_ROW (row), icon);
+        /* Translators: %s is a list such as "the GPU, the model" */
+        {
+          g_autofree char *title = g_strdup_printf (_("The file does not say %s"), list->str);
+          adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), title);
+        }
+        adw_action_row_set_subtitle (ADW_ACTION_ROW (row),
+                                     run->candidate_id == 0
+                                     ? _("Procura does not guess: choose above the candidate it was measured on")
+                                     : _("Taken from the candidate it is assigned to"));
+        adw_expander_row_add_row (ADW_EXPANDER_ROW (expander), row);
+      }
   }
 
   /* Warnings */
