@@ -803,6 +803,31 @@ export_done_cb (GObject      *object,
     show_toast (self, _("Decision record exported"));
 }
 
+#endif
+
+void
+procura_window_export_record (ProcuraWindow *self,
+                              const char    *path)
+{
+  g_return_if_fail (PROCURA_IS_WINDOW (self));
+  g_return_if_fail (path != NULL);
+
+#ifdef PROCURA_GUI_HAVE_REPORT
+  if (self->document != NULL)
+    {
+      g_autoptr (GTask) task = g_task_new (self, self->cancellable, export_done_cb, NULL);
+      ExportData *data = g_new0 (ExportData, 1);
+
+      data->document = self->document;
+      procura_document_hold_project (self->document);
+      data->path = g_strdup (path);
+      g_task_set_task_data (task, data, (GDestroyNotify) export_data_free);
+      g_task_run_in_thread (task, export_thread);
+    }
+#endif
+}
+
+#ifdef PROCURA_GUI_HAVE_REPORT
 static void
 export_response_cb (GtkNativeDialog *dialog,
                     int              response,
@@ -810,17 +835,13 @@ export_response_cb (GtkNativeDialog *dialog,
 {
   ProcuraWindow *self = PROCURA_WINDOW (user_data);
 
-  if (response == GTK_RESPONSE_ACCEPT && self->document != NULL)
+  if (response == GTK_RESPONSE_ACCEPT)
     {
       g_autoptr (GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
-      g_autoptr (GTask) task = g_task_new (self, self->cancellable, export_done_cb, NULL);
-      ExportData *data = g_new0 (ExportData, 1);
+      g_autofree char *path = g_file_get_path (file);
 
-      data->document = self->document;
-      procura_document_hold_project (self->document);
-      data->path = g_file_get_path (file);
-      g_task_set_task_data (task, data, (GDestroyNotify) export_data_free);
-      g_task_run_in_thread (task, export_thread);
+      if (path != NULL)
+        procura_window_export_record (self, path);
     }
   g_object_unref (dialog);
 }

@@ -21,6 +21,10 @@ void             procura_window_open_file    (ProcuraWindow      *self,
 /* The last project, or on the first start the demo project (written first). */
 void             procura_window_open_default (ProcuraWindow      *self);
 void             procura_window_open_demo    (ProcuraWindow      *self);
+/* Writes the decision record of the open project to @path (.pdf, .md or .csv) in a
+ * thread; a toast says when it is done or why it failed. */
+void           procura_window_export_record (ProcuraWindow *self,
+                                             const char    *path);
 /* Imports @files (GFile*) in a thread, with progress and cancel. */
 void             procura_window_import_files (ProcuraWindow      *self,
                                               GPtrArray          *files);

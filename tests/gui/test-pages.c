@@ -790,6 +790,71 @@ test_calculator_candidate (void)
 #endif
 }
 
+static void
+test_import_cancel_and_export (void)
+{
+#ifdef PROCURA_GUI_HAVE_DEMO
+#define MINI_VLLM_RESULT \
+    "{\"backend\": \"vllm\", \"model_id\": \"meta-llama/Llama-3.1-8B-Instruct\", \"num_prompts\": 10," \
+    " \"request_rate\": 2.0, \"duration\": 5.0, \"completed\": 10, \"failed\": 0," \
+    " \"request_throughput\": 2.0, \"output_throughput\": 500.0, \"mean_ttft_ms\": 100.0," \
+    " \"median_ttft_ms\": 95.0, \"p99_ttft_ms\": %d.0}"
+  g_autofree char *dir = procura_test_mkdtemp ();
+  g_autoptr (GPtrArray) files = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autofree char *record = g_build_filename (dir, "record.pdf", NULL);
+  ProcuraWindow *window = open_demo_window ();
+  guint runs_before = procura_document_get_project (procura_window_get_document (window))->runs->len;
+  guint imported = G_MAXUINT, runs_after;
+  gint64 end;
+  gulong id;
+
+  /* 100 small results, then Cancel at once: the import stops between files, and what
+   * it stored is whole files only (one run each), never a part of one. */
+  for (int i = 0; i < 100; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("%s/run-%03d.json", dir, i);
+      g_autofree char *text = g_strdup_printf (MINI_VLLM_RESULT, 150 + i);
+
+      g_assert_true (g_file_set_contents (name, text, -1, NULL));
+      g_ptr_array_add (files, g_file_new_for_path (name));
+    }
+  id = g_signal_connect (window, "import-finished", G_CALLBACK (import_finished_cb), &imported);
+  procura_window_import_files (window, files);
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.cancel-import", NULL);
+  end = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
+  while (imported == G_MAXUINT && g_get_monotonic_time () < end)
+    g_main_context_iteration (NULL, TRUE);
+  g_signal_handler_disconnect (window, id);
+  g_assert_cmpuint (imported, <, 100);
+  g_assert_true (procura_gui_test_wait_idle (window, 30));
+  runs_after = procura_document_get_project (procura_window_get_document (window))->runs->len;
+  g_assert_cmpuint (runs_after - runs_before, ==, imported);
+
+  /* The decision record from the window: a PDF, written off the main loop. */
+  procura_window_export_record (window, record);
+  end = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
+  while (g_get_monotonic_time () < end)
+    {
+      g_autofree char *contents = NULL;
+      gsize len = 0;
+
+      if (g_file_get_contents (record, &contents, &len, NULL) && len > 1000
+          && g_strstr_len (contents + len - 64, 64, "%%EOF") != NULL)
+        {
+          g_assert_true (g_str_has_prefix (contents, "%PDF-"));
+          break;
+        }
+      g_main_context_iteration (NULL, FALSE);
+      g_usleep (20000);
+    }
+  g_assert_true (g_get_monotonic_time () < end);
+  gtk_window_destroy (GTK_WINDOW (window));
+  procura_test_rmtree (dir);
+#else
+  g_test_skip ("the demo project is not part of this build");
+#endif
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -819,6 +884,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/pages/import-error", test_import_error_shown);
   g_test_add_func ("/chart-view/accessible", test_chart_view_accessible);
   g_test_add_func ("/pages/calculator-candidate", test_calculator_candidate);
+  g_test_add_func ("/pages/import-cancel-and-export", test_import_cancel_and_export);
   g_test_add_func ("/compare/controls", test_compare_controls);
   g_test_add_func ("/presentation/slides", test_presentation);
   g_test_add_func ("/probe/panel", test_probe_panel);
