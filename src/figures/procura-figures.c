@@ -1205,84 +1205,165 @@ figure_sensitivity (Fig *f)
 /* ------------------------------------------------------------------------- */
 /* fit-map                                                                    */
 
+/* The fit map as a heat map: one row per GPU x TP (the candidates' GPUs at TP 1, 2, 4
+ * and 8), context per sequence along a log axis, each stretch of a row coloured by how
+ * many concurrent sequences of that context fit. The most sequences that fit only falls
+ * as the context grows, so every class is one stretch per row: floating bars draw it. */
+static const struct {
+  double      min_sequences;   /* lower bound of the class, 0 = does not fit */
+  const char *label;
+  int         color;
+} fit_classes[] = {
+  /* palette indices, from roomy to tight: green, teal, yellow, orange, then faded red */
+  { 128, N_("128 or more sequences fit"), 3 },
+  {  32, N_("32 to 127 sequences"),       8 },
+  {   8, N_("8 to 31 sequences"),         6 },
+  {   1, N_("1 to 7 sequences"),          1 },
+  {   0, N_("does not fit"),              4 },
+};
+
+static guint
+fit_class_of (double max_concurrency)
+{
+  for (guint c = 0; c < G_N_ELEMENTS (fit_classes); c++)
+    if (max_concurrency >= fit_classes[c].min_sequences && fit_classes[c].min_sequences > 0)
+      return c;
+  return G_N_ELEMENTS (fit_classes) - 1;
+}
+
 static ProcuraChart *
 figure_fit_map (Fig *f)
 {
+  static const int tps[] = { 1, 2, 4, 8 };
+  static const char *fallback_gpus[] = { "H100 SXM", "H200 SXM", "A100 80GB SXM", "L40S" };
   ProcuraModelShape *owned = NULL;
   const ProcuraModelShape *model = project_model (f, &owned);
+  g_autoptr (GPtrArray) gpus = g_ptr_array_new ();   /* const ProcuraGpuSpec* */
+  g_autoptr (GArray) candidate_tp = g_array_new (FALSE, TRUE, sizeof (int));
+  g_autoptr (GPtrArray) labels = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (ProcuraFitMap) map = NULL;
   ProcuraChart *chart;
   g_autofree char *sub = NULL;
   ProcuraFitRequest base;
   gint64 *contexts;
-  gsize n_contexts = 0;
+  gsize n_contexts = 0, n_rows;
   const gint64 one = 1;
-  gboolean any = FALSE;
+  double *edges, *lo[G_N_ELEMENTS (fit_classes)], *hi[G_N_ELEMENTS (fit_classes)];
 
   fit_request_for (f, model, NULL, &base);
-  sub = g_strdup_printf (_("Most concurrent sequences that fit, per candidate; above a line does not fit%s%s"),
+  sub = g_strdup_printf (_("How many sequences fit per replica, by GPU, tensor parallelism and context%s%s"),
                          model && model->id ? " · " : "", model && model->id ? model->id : "");
-  chart = chart_new (f, _("Fit map: concurrency vs context"), sub);
-  procura_chart_set_axis (chart, PROCURA_AXIS_X, _("Context per sequence"), PROCURA_UNIT_TOKENS, PROCURA_SCALE_LOG);
-  procura_chart_set_axis (chart, PROCURA_AXIS_Y, _("Concurrent sequences"), PROCURA_UNIT_COUNT, PROCURA_SCALE_LOG);
-  procura_chart_set_description (chart, _("largest concurrency that fits against context length"));
+  chart = chart_new (f, _("Fit map"), sub);
+  procura_chart_set_orientation (chart, PROCURA_ORIENTATION_HORIZONTAL);
+  procura_chart_set_bars_overlap (chart, TRUE);
+  procura_chart_set_axis (chart, PROCURA_AXIS_Y, _("Context per sequence"), PROCURA_UNIT_TOKENS, PROCURA_SCALE_LOG);
+  procura_chart_set_description (chart, _("heat map of the concurrent sequences that fit by GPU, TP and context"));
   if (model == NULL)
     {
       procura_chart_set_message (chart, _("No model shape: import the model's config.json or name a catalog model in the brief."));
       return chart;
     }
 
-  contexts = procura_fit_geometric_grid (1024, 262144, 25, &n_contexts);
+  /* the candidates' GPUs (each once, remembering a candidate's own TP), else a few common ones */
   for (guint i = 0; i < n_candidates (f); i++)
     {
       const ProcuraCandidateAnalysis *ca = cand (f, i);
       const ProcuraCandidate *c;
       const ProcuraGpuSpec *gpu;
-      ProcuraFitRequest req;
-      g_autoptr (ProcuraFitMap) map = NULL;
-      double *x, *y;
-      gsize n = 0;
-      int tp;
-      ProcuraChartSeries *s;
+      int own = 0;
 
       if (ca->kind != PROCURA_CANDIDATE_GPU || ca->candidate_id <= 0)
         continue;
       c = procura_project_find_candidate (f->project, ca->candidate_id);
       gpu = c && c->gpu_name ? procura_gpu_catalog_lookup (c->gpu_name) : NULL;
-      if (gpu == NULL)
+      if (gpu == NULL || g_ptr_array_find (gpus, gpu, NULL))
         continue;
-      fit_request_for (f, model, c, &req);
-      tp = req.tp;
-      map = procura_fit_map (&req, &gpu, 1, &tp, 1, contexts, n_contexts, &one, 1, NULL);
-      if (map == NULL)
-        continue;
-      x = g_new (double, n_contexts);
-      y = g_new (double, n_contexts);
-      for (gsize k = 0; k < n_contexts; k++)
-        {
-          const ProcuraFitMapCell *cell = procura_fit_map_cell (map, 0, 0, k, 0);
-
-          if (cell->max_concurrency < 1)
-            continue;
-          x[n] = (double) contexts[k];
-          y[n] = floor (cell->max_concurrency);
-          n++;
-        }
-      s = procura_chart_add_series_take (chart, PROCURA_SERIES_LINE, ca->name, x, y, n);
-      procura_chart_series_set_color (s, i);
-      if (n == 0)
-        procura_chart_series_set_struck_out (s, TRUE, _("does not fit even one 1 k-token sequence"));
-      any |= n > 0;
+      own = c->tp > 0 ? c->tp : 0;
+      g_ptr_array_add (gpus, (gpointer) gpu);
+      g_array_append_val (candidate_tp, own);
     }
-  g_free (contexts);
+  if (gpus->len == 0)
+    for (guint i = 0; i < G_N_ELEMENTS (fallback_gpus); i++)
+      {
+        const ProcuraGpuSpec *gpu = procura_gpu_catalog_lookup (fallback_gpus[i]);
+        int none = 0;
+
+        if (gpu != NULL)
+          {
+            g_ptr_array_add (gpus, (gpointer) gpu);
+            g_array_append_val (candidate_tp, none);
+          }
+      }
+
+  contexts = procura_fit_geometric_grid (1024, 262144, 25, &n_contexts);
+  base.tp = 1;
+  base.pp = 1;
+  map = procura_fit_map (&base, (const ProcuraGpuSpec * const *) gpus->pdata, gpus->len,
+                         tps, G_N_ELEMENTS (tps), contexts, n_contexts, &one, 1, NULL);
+  if (map == NULL || n_contexts < 2)
+    {
+      g_free (contexts);
+      if (owned)
+        procura_model_shape_free (owned);
+      procura_chart_set_message (chart, _("The fit map could not be computed for this model."));
+      return chart;
+    }
+
+  /* bar edges halfway (geometrically) between the grid's contexts */
+  edges = g_new (double, n_contexts + 1);
+  for (gsize k = 1; k < n_contexts; k++)
+    edges[k] = sqrt ((double) contexts[k - 1] * (double) contexts[k]);
+  edges[0] = (double) contexts[0] * (double) contexts[0] / edges[1];
+  edges[n_contexts] = (double) contexts[n_contexts - 1] * (double) contexts[n_contexts - 1] / edges[n_contexts - 1];
+
+  n_rows = gpus->len * G_N_ELEMENTS (tps);
+  for (guint c = 0; c < G_N_ELEMENTS (fit_classes); c++)
+    {
+      lo[c] = g_new (double, n_rows);
+      hi[c] = g_new (double, n_rows);
+      for (gsize r = 0; r < n_rows; r++)
+        lo[c][r] = hi[c][r] = NAN;
+    }
+  for (gsize g = 0; g < gpus->len; g++)
+    for (gsize t = 0; t < G_N_ELEMENTS (tps); t++)
+      {
+        gsize row = g * G_N_ELEMENTS (tps) + t;
+        const ProcuraGpuSpec *gpu = g_ptr_array_index (gpus, g);
+        gboolean own = g_array_index (candidate_tp, int, g) == tps[t];
+
+        g_ptr_array_add (labels, g_strdup_printf (own ? _("%s · TP %d (candidate)") : _("%s · TP %d"),
+                                                  gpu->name, tps[t]));
+        for (gsize k = 0; k < n_contexts; k++)
+          {
+            const ProcuraFitMapCell *cell = procura_fit_map_cell (map, g, t, k, 0);
+            guint c = fit_class_of (cell->fits || cell->max_concurrency >= 1 ? cell->max_concurrency : 0);
+
+            if (isnan (lo[c][row]))
+              lo[c][row] = edges[k];
+            hi[c][row] = edges[k + 1];
+          }
+      }
+  procura_chart_set_categories (chart, (const char * const *) labels->pdata, labels->len);
+  for (guint c = 0; c < G_N_ELEMENTS (fit_classes); c++)
+    {
+      ProcuraChartSeries *series = procura_chart_add_series (chart, PROCURA_SERIES_BAR, _(fit_classes[c].label),
+                                                             NULL, hi[c], n_rows);
+      procura_chart_series_set_range (series, lo[c], NULL);
+      procura_chart_series_set_color (series, fit_classes[c].color);
+      if (fit_classes[c].min_sequences == 0)
+        procura_chart_series_set_struck_out (series, TRUE, NULL);
+      g_free (lo[c]);
+      g_free (hi[c]);
+    }
   {
     g_autofree char *ctx = procura_chart_format_value ((double) base.context_tokens, PROCURA_UNIT_TOKENS);
-    g_autofree char *label = g_strdup_printf (_("target: %s × %" G_GINT64_FORMAT), ctx, base.concurrency);
-    procura_chart_add_marker (chart, (double) base.context_tokens, (double) base.concurrency, label);
+    g_autofree char *label = g_strdup_printf (_("target context %s"), ctx);
+    procura_chart_add_hline (chart, (double) base.context_tokens, label);
   }
+  g_free (edges);
+  g_free (contexts);
   if (owned)
     procura_model_shape_free (owned);
-  if (!any)
-    procura_chart_set_message (chart, _("No GPU candidate whose GPU is in the catalog fits the model."));
   return chart;
 }
 

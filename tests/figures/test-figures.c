@@ -13,6 +13,7 @@
 #include "procura-figures.h"
 #include "procura-fit.h"
 #include "procura-gpu-catalog.h"
+#include "procura-model-catalog.h"
 
 static const char * const architecture_names[] = {
   "cost-curve", "latency", "breakdown", "memory", "pareto", "break-even", "cdf",
@@ -377,6 +378,68 @@ test_demo_cdf_and_sensitivity (void)
 /* ------------------------------------------------------------------------- */
 /* Degenerate projects                                                        */
 
+/* The fit map's row of a candidate: the class drawn at the target context is the one the
+ * calculator gives at that context and TP, computed here on its own; and a GPU the
+ * weights alone overflow (70B bf16 on one 80 GB H100) is "does not fit" all along. */
+static void
+test_demo_fit_map (void)
+{
+  g_autoptr (ProcuraProject) project = procura_demo_project_new ();
+  g_autoptr (ProcuraAnalysis) analysis = procura_analysis_run (project, NULL);
+  g_autoptr (ProcuraChart) chart = procura_figure_build ("fit-map", project, analysis, NULL);
+  g_autoptr (GPtrArray) table = procura_chart_table (chart, 0);
+  g_autoptr (ProcuraModelShape) model = procura_model_catalog_lookup (project->brief->model_shape);
+  const ProcuraGpuSpec *h100 = procura_gpu_catalog_lookup ("H100 SXM");
+  ProcuraFitRequest req;
+  ProcuraFitResult result;
+  guint n_series = procura_chart_get_n_series (chart);
+  const double target = project->brief->input_tokens + project->brief->output_tokens;
+  guint row_tp1 = G_MAXUINT, row_tp4 = G_MAXUINT, drawn = G_MAXUINT, expected;
+  double y;
+
+  g_assert_nonnull (model);
+  g_assert_nonnull (h100);
+  g_assert_cmpuint (n_series, ==, 5);
+  for (guint cat = 1; cat < table->len; cat++)
+    {
+      const char *label = ((char **) table->pdata[cat])[0];
+      if (strstr (label, h100->name) != NULL && g_str_has_suffix (label, "TP 1"))
+        row_tp1 = cat - 1;
+      if (strstr (label, h100->name) != NULL && strstr (label, "TP 4") != NULL)
+        row_tp4 = cat - 1;
+    }
+  g_assert_cmpuint (row_tp1, !=, G_MAXUINT);
+  g_assert_cmpuint (row_tp4, !=, G_MAXUINT);
+
+  /* TP 1: only the last class ("does not fit") is drawn, reaching past the grid */
+  for (guint s = 0; s + 1 < n_series; s++)
+    {
+      procura_chart_series_get_point (chart, s, row_tp1, NULL, &y);
+      g_assert_true (isnan (y));
+    }
+  procura_chart_series_get_point (chart, n_series - 1, row_tp1, NULL, &y);
+  g_assert_cmpfloat (y, >=, 262144);
+
+  /* TP 4 at the target context: the first class whose stretch reaches past it */
+  for (guint s = 0; s < n_series && drawn == G_MAXUINT; s++)
+    {
+      procura_chart_series_get_point (chart, s, row_tp4, NULL, &y);
+      if (isfinite (y) && y >= target)
+        drawn = s;
+    }
+  procura_fit_request_init (&req);
+  req.model = model;
+  req.tp = 4;
+  req.context_tokens = (gint64) target;
+  req.concurrency = 1;
+  req.gpu_id = h100->id;
+  req.usable_memory_bytes = procura_fit_gpu_usable_bytes (h100, NULL);
+  g_assert_true (procura_fit_compute (&req, &result, NULL));
+  expected = result.max_concurrency >= 128 ? 0 : result.max_concurrency >= 32 ? 1
+           : result.max_concurrency >= 8 ? 2 : result.max_concurrency >= 1 ? 3 : 4;
+  g_assert_cmpuint (drawn, ==, expected);
+}
+
 static ProcuraRun *
 make_run (gint64  id,
           gint64  candidate,
@@ -591,6 +654,7 @@ main (int   argc,
   g_test_add_func ("/figures/demo/breakdown-sums", test_demo_breakdown_sums);
   g_test_add_func ("/figures/demo/memory-sums", test_demo_memory_sums);
   g_test_add_func ("/figures/demo/cdf-and-sensitivity", test_demo_cdf_and_sensitivity);
+  g_test_add_func ("/figures/demo/fit-map", test_demo_fit_map);
   g_test_add_func ("/figures/degenerate/render", test_degenerate);
   g_test_add_func ("/figures/degenerate/content", test_degenerate_content);
   g_test_add_func ("/figures/cli-render", test_cli_render);
