@@ -17,7 +17,7 @@ typedef struct {
 } Command;
 
 static const Command commands[] = {
-  { "new",     procura_cli_new,     N_("PROJECT.procura [--title T]") },
+  { "new",     procura_cli_new,     N_("PROJECT.procura [--title T] [--json]") },
   { "import",  procura_cli_import,  N_("PROJECT.procura INPUT… [--candidate NAME] [--format FMT]") },
   { "inspect", procura_cli_inspect, N_("INPUT [--format FMT] --json") },
   { "summary", procura_cli_summary, N_("PROJECT.procura --json") },
