@@ -270,9 +270,6 @@ column_widths (Pen          *pen,
       for (guint c = 0; c < n; c++)
         width[c] = minimum[c] + rest * (natural[c] - minimum[c]) / extra;
     }
-  if (g_getenv ("PROCURA_DEBUG_WIDTHS"))
-    for (guint c = 0; c < n; c++)
-      g_printerr ("col %u: min %.1f nat %.1f width %.1f\n", c, minimum[c], natural[c], width[c]);
   g_free (natural);
   g_free (minimum);
   return width;
