@@ -7,7 +7,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -160,8 +159,6 @@ hash_thread (gpointer user_data)
 
 typedef struct {
   char  *malloced;   /* g_free () it */
-  void  *mapped;     /* or munmap () it */
-  gsize  mapped_len;
 } Owned;
 
 static void
@@ -170,9 +167,6 @@ owned_release (Owned *o)
   if (o == NULL)
     return;
   g_clear_pointer (&o->malloced, g_free);
-  if (o->mapped != NULL)
-    munmap (o->mapped, o->mapped_len);
-  o->mapped = NULL;
 }
 
 static ProcuraImportResult *
@@ -302,24 +296,9 @@ procura_import_file (const char    *path,
       close (fd);
       return NULL;
     }
-  /* Big files are mapped (no copy), with zeroed anonymous pages after the end for
-   * simdjson's padding; small ones are read into a padded buffer */
-  if (st.st_size >= 16 * 1024 * 1024)
-    {
-      gsize page = (gsize) sysconf (_SC_PAGESIZE);
-      gsize total = ((gsize) st.st_size + PROCURA_JSON_BULK_PADDING + 1 + page - 1) / page * page;
-      void *area = mmap (NULL, total, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-
-      if (area != MAP_FAILED
-          && mmap (area, (gsize) st.st_size, PROT_READ, MAP_PRIVATE | MAP_FIXED | MAP_POPULATE, fd, 0) != MAP_FAILED)
-        {
-          Owned owned = { NULL, area, total };
-          close (fd);
-          return import_data (path, &owned, area, (gsize) st.st_size, format, cancellable, error);
-        }
-      if (area != MAP_FAILED)
-        munmap (area, total);
-    }
+  /* Read, not mapped: a mapped file that another process truncates while it is parsed
+   * would kill the app with SIGBUS; a read copy costs the same resident memory as a
+   * populated mapping. The zeroed tail is simdjson's padding. */
   buf = g_try_malloc ((gsize) st.st_size + PROCURA_JSON_BULK_PADDING + 1);
   if (buf == NULL)
     {
@@ -349,7 +328,7 @@ procura_import_file (const char    *path,
   close (fd);
   memset (buf + got, 0, PROCURA_JSON_BULK_PADDING + 1);
   {
-    Owned owned = { buf, NULL, 0 };
+    Owned owned = { buf };
     return import_data (path, &owned, buf, got, format, cancellable, error);
   }
 }
