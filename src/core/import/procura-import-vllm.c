@@ -108,13 +108,13 @@ procura_import_vllm_stat_key (const char  *key,
 }
 
 static gboolean
-get_arr (const char     *name,
-         JsonObject     *o,
-         const char     *path,
-         ProcuraBulkDoc *bulk,
-         const char     *key,
-         Arr            *out,
-         GError        **error)
+get_arr_unchecked (const char     *name,
+                   JsonObject     *o,
+                   const char     *path,
+                   ProcuraBulkDoc *bulk,
+                   const char     *key,
+                   Arr            *out,
+                   GError        **error)
 {
   JsonArray *ja = NULL;
   guint len;
@@ -209,6 +209,23 @@ get_arr (const char     *name,
       return TRUE;
     }
   return procura_import_number_array (name, ja, p, 1.0, &out->v, &out->n, error);
+}
+
+/* On failure *out is left empty: a half-read array (rows summed before a bad element)
+ * is freed here, not by each caller */
+static gboolean
+get_arr (const char     *name,
+         JsonObject     *o,
+         const char     *path,
+         ProcuraBulkDoc *bulk,
+         const char     *key,
+         Arr            *out,
+         GError        **error)
+{
+  if (get_arr_unchecked (name, o, path, bulk, key, out, error))
+    return TRUE;
+  arr_clear (out);
+  return FALSE;
 }
 
 static void
