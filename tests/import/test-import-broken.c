@@ -330,7 +330,9 @@ test_broken_inputs (void)
     int         code;
     const char *needle;
   } cases[] = {
-    { "", NULL, PROCURA_IMPORT_ERROR_UNKNOWN, "no importer recognises" },
+    { "", NULL, PROCURA_IMPORT_ERROR_SYNTAX, "input.json: the file is empty; expected a benchmark result" },
+    { " \n\t\r\n", NULL, PROCURA_IMPORT_ERROR_SYNTAX, "input.json: the file holds only white space (5 bytes)" },
+    { "hello", NULL, PROCURA_IMPORT_ERROR_UNKNOWN, "input.json: no importer recognises this content; name the format with --format" },
     { "", "vllm-bench-serve", PROCURA_IMPORT_ERROR_SYNTAX, "empty" },
     { "{\"backend\": \"vllm\", \"model_id\": \"m\", \"mean_ttft_ms\": 3, \"mean_tpot_ms\"",
       NULL, PROCURA_IMPORT_ERROR_SYNTAX, "truncated" },
@@ -396,6 +398,12 @@ test_binary_and_huge (void)
   g_assert_null (procura_import_data ("blank.json", ws, n, "vllm-bench-serve", NULL, &error));
   g_assert_error (error, PROCURA_IMPORT_ERROR, PROCURA_IMPORT_ERROR_SYNTAX);
   g_assert_true (g_str_has_prefix (error->message, "blank.json"));
+  g_clear_error (&error);
+  /* and detected, not forced: the same plain reason, not a list of formats */
+  g_assert_null (procura_import_data ("blank.json", ws, n, NULL, NULL, &error));
+  g_assert_error (error, PROCURA_IMPORT_ERROR, PROCURA_IMPORT_ERROR_SYNTAX);
+  g_assert_cmpstr (error->message, ==, "blank.json: the file holds only white space (25165824 bytes); "
+                   "expected a benchmark result, an engine log or a price list");
   g_clear_error (&error);
   /* non-UTF-8 */
   g_assert_null (procura_import_data ("bin.json", bin, sizeof bin - 1, NULL, NULL, &error));

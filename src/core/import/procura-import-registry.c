@@ -73,6 +73,20 @@ list_ids (void)
   return g_string_free (s, FALSE);
 }
 
+static gboolean
+all_space (const char *data,
+           gsize       len)
+{
+  gsize i = 0;
+
+  if (len >= 3 && memcmp (data, "\xEF\xBB\xBF", 3) == 0)
+    i = 3;
+  for (; i < len; i++)
+    if (!g_ascii_isspace (data[i]))
+      return FALSE;
+  return TRUE;
+}
+
 static const ProcuraImporter *
 pick (const char  *name,
       const char  *data,
@@ -118,6 +132,19 @@ pick (const char  *name,
         }
       else if (score == best_score)
         g_ptr_array_add (tied, (gpointer) importers[i]);
+    }
+  if (best == NULL && first == '\0' && all_space (data, len))
+    {
+      /* Saying "no importer recognises it" would send the analyst looking for a format */
+      if (len == 0)
+        g_set_error (error, PROCURA_IMPORT_ERROR, PROCURA_IMPORT_ERROR_SYNTAX,
+                     "%s: the file is empty; expected a benchmark result, an engine log or a price list",
+                     name);
+      else
+        g_set_error (error, PROCURA_IMPORT_ERROR, PROCURA_IMPORT_ERROR_SYNTAX,
+                     "%s: the file holds only white space (%" G_GSIZE_FORMAT " bytes); "
+                     "expected a benchmark result, an engine log or a price list", name, len);
+      return NULL;
     }
   if (best == NULL)
     {
