@@ -8,7 +8,10 @@
  * and, beyond the stable set: --engine vllm|sglang, --mem-fraction F,
  * --max-batched-tokens N, --no-cuda-graphs, --graphs-outside-budget,
  * --disable-sliding-window, --all-gpus (smallest TP on every catalog GPU),
- * --log FILE (an engine startup log beside the calculator's figures), and training:
+ * --log FILE (an engine startup log beside the calculator's figures),
+ * --engine-version V (the engine's profiling rules, default the newest known),
+ * --quant-config FILE (an hf_quant_config.json; by default the one beside a config.json
+ * FILE is read when present), and training:
  * --train full|lora|qlora [--optimizer adam|adam8bit|sgd] [--zero S] [--checkpointing]
  * [--seq-len L] [--micro-batch B] [--lora-rank R].
  */
@@ -109,6 +112,13 @@ result_members (JsonBuilder            *b,
   procura_json_add_number (b, "max_concurrency", res->max_concurrency);
   add_int (b, "max_concurrency_sequences", res->max_concurrency_int);
   add_int (b, "max_context", res->max_context);
+  add_int (b, "max_context_pool", res->max_context_pool);
+  json_builder_set_member_name (b, "model_max_context");
+  if (res->model_max_context > 0)
+    json_builder_add_int_value (b, res->model_max_context);
+  else
+    json_builder_add_null_value (b);
+  procura_json_add_string (b, "engine_rules", res->engine_rules);
   add_bytes (b, "headroom_bytes", floor (res->headroom_bytes));
   json_builder_set_member_name (b, "fits");
   json_builder_add_boolean_value (b, res->fits);
@@ -167,6 +177,7 @@ print_text (const ProcuraModelShape *m,
   g_print (_("  KV cache: %.0f bytes/token per GPU, %" G_GINT64_FORMAT " tokens, max concurrency %.2f, "
              "max context %" G_GINT64_FORMAT "\n"),
            res->kv_bytes_per_token, res->kv_tokens, res->max_concurrency, res->max_context);
+  g_print (_("  engine rules: %s\n"), res->engine_rules);
   g_print ("  %s: %s\n", res->fits ? _("fits") : _("does not fit"), res->limit_text);
   if (res->caveat[0])
     g_print (_("  caveat: %s\n"), res->caveat);
@@ -295,6 +306,8 @@ procura_cli_fit (int    argc,
   g_autofree char *kv_dtype = NULL;
   g_autofree char *engine = NULL;
   g_autofree char *log_file = NULL;
+  g_autofree char *engine_version = NULL;
+  g_autofree char *quant_config = NULL;
   g_autofree char *train = NULL;
   g_autofree char *optimizer = NULL;
   int gpus = -1, tp = -1, pp = 1, block_size = 0, zero = 0, micro_batch = 1, lora_rank = 16;
@@ -324,6 +337,8 @@ procura_cli_fit (int    argc,
     { "disable-sliding-window", 0, 0, G_OPTION_ARG_NONE, &no_sliding, N_("Count sliding-window layers as full attention"), NULL },
     { "all-gpus", 0, 0, G_OPTION_ARG_NONE, &all_gpus, N_("Also give the smallest TP that fits on every catalog GPU"), NULL },
     { "log", 0, 0, G_OPTION_ARG_FILENAME, &log_file, N_("An engine startup log to show beside the calculator's figures"), "FILE" },
+    { "engine-version", 0, 0, G_OPTION_ARG_STRING, &engine_version, N_("Engine version whose profiling rules apply, e.g. 0.19.0 (default: the newest known)"), "V" },
+    { "quant-config", 0, 0, G_OPTION_ARG_FILENAME, &quant_config, N_("An hf_quant_config.json declaring the checkpoint's quantisation (default: the one beside a config.json)"), "FILE" },
     { "train", 0, 0, G_OPTION_ARG_STRING, &train, N_("Training memory instead: full, lora or qlora"), "METHOD" },
     { "optimizer", 0, 0, G_OPTION_ARG_STRING, &optimizer, N_("Training: adam (default), adam8bit or sgd"), "OPT" },
     { "zero", 0, 0, G_OPTION_ARG_INT, &zero, N_("Training: ZeRO stage 0-3 (FSDP full shard = 3)"), "S" },
@@ -409,6 +424,14 @@ procura_cli_fit (int    argc,
                        && r.kv_dtype != PROCURA_DTYPE_FP8)))
     return procura_cli_fail (CMD, PROCURA_EXIT_USAGE,
                              _("--kv-dtype: “%s” is not auto, fp32, bf16, fp16 or fp8"), kv_dtype);
+  if (engine_version != NULL && !procura_fit_engine_version_valid (engine_version))
+    {
+      g_autofree char *known = g_strjoinv (", ", (char **) procura_fit_engine_versions ());
+
+      return procura_cli_fail (CMD, PROCURA_EXIT_USAGE,
+                               _("--engine-version: “%s” is not a version such as 0.19.0 "
+                                 "(rules known for %s)"), engine_version, known);
+    }
   if (engine == NULL || g_ascii_strcasecmp (engine, "vllm") == 0)
     r.engine = PROCURA_ENGINE_VLLM;
   else if (g_ascii_strcasecmp (engine, "sglang") == 0)
@@ -439,7 +462,50 @@ procura_cli_fit (int    argc,
     return run_training (m, train, optimizer, zero, gpus > 0 ? gpus : tp * pp, checkpointing,
                          seq_len, micro_batch, lora_rank, usable, gpu_name, json);
 
+  /* quantisation declared only in hf_quant_config.json (NVIDIA ModelOpt checkpoints) */
+  {
+    g_autofree char *qpath = NULL;
+
+    if (quant_config != NULL)
+      qpath = g_strdup (quant_config);
+    else if (g_file_test (model_spec, G_FILE_TEST_IS_REGULAR))
+      {
+        g_autofree char *dir = g_path_get_dirname (model_spec);
+        g_autofree char *base = g_path_get_basename (model_spec);
+        g_autofree char *beside = g_build_filename (dir, "hf_quant_config.json", NULL);
+
+        if (g_file_test (beside, G_FILE_TEST_IS_REGULAR))
+          qpath = g_steal_pointer (&beside);
+        else if (g_str_has_suffix (base, "config.json")
+                 && !g_str_has_suffix (base, "hf_quant_config.json"))
+          {
+            /* NAME_config.json beside NAME_hf_quant_config.json */
+            g_autofree char *prefix = g_strndup (base, strlen (base) - strlen ("config.json"));
+            g_autofree char *name = g_strconcat (prefix, "hf_quant_config.json", NULL);
+            g_autofree char *path = g_build_filename (dir, name, NULL);
+
+            if (g_file_test (path, G_FILE_TEST_IS_REGULAR))
+              qpath = g_steal_pointer (&path);
+          }
+      }
+    if (qpath != NULL)
+      {
+        ProcuraDtype qw, qkv;
+
+        if (!procura_fit_read_hf_quant_config (qpath, &qw, &qkv, &error))
+          return procura_cli_fail (CMD, PROCURA_EXIT_BAD_INPUT, "%s", error->message);
+        if (weights_dtype == NULL)
+          r.weights_dtype = qw;
+        if (kv_dtype == NULL && qkv != PROCURA_DTYPE_AUTO)
+          r.kv_dtype = qkv;
+        if (!json)
+          g_print (_("%s: weights %s, KV cache %s\n"), qpath, procura_dtype_to_string (qw),
+                   qkv == PROCURA_DTYPE_AUTO ? _("as the model") : procura_dtype_to_string (qkv));
+      }
+  }
+
   r.model = m;
+  r.engine_version = engine_version;
   r.tp = tp;
   r.pp = pp;
   r.context_tokens = context;
@@ -472,6 +538,11 @@ procura_cli_fit (int    argc,
   add_bytes (b, "usable_memory_bytes", usable);
   json_builder_set_member_name (b, "driver_figure");
   json_builder_add_boolean_value (b, driver_figure && !procura_is_set (gpu_gib));
+  add_bytes (b, "free_after_context_bytes",
+             gpu && !procura_is_set (gpu_gib) ? gpu->usable_memory_free_bytes : NAN);
+  procura_json_add_string (b, "usable_memory_source",
+                           procura_is_set (gpu_gib) ? "--gpu-memory-gib"
+                           : gpu ? gpu->usable_memory_source : NULL);
   json_builder_end_object (b);
   procura_json_add_string (b, "engine", r.engine == PROCURA_ENGINE_SGLANG ? "sglang" : "vllm");
   add_int (b, "gpus", (gint64) tp * pp * replicas);
@@ -550,8 +621,28 @@ procura_cli_fit (int    argc,
           procura_json_add_number (b, "percent", row->percent);
           json_builder_end_object (b);
           if (!json)
-            g_print ("  %-26s engine %12.2f  calculated %12.2f %s  (%+.2f %%)\n", row->id,
-                     row->engine, row->calculated, row->unit, row->percent);
+            {
+              /* one "calculated" per figure: the token count from the calculator's own
+               * pool and the one from the engine's pool are told apart, and a figure
+               * the log does not state says so instead of "nan %" */
+              const char *label = g_str_equal (row->id, "kv-tokens")
+                                  ? _("KV tokens (calculated pool)")
+                                  : g_str_equal (row->id, "kv-tokens-at-engine-pool")
+                                  ? _("KV tokens (engine's pool)")
+                                  : row->id;
+              g_autofree char *engine_text = procura_is_set (row->engine)
+                                             ? g_strdup_printf ("%12.2f", row->engine)
+                                             : g_strdup_printf ("%12s", _("not in log"));
+              g_autofree char *calc_text = procura_is_set (row->calculated)
+                                           ? g_strdup_printf ("%12.2f", row->calculated)
+                                           : g_strdup_printf ("%12s", "—");
+              g_autofree char *pct_text = procura_is_set (row->percent)
+                                          ? g_strdup_printf ("(%+.2f %%)", row->percent)
+                                          : g_strdup ("");
+
+              g_print (_("  %-28s engine %s  calculated %s %s  %s\n"), label, engine_text,
+                       calc_text, row->unit, pct_text);
+            }
         }
       json_builder_end_array (b);
     }

@@ -322,6 +322,9 @@ typedef struct {
   char   *weights_dtype;         /* "bf16", "fp8", "int4", "mxfp4", ... */
   int     quant_group_size;
   double  published_params;      /* NAN when unknown */
+  /* the model's own window: max_position_embeddings, times the rope scaling factor
+   * where vLLM applies it (yarn, dynamic, linear); 0 when config.json does not say */
+  gint64  max_position_embeddings;
 } ProcuraModelShape;
 
 ProcuraModelShape *procura_model_shape_new  (void);

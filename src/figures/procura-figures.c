@@ -1240,6 +1240,7 @@ figure_fit_map (Fig *f)
   const ProcuraModelShape *model = project_model (f, &owned);
   g_autoptr (GPtrArray) gpus = g_ptr_array_new ();   /* const ProcuraGpuSpec* */
   g_autoptr (GArray) candidate_tp = g_array_new (FALSE, TRUE, sizeof (int));
+  g_autoptr (GArray) candidate_pp = g_array_new (FALSE, TRUE, sizeof (int));
   g_autoptr (GPtrArray) labels = g_ptr_array_new_with_free_func (g_free);
   g_autoptr (ProcuraFitMap) map = NULL;
   ProcuraChart *chart;
@@ -1281,25 +1282,29 @@ figure_fit_map (Fig *f)
       own = c->tp > 0 ? c->tp : 0;
       g_ptr_array_add (gpus, (gpointer) gpu);
       g_array_append_val (candidate_tp, own);
+      own = c->pp > 0 ? c->pp : 1;   /* the map's rows of this GPU use the candidate's PP */
+      g_array_append_val (candidate_pp, own);
     }
   if (gpus->len == 0)
     for (guint i = 0; i < G_N_ELEMENTS (fallback_gpus); i++)
       {
         const ProcuraGpuSpec *gpu = procura_gpu_catalog_lookup (fallback_gpus[i]);
-        int none = 0;
+        int none = 0, one_stage = 1;
 
         if (gpu != NULL)
           {
             g_ptr_array_add (gpus, (gpointer) gpu);
             g_array_append_val (candidate_tp, none);
+            g_array_append_val (candidate_pp, one_stage);
           }
       }
 
   contexts = procura_fit_geometric_grid (1024, 262144, 25, &n_contexts);
   base.tp = 1;
   base.pp = 1;
-  map = procura_fit_map (&base, (const ProcuraGpuSpec * const *) gpus->pdata, gpus->len,
-                         tps, G_N_ELEMENTS (tps), contexts, n_contexts, &one, 1, NULL);
+  map = procura_fit_map_full (&base, (const ProcuraGpuSpec * const *) gpus->pdata,
+                              (const int *) candidate_pp->data, gpus->len,
+                              tps, G_N_ELEMENTS (tps), contexts, n_contexts, &one, 1, NULL);
   if (map == NULL || n_contexts < 2)
     {
       g_free (contexts);
@@ -1330,9 +1335,14 @@ figure_fit_map (Fig *f)
         gsize row = g * G_N_ELEMENTS (tps) + t;
         const ProcuraGpuSpec *gpu = g_ptr_array_index (gpus, g);
         gboolean own = g_array_index (candidate_tp, int, g) == tps[t];
+        int stages = g_array_index (candidate_pp, int, g);
 
-        g_ptr_array_add (labels, g_strdup_printf (own ? _("%s · TP %d (candidate)") : _("%s · TP %d"),
-                                                  gpu->name, tps[t]));
+        if (stages > 1)
+          g_ptr_array_add (labels, g_strdup_printf (own ? _("%s · TP %d · PP %d (candidate)") : _("%s · TP %d · PP %d"),
+                                                    gpu->name, tps[t], stages));
+        else
+          g_ptr_array_add (labels, g_strdup_printf (own ? _("%s · TP %d (candidate)") : _("%s · TP %d"),
+                                                    gpu->name, tps[t]));
         for (gsize k = 0; k < n_contexts; k++)
           {
             const ProcuraFitMapCell *cell = procura_fit_map_cell (map, g, t, k, 0);

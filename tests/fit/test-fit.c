@@ -14,6 +14,7 @@
 
 #include "procura-fit.h"
 #include "procura-model-catalog.h"
+#include "procura-test-util.h"
 
 #define GIB (1073741824.0)
 
@@ -436,19 +437,45 @@ test_estimates_labelled (void)
   g_assert_cmpfloat (fabs (res.cuda_graph_bytes / GIB - 0.91) / 0.91, <, 0.15);
   g_assert_cmpfloat (fabs (res.kv_pool_bytes / GIB - 58.11) / 58.11, <, 0.03);
 
-  /* the activation estimate, term by term: prefill chunk x hidden x 2 bytes x 6 buffers
-   * + sampler rows x vocab x 4 bytes x 3.335 copies. vLLM's defaults on a >= 70 GiB GPU
-   * other than the A100: 8192 tokens, 1024 rows: 402,653,184 + 1,751,997,480.96 */
-  g_assert_cmpfloat_with_epsilon (res.activation_bytes, 2154650664.96, 1e-3);
+  /* the activation estimate, term by term (vLLM 0.19 rules): the sampler pass, rows x
+   * vocab x 4 bytes x 3.55 fp32 copies + 2.5 chunk x hidden x 2-byte buffers, exceeds the
+   * forward pass (chunk x MLP x 3 x 2 bytes + 4 hidden buffers). vLLM's defaults on a >= 70
+   * GiB GPU other than the A100: 8192 tokens, 1024 rows: 1,864,944,844.8 + 167,772,160 */
+  g_assert_cmpfloat_with_epsilon (res.activation_bytes, 2032717004.8, 1e-3);
   /* on an A100 (or a card under 70 GiB): 2048 tokens, 256 rows:
-   * 100,663,296 + 437,999,370.24 */
+   * 466,236,211.2 + 41,943,040 */
   r.gpu_id = "a100-sxm-80gb";
   g_assert_true (procura_fit_compute (&r, &res, NULL));
-  g_assert_cmpfloat_with_epsilon (res.activation_bytes, 538662666.24, 1e-3);
+  g_assert_cmpfloat_with_epsilon (res.activation_bytes, 508179251.2, 1e-3);
   r.gpu_id = NULL;
   r.usable_memory_bytes = 40 * GIB;
   g_assert_true (procura_fit_compute (&r, &res, NULL));
-  g_assert_cmpfloat_with_epsilon (res.activation_bytes, 538662666.24, 1e-3);
+  g_assert_cmpfloat_with_epsilon (res.activation_bytes, 508179251.2, 1e-3);
+  /* vLLM 0.10's rules: 3.0 sampler copies, 0.10 GiB non-torch at TP 1, graphs outside */
+  r.engine_version = "0.10.1.1";
+  g_assert_true (procura_fit_compute (&r, &res, NULL));
+  g_assert_cmpfloat_with_epsilon (res.activation_bytes, 256.0 * 128256 * 4 * 3.0 + 2.5 * 16777216, 1e-3);
+  g_assert_cmpfloat_with_epsilon (res.non_torch_bytes, 0.10 * GIB, 1e-3);
+  g_assert_cmpstr (res.engine_rules, ==, "vllm 0.10");
+  r.tp = 2;
+  g_assert_true (procura_fit_compute (&r, &res, NULL));
+  g_assert_cmpfloat_with_epsilon (res.non_torch_bytes, 0.16 * GIB, 1e-3);
+  r.engine_version = "0.19.0";
+  g_assert_true (procura_fit_compute (&r, &res, NULL));
+  g_assert_cmpfloat_with_epsilon (res.non_torch_bytes, 2.10 * GIB, 1e-3);
+  g_assert_cmpstr (res.engine_rules, ==, "vllm 0.19");
+  /* a newer version: the rules after 0.19; an older one than any known: the oldest */
+  r.engine_version = "0.25.1";
+  g_assert_true (procura_fit_compute (&r, &res, NULL));
+  g_assert_cmpstr (res.engine_rules, ==, "vllm 0.20");
+  r.engine_version = "0.8.5";
+  g_assert_true (procura_fit_compute (&r, &res, NULL));
+  g_assert_cmpstr (res.engine_rules, ==, "vllm 0.10");
+  g_assert_true (procura_fit_engine_version_valid ("v0.19.0"));
+  g_assert_false (procura_fit_engine_version_valid ("latest"));
+  g_assert_false (procura_fit_engine_version_valid ("19"));
+  r.engine_version = NULL;
+  r.tp = 1;
   r.usable_memory_bytes = 79.19 * GIB;
 
   /* no CUDA graphs: no graph memory */
@@ -641,6 +668,174 @@ test_catalog_params (void)
     }
 }
 
+/* The model's own window caps the longest context, and a context beyond it does not fit */
+static void
+test_model_window (void)
+{
+  g_autoptr (ProcuraModelShape) m = llama_8b ();
+  ProcuraFitRequest r;
+  ProcuraFitResult res;
+
+  m->max_position_embeddings = 131072;
+  request_for (&r, m, 79.19);
+  r.gpu_memory_utilization = 0.95;
+  g_assert_true (procura_fit_compute (&r, &res, NULL));
+  g_assert_true (res.fits);
+  /* the pool alone would hold about 476k tokens for one sequence */
+  g_assert_cmpint (res.max_context_pool, >, 400000);
+  g_assert_cmpint (res.max_context, ==, 131072);
+  g_assert_cmpint (res.model_max_context, ==, 131072);
+  g_assert_nonnull (strstr (res.caveat, "capped at the model's own window of 131072"));
+  r.context_tokens = 200000;
+  g_assert_true (procura_fit_compute (&r, &res, NULL));
+  g_assert_false (res.fits);
+  g_assert_cmpint (res.limit, ==, PROCURA_FIT_LIMIT_CONTEXT);
+  g_assert_nonnull (strstr (res.limit_text, "131072"));
+  /* without a window in the shape: no cap */
+  m->max_position_embeddings = 0;
+  r.context_tokens = 8192;
+  g_assert_true (procura_fit_compute (&r, &res, NULL));
+  g_assert_cmpint (res.max_context, ==, res.max_context_pool);
+}
+
+/* rope scaling multiplies the window as vLLM derives max_model_len (yarn from the
+ * original window; llama3 already states it) */
+static void
+test_model_window_rope (void)
+{
+  static const char *yarn =
+    "{\"architectures\": [\"Qwen2ForCausalLM\"], \"num_hidden_layers\": 4, \"hidden_size\": 256,"
+    " \"intermediate_size\": 512, \"num_attention_heads\": 4, \"num_key_value_heads\": 2,"
+    " \"vocab_size\": 1000, \"max_position_embeddings\": 32768,"
+    " \"rope_scaling\": {\"type\": \"yarn\", \"factor\": 4.0, \"original_max_position_embeddings\": 32768}}";
+  static const char *llama3 =
+    "{\"architectures\": [\"LlamaForCausalLM\"], \"num_hidden_layers\": 4, \"hidden_size\": 256,"
+    " \"intermediate_size\": 512, \"num_attention_heads\": 4, \"vocab_size\": 1000,"
+    " \"max_position_embeddings\": 131072,"
+    " \"rope_scaling\": {\"rope_type\": \"llama3\", \"factor\": 8.0}}";
+  g_autoptr (GError) error = NULL;
+  g_autoptr (ProcuraModelShape) a = procura_model_shape_from_config_json (NULL, yarn, strlen (yarn), &error);
+  g_autoptr (ProcuraModelShape) b = NULL;
+
+  g_assert_no_error (error);
+  g_assert_cmpint (a->max_position_embeddings, ==, 131072);
+  b = procura_model_shape_from_config_json (NULL, llama3, strlen (llama3), &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (b->max_position_embeddings, ==, 131072);
+}
+
+/* Quantisation that only the name or hf_quant_config.json declares */
+static void
+test_quant_outside_config (void)
+{
+  g_autoptr (ProcuraModelShape) m = llama_8b ();
+  g_autofree char *path = procura_test_real_fixture ("model-configs/aic__nvidia--Llama-3.1-70B-Instruct-FP8_hf_quant_config.json");
+  g_autoptr (GError) error = NULL;
+  g_autofree char *bad = NULL;
+  ProcuraFitRequest r;
+  ProcuraFitResult res;
+  ProcuraDtype w = PROCURA_DTYPE_AUTO, kv = PROCURA_DTYPE_AUTO;
+
+  g_assert_cmpint (procura_fit_quant_from_name ("nvidia/Llama-3.1-70B-Instruct-FP8"), ==, PROCURA_DTYPE_FP8);
+  g_assert_cmpint (procura_fit_quant_from_name ("nvidia/DeepSeek-R1-NVFP4"), ==, PROCURA_DTYPE_NVFP4);
+  g_assert_cmpint (procura_fit_quant_from_name ("Qwen/Qwen2.5-7B-Instruct-AWQ"), ==, PROCURA_DTYPE_INT4);
+  g_assert_cmpint (procura_fit_quant_from_name ("RedHatAI/Llama-3.1-8B-quantized.w8a8"), ==, PROCURA_DTYPE_INT8);
+  g_assert_cmpint (procura_fit_quant_from_name ("meta-llama/Llama-3.1-8B"), ==, PROCURA_DTYPE_AUTO);
+  g_assert_cmpint (procura_fit_quant_from_name ("org/fp8ish-model"), ==, PROCURA_DTYPE_AUTO);
+  g_assert_cmpfloat (procura_dtype_bytes (PROCURA_DTYPE_NVFP4, 0), ==, 0.5625);
+
+  /* sized as bf16, with a warning, when only the name says FP8 */
+  g_free (m->id);
+  m->id = g_strdup ("nvidia/Llama-3.1-8B-Instruct-FP8");
+  request_for (&r, m, 79.19);
+  g_assert_true (procura_fit_compute (&r, &res, NULL));
+  g_assert_cmpint (res.weights_dtype, ==, PROCURA_DTYPE_BF16);
+  g_assert_nonnull (strstr (res.caveat, "name says fp8"));
+  r.weights_dtype = PROCURA_DTYPE_FP8;
+  g_assert_true (procura_fit_compute (&r, &res, NULL));
+  g_assert_null (strstr (res.caveat, "name says"));
+
+  if (path == NULL)
+    {
+      g_test_message ("%s", procura_test_real_fixtures_missing ());
+      return;
+    }
+  g_assert_true (procura_fit_read_hf_quant_config (path, &w, &kv, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (w, ==, PROCURA_DTYPE_FP8);
+  g_assert_cmpint (kv, ==, PROCURA_DTYPE_FP8);
+  /* a config.json is not an hf_quant_config.json: the error names the file and key */
+  bad = procura_test_real_fixture ("model-configs/aic__nvidia--Llama-3.1-70B-Instruct-FP8_config.json");
+  g_assert_false (procura_fit_read_hf_quant_config (bad, &w, &kv, &error));
+  g_assert_nonnull (strstr (error->message, "quantization"));
+  g_assert_nonnull (strstr (error->message, "FP8_config.json"));
+}
+
+/* Every catalog GPU has a usable-memory figure with its source; the issue's H200 and
+ * A100-40GB are the driver's, not the marketed size */
+static void
+test_catalog_usable_memory (void)
+{
+  gsize n = 0;
+  const ProcuraGpuSpec * const *all = procura_gpu_catalog_all (&n);
+  const ProcuraGpuSpec *h200 = procura_gpu_catalog_lookup ("H200");
+  const ProcuraGpuSpec *a100_40 = procura_gpu_catalog_lookup ("A100-40GB");
+  const ProcuraGpuSpec *h100 = procura_gpu_catalog_lookup ("H100");
+  gboolean driver = FALSE;
+
+  g_assert_cmpuint (n, >, 10);
+  for (gsize i = 0; i < n; i++)
+    {
+      g_assert_true (all[i]->usable_memory_bytes > 0);
+      g_assert_nonnull (all[i]->usable_memory_source);
+      /* below the marketed size read as GiB (an "80GB" A100 has 80 GiB of HBM), above
+       * 90 % of it read as GB */
+      g_assert_cmpfloat (all[i]->usable_memory_bytes, <, all[i]->memory_gb_marketed * GIB);
+      g_assert_cmpfloat (all[i]->usable_memory_bytes, >, 0.9 * all[i]->memory_gb_marketed * 1e9);
+    }
+  g_assert_nonnull (h200);
+  g_assert_cmpfloat_with_epsilon (procura_fit_gpu_usable_bytes (h200, &driver) / GIB, 139.81, 1e-6);
+  g_assert_true (driver);
+  g_assert_nonnull (a100_40);
+  g_assert_cmpfloat (procura_fit_gpu_usable_bytes (a100_40, &driver), ==, 42298834944.0);
+  g_assert_true (driver);
+  g_assert_cmpfloat_with_epsilon (h100->usable_memory_free_bytes / GIB, 78.68, 1e-6);
+  /* an estimate says so */
+  g_assert_true (procura_gpu_catalog_lookup ("H100 PCIe")->usable_memory_estimate);
+  procura_fit_gpu_usable_bytes (procura_gpu_catalog_lookup ("H100 PCIe"), &driver);
+  g_assert_false (driver);
+}
+
+/* The fit map with a pipeline-parallel size per GPU agrees with the calculator */
+static void
+test_map_pp (void)
+{
+  g_autoptr (ProcuraModelShape) m = llama_8b ();
+  const ProcuraGpuSpec *l40s = procura_gpu_catalog_lookup ("L40S");
+  const ProcuraGpuSpec *gpus[1] = { l40s };
+  const int tps[] = { 4 }, pps[] = { 2 };
+  const gint64 contexts[] = { 8192 }, conc[] = { 1 };
+  g_autoptr (ProcuraFitMap) map = NULL;
+  ProcuraFitRequest r;
+  ProcuraFitResult res;
+
+  request_for (&r, m, 1);
+  map = procura_fit_map_full (&r, gpus, pps, 1, tps, 1, contexts, 1, conc, 1, NULL);
+  g_assert_nonnull (map);
+  r.usable_memory_bytes = procura_fit_gpu_usable_bytes (l40s, NULL);
+  r.gpu_id = l40s->id;
+  r.tp = 4;
+  r.pp = 2;
+  g_assert_true (procura_fit_compute (&r, &res, NULL));
+  g_assert_cmpfloat_with_epsilon (procura_fit_map_cell (map, 0, 0, 0, 0)->max_concurrency,
+                                  (float) res.max_concurrency, 1e-3);
+  g_assert_cmpint (map->kv_tokens[0], ==, res.kv_tokens);
+  /* and differs from PP 1 */
+  r.pp = 1;
+  g_assert_true (procura_fit_compute (&r, &res, NULL));
+  g_assert_cmpint (map->kv_tokens[0], !=, res.kv_tokens);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -664,5 +859,10 @@ main (int    argc,
   g_test_add_func ("/fit/grid", test_grid);
   g_test_add_func ("/fit/map", test_map);
   g_test_add_func ("/fit/catalog-params", test_catalog_params);
+  g_test_add_func ("/fit/model-window", test_model_window);
+  g_test_add_func ("/fit/model-window-rope", test_model_window_rope);
+  g_test_add_func ("/fit/quant-outside-config", test_quant_outside_config);
+  g_test_add_func ("/fit/catalog-usable-memory", test_catalog_usable_memory);
+  g_test_add_func ("/fit/map-pp", test_map_pp);
   return g_test_run ();
 }

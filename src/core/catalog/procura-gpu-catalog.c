@@ -44,6 +44,121 @@ double_member (JsonObject *o,
   return json_node_get_double (n);
 }
 
+/* Usable memory as the driver reports it (cudaMemGetInfo total, what torch prints as
+ * "total capacity" and vLLM as total_memory), per catalog id, with its source. Figures in
+ * GiB as the public text prints them (two decimals), except where the source gives
+ * bytes. free_gib: free memory after the CUDA context is created, NAN when no public
+ * figure. estimate: no public driver figure for this part; derived as said in the
+ * source text. docs/memory-fit.md lists the same table. */
+typedef struct {
+  const char *id;
+  double      total_gib;
+  double      total_bytes;   /* exact bytes when the source gives them, else 0 */
+  double      free_gib;
+  gboolean    estimate;
+  const char *source;
+} UsableMemory;
+
+static const UsableMemory usable_memory[] = {
+  { "a100-sxm-40gb", 39.39, 42298834944.0, NAN, FALSE,
+    "CUDA deviceQuery of an A100-SXM4-40GB, 42,298,834,944 bytes "
+    "(github.com/bottlerocket-os/bottlerocket/pull/3873); PyTorch OOM messages "
+    "\"total capacity of 39.39 GiB\" in public issues" },
+  { "a100-sxm-80gb", 79.15, 0, NAN, FALSE,
+    "PyTorch OOM messages \"GPU 0 has a total capacity of 79.15 GiB\" on A100 80GB in "
+    "public issues" },
+  { "a100-pcie-40gb", 39.39, 42298834944.0, NAN, TRUE,
+    "estimate: the A100-SXM4-40GB figure (same 40 GB HBM2); no public PCIe driver figure found" },
+  { "a100-pcie-80gb", 79.15, 0, NAN, TRUE,
+    "estimate: the A100 SXM 80GB figure (same 81,920 MiB in nvidia-smi); no public PCIe "
+    "driver figure found" },
+  { "h100-sxm-80gb", 79.19, 0, 78.68, FALSE,
+    "vLLM 0.19 worker memory snapshots in the llm-d-planner startup logs "
+    "(fixtures vllm-server-logs/llmdplanner__*: total_memory=79.19GiB, "
+    "free_memory=78.68GiB at TP 1)" },
+  { "h100-pcie-80gb", 79.19, 0, NAN, TRUE,
+    "estimate: the H100 SXM figure (same 81,559 MiB in nvidia-smi); no public PCIe driver "
+    "figure found" },
+  { "h100-nvl-94gb", 93.10, 0, NAN, FALSE,
+    "PyTorch OOM messages \"total capacity of 93.10 GiB\" (H100 NVL) in public issues" },
+  { "h200-sxm-141gb", 139.81, 0, NAN, FALSE,
+    "PyTorch OOM messages \"GPU 0 has a total capacity of 139.81 GiB\" on H200 in public "
+    "issues (nvidia-smi shows 143,771 MiB = 140.40 GiB, which includes memory the driver "
+    "keeps)" },
+  { "h200-nvl-141gb", 139.81, 0, NAN, TRUE,
+    "estimate: the H200 SXM figure (same 141 GB HBM3e); no public NVL driver figure found" },
+  { "b200-sxm-180gb", 178.35, 0, NAN, FALSE,
+    "CUDA device query \"Total Global Memory: 178.35\" (github.com/pytorch/ao/pull/4002) "
+    "and PyTorch OOM messages \"total capacity of 178.35 GiB\" in public issues" },
+  { "b300-sxm-288gb", 267.69, 0, NAN, TRUE,
+    "estimate: a PyTorch OOM message \"total capacity of 267.69 GiB\" in a public issue "
+    "that does not name the GPU (only a 288 GB part has that size)" },
+  { "gb200-186gb", 184.31, 0, NAN, TRUE,
+    "estimate: PyTorch OOM messages \"total capacity of 184.31 GiB\" in public issues that "
+    "do not name the GPU (only a 186 GB part has that size)" },
+  { "gh200-96gb", 94.50, 0, NAN, TRUE,
+    "estimate: a PyTorch OOM message \"total capacity of 94.50 GiB\" that does not name "
+    "the GPU, consistent with the 96 GB HBM3 less the driver's share" },
+  { "l40s-48gb", 44.39, 0, NAN, FALSE,
+    "PyTorch OOM messages \"GPU 0 has a total capacity of 44.39 GiB\" on L40S in public "
+    "issues (nvidia-smi: 46,068 MiB, github.com/modal-labs/modal-client/pull/2797)" },
+  { "l40-48gb", 44.40, 0, NAN, FALSE,
+    "PyTorch OOM message \"total capacity of 44.40 GiB\" on one L40 "
+    "(github.com/QwenLM/Qwen3-VL/issues/2097)" },
+  { "l4-24gb", 22.05, 0, NAN, FALSE,
+    "PyTorch OOM messages \"GPU 0 has a total capacity of 22.05 GiB\" on L4 in public "
+    "issues (nvidia-smi: 23,034 MiB, github.com/modal-labs/modal-client/pull/2797)" },
+  { "a10g-24gb", 22.20, 0, NAN, FALSE,
+    "PyTorch OOM message \"22.20 GiB total capacity\" (github.com/h2oai/h2ogpt/issues/48, "
+    "an A10G deployment)" },
+  { "a10-24gb", 22.20, 0, NAN, TRUE,
+    "estimate: the A10G figure (same 23,028 MiB in nvidia-smi, "
+    "github.com/modal-labs/modal-client/pull/2797)" },
+  { "rtx-4090-24gb", 23.65, 0, NAN, FALSE,
+    "PyTorch OOM message \"23.65 GiB total capacity\" on an RTX 4090 "
+    "(github.com/MotrixLab/AiOS/issues/29)" },
+  { "rtx-5090-32gb", 31.36, 0, NAN, FALSE,
+    "PyTorch OOM messages \"total capacity of 31.36 GiB\" (RTX 5090) in public issues" },
+  { "rtx-6000-ada-48gb", 47.50, 0, NAN, TRUE,
+    "estimate: PyTorch OOM messages \"total capacity of 47.50 GiB\" that do not name the "
+    "GPU; nvidia-smi shows 49,140 MiB" },
+  { "rtx-pro-6000-blackwell-96gb", 94.97, 0, NAN, FALSE,
+    "PyTorch OOM messages \"total capacity of 94.97 GiB\" (RTX PRO 6000 Blackwell) in "
+    "public issues" },
+  { "mi300x-192gb", 191.98, 0, NAN, FALSE,
+    "PyTorch (ROCm) OOM messages \"HIP out of memory ... total capacity of 191.98 GiB\" on "
+    "MI300X in public issues (older ROCm releases print 191.69 GiB)" },
+  { "mi325x-256gb", 255.98, 0, NAN, FALSE,
+    "PyTorch (ROCm) OOM messages \"total capacity of 255.98 GiB\" (MI325X) in public issues" },
+  { "mi355x-288gb", 287.98, 0, NAN, FALSE,
+    "PyTorch (ROCm) OOM messages \"total capacity of 287.98 GiB\" (MI355X) in public issues" },
+};
+
+static void
+apply_usable_memory (ProcuraGpuSpec *s)
+{
+  s->usable_memory_free_bytes = NAN;
+  s->usable_memory_source = NULL;
+  s->usable_memory_estimate = TRUE;
+  for (gsize k = 0; k < G_N_ELEMENTS (usable_memory); k++)
+    {
+      const UsableMemory *u = &usable_memory[k];
+
+      if (s->id == NULL || g_strcmp0 (s->id, u->id) != 0)
+        continue;
+      s->usable_memory_bytes = u->total_bytes > 0 ? u->total_bytes : u->total_gib * 1073741824.0;
+      s->usable_memory_free_bytes = u->free_gib * 1073741824.0;
+      s->usable_memory_source = u->source;
+      s->usable_memory_estimate = u->estimate;
+      return;
+    }
+  if (!isnan (s->usable_memory_bytes))
+    {
+      s->usable_memory_source = "the catalog's usable_memory_bytes (gpus.json)";
+      s->usable_memory_estimate = FALSE;
+    }
+}
+
 static gpointer
 load_catalog (gpointer data)
 {
@@ -85,6 +200,7 @@ load_catalog (gpointer data)
       s->vendor = intern_member (o, "vendor");
       s->source = intern_member (o, "source");
       s->source_date = intern_member (o, "source_date");
+      apply_usable_memory (s);
       e->family = g_strdup (intern_member (o, "family"));
       e->variant = g_strdup (intern_member (o, "variant"));
       e->preference = (int) json_object_get_int_member_with_default (o, "preference", 1);
@@ -139,7 +255,7 @@ procura_gpu_spec_usable_bytes (const ProcuraGpuSpec *spec,
   if (!isnan (spec->usable_memory_bytes))
     {
       if (is_driver_figure != NULL)
-        *is_driver_figure = TRUE;
+        *is_driver_figure = !spec->usable_memory_estimate;
       return spec->usable_memory_bytes;
     }
   return spec->memory_gb_marketed * 1e9;

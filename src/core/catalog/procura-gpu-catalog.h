@@ -39,6 +39,13 @@ typedef struct ProcuraGpuSpec {
   const char *vendor;              /* "NVIDIA", "AMD" */
   const char *source;              /* public datasheet URL */
   const char *source_date;         /* YYYY-MM-DD of the datasheet / retrieval */
+  /* Usable memory as the driver reports it, with where the figure comes from (see
+   * docs/memory-fit.md): total (usable_memory_bytes above, cudaMemGetInfo / torch total),
+   * free after the CUDA context is created (NAN when not known), the source, and TRUE
+   * when the figure is an estimate (no public driver figure found). */
+  double      usable_memory_free_bytes;
+  const char *usable_memory_source;
+  gboolean    usable_memory_estimate;
 } ProcuraGpuSpec;
 
 /* Normalises any spelling ("H100", "H100-SXM", "NVIDIA H100 80GB HBM3", "h100 nvl",
@@ -57,9 +64,9 @@ const ProcuraGpuSpec          *procura_gpu_catalog_get    (const char *id);
 /* All entries, in catalog order; @n receives the count (may be NULL). The array is
  * NULL-terminated and owned by the catalog. */
 const ProcuraGpuSpec * const *procura_gpu_catalog_all    (gsize      *n);
-/* Usable memory in bytes: the driver figure when known, else the marketed GB
- * (10^9 bytes each) — callers should say it is an estimate (returns FALSE in
- * @is_driver_figure). */
+/* Usable memory in bytes: the driver figure (every catalog GPU has one, public or
+ * estimated, see usable_memory_source); for a spec without one, the marketed GB (10^9
+ * bytes each). @is_driver_figure is FALSE for estimates and the marketed fallback. */
 double                        procura_gpu_spec_usable_bytes (const ProcuraGpuSpec *spec,
                                                              gboolean             *is_driver_figure);
 

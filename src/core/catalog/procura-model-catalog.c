@@ -471,8 +471,34 @@ procura_model_shape_from_config_json (const char  *name,
   m->qk_rope_head_dim = clamp_int (cfg_int (&c, KEYS ("qk_rope_head_dim"), 0));
   m->qk_nope_head_dim = clamp_int (cfg_int (&c, KEYS ("qk_nope_head_dim"), 0));
   m->v_head_dim = clamp_int (cfg_int (&c, KEYS ("v_head_dim"), 0));
+  m->max_position_embeddings = cfg_int (&c, KEYS ("max_position_embeddings", "n_positions",
+                                                  "max_sequence_length", "seq_length"), 0);
   if (c.failed)
     return NULL;
+  {
+    /* vLLM's derived max_model_len: the rope scaling factor multiplies the window except
+     * for the types that already state it (su, longrope, llama3); yarn starts from
+     * original_max_position_embeddings */
+    JsonNode *rs = cfg_member (&c, "rope_scaling");
+
+    if (rs != NULL && JSON_NODE_HOLDS_OBJECT (rs) && m->max_position_embeddings > 0)
+      {
+        JsonObject *o = json_node_get_object (rs);
+        const char *type = obj_string (o, "rope_type", obj_string (o, "type", ""));
+        double factor = obj_double (o, "factor", 0);
+
+        if (factor > 1 && factor < 1024 && g_strcmp0 (type, "su") != 0
+            && g_strcmp0 (type, "longrope") != 0 && g_strcmp0 (type, "llama3") != 0
+            && g_strcmp0 (type, "mrope") != 0 && g_strcmp0 (type, "default") != 0)
+          {
+            double base = (double) m->max_position_embeddings;
+
+            if (g_strcmp0 (type, "yarn") == 0 && obj_double (o, "original_max_position_embeddings", 0) > 0)
+              base = obj_double (o, "original_max_position_embeddings", 0);
+            m->max_position_embeddings = (gint64) (base * factor);
+          }
+      }
+  }
 
   /* Qwen2-MoE: one shared expert of shared_expert_intermediate_size */
   {

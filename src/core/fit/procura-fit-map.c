@@ -92,6 +92,23 @@ procura_fit_map (const ProcuraFitRequest            *base,
                  gsize                                n_concurrencies,
                  GError                             **error)
 {
+  return procura_fit_map_full (base, gpus, NULL, n_gpus, tps, n_tps, contexts, n_contexts,
+                               concurrencies, n_concurrencies, error);
+}
+
+ProcuraFitMap *
+procura_fit_map_full (const ProcuraFitRequest            *base,
+                      const ProcuraGpuSpec * const        *gpus,
+                      const int                           *pps,
+                      gsize                                n_gpus,
+                      const int                           *tps,
+                      gsize                                n_tps,
+                      const gint64                        *contexts,
+                      gsize                                n_contexts,
+                      const gint64                        *concurrencies,
+                      gsize                                n_concurrencies,
+                      GError                             **error)
+{
   g_autoptr (ProcuraFitMap) map = NULL;
   ProcuraFitRequest r;
   ProcuraFitResult probe;
@@ -158,6 +175,8 @@ procura_fit_map (const ProcuraFitRequest            *base,
           r.usable_memory_bytes = usable;
           r.gpu_id = gpus[g]->id;
           r.tp = tps[t];
+          if (pps != NULL && pps[g] >= 1)
+            r.pp = pps[g];
           for (gsize c = 0; c < n_contexts; c++)
             for (gsize k = 0; k < n_concurrencies; k++)
               {

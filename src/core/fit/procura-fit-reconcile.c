@@ -72,6 +72,9 @@ procura_fit_reconcile (const ProcuraEngineLog  *log,
         minor = g_ascii_strtoull (end + 1, NULL, 10);
       if (end != log->engine_version && major == 0 && minor <= 19)
         r.cuda_graphs_in_budget = FALSE;
+      /* that version's profiling rules (activation peak, non-torch memory) */
+      if (procura_fit_engine_version_valid (log->engine_version))
+        r.engine_version = log->engine_version;
     }
   if (log->block_size > 0)
     r.block_size = log->block_size;

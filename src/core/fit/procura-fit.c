@@ -46,6 +46,7 @@ procura_dtype_parse (const char   *text,
     { "gptq", PROCURA_DTYPE_INT4 }, { "w4a16", PROCURA_DTYPE_INT4 },
     { "mxfp4", PROCURA_DTYPE_MXFP4 },
     { "nf4", PROCURA_DTYPE_NF4 },
+    { "nvfp4", PROCURA_DTYPE_NVFP4 }, { "fp4", PROCURA_DTYPE_NVFP4 },
   };
 
   if (text == NULL)
@@ -74,6 +75,7 @@ procura_dtype_to_string (ProcuraDtype dtype)
     case PROCURA_DTYPE_INT4: return "int4";
     case PROCURA_DTYPE_MXFP4: return "mxfp4";
     case PROCURA_DTYPE_NF4: return "nf4";
+    case PROCURA_DTYPE_NVFP4: return "nvfp4";
     default: return "unknown";
     }
 }
@@ -97,6 +99,7 @@ procura_dtype_bytes (ProcuraDtype dtype,
     /* NF4 with double quantisation (QLoRA): 4 bits + an 8-bit absmax per 64 values,
      * itself quantised with one fp32 constant per 256 absmax values. */
     case PROCURA_DTYPE_NF4: return 0.5 + 1.0 / 64.0 + 4.0 / (64.0 * 256.0);
+    case PROCURA_DTYPE_NVFP4: return 0.5 + 1.0 / 16.0;
     default: return 2.0;
     }
 }
@@ -364,11 +367,132 @@ weights_per_gpu (const ProcuraModelShape *m,
 }
 
 /* ------------------------------------------------------------------------- */
+/* Engine profiling rules per version (docs/memory-fit.md).                    */
+
+/* vLLM measures, in its profiling run, the torch peak increase of one dummy forward
+ * pass of max_num_batched_tokens tokens followed by a dummy sampler pass of max_num_seqs
+ * rows ("torch peak memory increase"), and the non-torch increase over the worker's
+ * initial snapshot (NCCL and custom all-reduce buffers: "non-torch forward increase").
+ * The coefficients below are fitted to the engines' own figures:
+ * - 0.19: the 60 successful runs of llm-d-planner's v0.19.0 table (activation_memory_gib,
+ *   non_torch_forward_gib) on H100, chunk 8192 and 1024 sequences;
+ * - 0.10: the vLLM 0.10.1.1 A100 logs (chunk 2048, 256 sequences), where only their sum
+ *   is printed (requested memory - weights - KV pool). */
+typedef struct {
+  const char *version;        /* "0.19" */
+  int         minor;          /* 0.MINOR */
+  double      sampler_copies; /* fp32 logits copies of the sampler pass (max_num_seqs x vocab) */
+  double      hidden_copies;  /* chunk x hidden buffers alive through the sampler pass */
+  double      moe_bytes;      /* bytes per chunk token x top-k x expert intermediate / TP */
+  double      nt_tp1, nt_tp, nt_pp; /* non-torch forward increase, GiB */
+  gboolean    graphs_in_budget;     /* CUDA graphs subtracted before the KV pool */
+} VllmRules;
+
+static const VllmRules vllm_rules[] = {
+  /* after 0.19: the 0.19 coefficients, with the CUDA graph pool subtracted before the KV
+   * pool (VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=1 by default, as vLLM 0.19's own log
+   * announces); no startup log of such a version in the fixtures checks it */
+  { "0.20", 20, 3.55, 2.5, 6.0, 0.25, 2.10, 0.07, TRUE },
+  { "0.19", 19, 3.55, 2.5, 6.0, 0.25, 2.10, 0.07, FALSE },
+  { "0.10", 10, 3.00, 2.5, 6.0, 0.10, 0.16, 0.05, FALSE },
+};
+
+/* the newest version checked against a startup log: the default */
+#define NEWEST_CHECKED 1
+
+const char * const *
+procura_fit_engine_versions (void)
+{
+  static const char * const versions[] = { "0.20", "0.19", "0.10", NULL };
+
+  return versions;
+}
+
+static gboolean
+parse_version (const char *v,
+               int        *major,
+               int        *minor)
+{
+  char *end = NULL;
+  guint64 a, b;
+
+  if (v == NULL)
+    return FALSE;
+  if (*v == 'v' || *v == 'V')
+    v++;
+  if (!g_ascii_isdigit (*v))
+    return FALSE;
+  a = g_ascii_strtoull (v, &end, 10);
+  if (end == NULL || *end != '.' || !g_ascii_isdigit (end[1]))
+    return FALSE;
+  b = g_ascii_strtoull (end + 1, NULL, 10);
+  if (a > 1000 || b > 1000)
+    return FALSE;
+  *major = (int) a;
+  *minor = (int) b;
+  return TRUE;
+}
+
+gboolean
+procura_fit_engine_version_valid (const char *version)
+{
+  int a, b;
+
+  return parse_version (version, &a, &b);
+}
+
+/* The rules of the newest known version not newer than @version (the oldest for older
+ * ones; the newest for NULL or newer ones). */
+static const VllmRules *
+vllm_rules_for (const char *version)
+{
+  int major, minor;
+
+  if (!parse_version (version, &major, &minor))
+    return &vllm_rules[NEWEST_CHECKED];
+  if (major > 0)
+    return &vllm_rules[0];
+  for (gsize i = 0; i < G_N_ELEMENTS (vllm_rules); i++)
+    if (minor >= vllm_rules[i].minor)
+      return &vllm_rules[i];
+  return &vllm_rules[G_N_ELEMENTS (vllm_rules) - 1];
+}
+
+static double
+estimate_activations_rules (const ProcuraModelShape *m,
+                            gint64                   chunk,
+                            int                      max_num_seqs,
+                            double                   act_bytes,
+                            int                      tp,
+                            gboolean                 last_stage,
+                            gboolean                 mxfp4,
+                            const VllmRules         *rules)
+{
+  double hidden = (double) chunk * m->hidden_size * act_bytes;
+  double sampler = last_stage ? (double) max_num_seqs * m->vocab_size * 4.0 * rules->sampler_copies : 0.0;
+  double dense_inter = (double) m->intermediate_size / tp;
+  /* the forward pass alone: gate/up and activation outputs of the chunk through the MLP,
+   * and a few hidden-sized buffers */
+  double forward = (double) chunk * dense_inter * 3.0 * act_bytes + 4.0 * hidden;
+  double a = MAX (sampler + rules->hidden_copies * hidden, forward);
+
+  if (m->num_experts > 0 && !mxfp4)
+    {
+      /* the fused MoE kernel's three caches: [chunk, top-k, 2 x inter / TP], [chunk, top-k,
+       * inter / TP] and [chunk, top-k, hidden]; vLLM's MXFP4 MoE kernels (gpt-oss) do
+       * without them (2.87 GiB measured against 2.83 for the sampler pass alone) */
+      double inter = m->moe_intermediate_size > 0 ? m->moe_intermediate_size : m->intermediate_size;
+
+      a += (double) chunk * MAX (1, m->experts_per_token)
+           * (inter / tp * rules->moe_bytes + 2.0 * m->hidden_size) * act_bytes / 2.0;
+    }
+  return a;
+}
+
+/* ------------------------------------------------------------------------- */
 /* Estimates (labelled): calibrated on vLLM 0.19 logs on H100 (llm-d-planner).  */
 
-/* Torch peak increase of the profiling run: the prefill chunk through one layer
- * (about six hidden-sized buffers, plus the routed experts' intermediate for MoE)
- * and the sampler on max_num_seqs rows of fp32 logits (about 3.3 copies). */
+/* Torch peak increase of the profiling run under the newest known vLLM rules */
 double
 procura_fit_estimate_activations (const ProcuraModelShape *m,
                                   gint64                   chunk,
@@ -376,27 +500,23 @@ procura_fit_estimate_activations (const ProcuraModelShape *m,
                                   double                   act_bytes,
                                   int                      tp)
 {
-  double a = (double) chunk * m->hidden_size * act_bytes * 6.0;
-
-  if (m->num_experts > 0)
-    {
-      double inter = m->moe_intermediate_size > 0 ? m->moe_intermediate_size : m->intermediate_size;
-
-      a += (double) chunk * MAX (1, m->experts_per_token) * inter * 2.0 * act_bytes / tp;
-    }
-  a += (double) max_num_seqs * m->vocab_size * 4.0 * 3.335;
-  return a;
+  return estimate_activations_rules (m, chunk, max_num_seqs, act_bytes, tp, TRUE,
+                                     m->weights_dtype != NULL
+                                     && g_ascii_strcasecmp (m->weights_dtype, "mxfp4") == 0,
+                                     &vllm_rules[NEWEST_CHECKED]);
 }
 
 static double
-estimate_non_torch (int tp,
-                    int pp)
+estimate_non_torch (int              tp,
+                    int              pp,
+                    const VllmRules *rules)
 {
+  /* 0.19: custom all-reduce + NCCL buffers, 2.06 to 2.21 GiB observed at TP 2 to 4 */
   if (tp > 1)
-    return 2.10 * PROCURA_GIB;   /* custom all-reduce + NCCL buffers: 2.06 to 2.21 GiB observed */
+    return rules->nt_tp * PROCURA_GIB;
   if (pp > 1)
-    return 0.07 * PROCURA_GIB;
-  return 0.25 * PROCURA_GIB;
+    return rules->nt_pp * PROCURA_GIB;
+  return rules->nt_tp1 * PROCURA_GIB;
 }
 
 static double
@@ -429,6 +549,7 @@ procura_fit_request_init (ProcuraFitRequest *r)
   r->cuda_graphs = TRUE;
   r->cuda_graphs_in_budget = TRUE;
   r->kv_rule = PROCURA_KV_RULE_AUTO;
+  r->engine_version = NULL;
   r->usable_memory_bytes = NAN;
   r->kv_pool_bytes = NAN;
   r->activation_bytes = NAN;
@@ -624,7 +745,8 @@ procura_fit_compute (const ProcuraFitRequest *r,
   double act_b, fraction, cum, used, kv_layer;
   gint64 chunk, bps;
   int tp, pp, block, max_seqs, stage_start = 0, stage_end = 0, window;
-  gboolean pool_given;
+  gboolean pool_given, graphs_in_budget;
+  const VllmRules *rules;
 
   g_return_val_if_fail (r != NULL && res != NULL, FALSE);
   memset (res, 0, sizeof *res);
@@ -642,6 +764,12 @@ procura_fit_compute (const ProcuraFitRequest *r,
   res->usable_memory_bytes = r->usable_memory_bytes;
   res->fits = TRUE;
   res->limit = PROCURA_FIT_LIMIT_NONE;
+  rules = vllm_rules_for (r->engine_version);
+  graphs_in_budget = r->engine_version != NULL ? rules->graphs_in_budget : r->cuda_graphs_in_budget;
+  if (r->engine == PROCURA_ENGINE_SGLANG)
+    g_strlcpy (res->engine_rules, "sglang", sizeof res->engine_rules);
+  else
+    g_snprintf (res->engine_rules, sizeof res->engine_rules, "vllm %s", rules->version);
 
   block = r->block_size > 0 ? r->block_size : (r->engine == PROCURA_ENGINE_SGLANG ? 1 : 16);
   res->block_size = block;
@@ -668,6 +796,21 @@ procura_fit_compute (const ProcuraFitRequest *r,
     g_snprintf (res->caveat, sizeof res->caveat,
                 "the checkpoint's weight format “%s” is not one the calculator knows; "
                 "bf16 assumed (give the weights dtype)", m->weights_dtype);
+
+  if (r->weights_dtype == PROCURA_DTYPE_AUTO
+      && (m->weights_dtype == NULL || g_ascii_strcasecmp (m->weights_dtype, "bf16") == 0
+          || g_ascii_strcasecmp (m->weights_dtype, "fp16") == 0)
+      && procura_fit_quant_from_name (m->id) != PROCURA_DTYPE_AUTO)
+    {
+      gsize used_len = strlen (res->caveat);
+
+      g_snprintf (res->caveat + used_len, sizeof res->caveat - used_len,
+                  "%sthe model's name says %s but its config.json declares no quantisation: "
+                  "sized as %s (give the weights dtype, or the hf_quant_config.json)",
+                  used_len > 0 ? "; " : "",
+                  procura_dtype_to_string (procura_fit_quant_from_name (m->id)),
+                  procura_dtype_to_string (wd));
+    }
 
   /* Weights */
   procura_fit_tensors (m, &t);
@@ -698,6 +841,12 @@ procura_fit_compute (const ProcuraFitRequest *r,
       set_limit (res, PROCURA_FIT_LIMIT_PARALLELISM,
                  "PP %d exceeds the %d layers", pp, m->num_layers);
   }
+  res->model_max_context = m->max_position_embeddings;
+  if (m->max_position_embeddings > 0 && r->context_tokens > m->max_position_embeddings)
+    set_limit (res, PROCURA_FIT_LIMIT_CONTEXT,
+               "the context of %" G_GINT64_FORMAT " tokens exceeds the model's own window of %"
+               G_GINT64_FORMAT " tokens (max_position_embeddings with rope scaling); the engine "
+               "refuses such a max_model_len", r->context_tokens, m->max_position_embeddings);
 
   /* KV cache layout: the stage with the most layers */
   if (r->kv_rule != PROCURA_KV_RULE_AUTO)
@@ -773,14 +922,15 @@ procura_fit_compute (const ProcuraFitRequest *r,
     res->activation_bytes = r->activation_bytes;
   else
     {
-      res->activation_bytes = procura_fit_estimate_activations (m, chunk, max_seqs, act_b, tp);
+      res->activation_bytes = estimate_activations_rules (m, chunk, max_seqs, act_b, tp, TRUE,
+                                                          wd == PROCURA_DTYPE_MXFP4, rules);
       res->estimates |= PROCURA_FIT_ESTIMATE_ACTIVATIONS;
     }
   if (procura_is_set (r->non_torch_bytes))
     res->non_torch_bytes = r->non_torch_bytes;
   else
     {
-      res->non_torch_bytes = estimate_non_torch (tp, pp);
+      res->non_torch_bytes = estimate_non_torch (tp, pp, rules);
       res->estimates |= PROCURA_FIT_ESTIMATE_NON_TORCH;
     }
   if (!r->cuda_graphs)
@@ -824,7 +974,7 @@ procura_fit_compute (const ProcuraFitRequest *r,
         set_limit (res, PROCURA_FIT_LIMIT_ACTIVATIONS,
                    "weights and the activation peak (%.2f GiB) exceed the budget of %.2f GiB",
                    cum / PROCURA_GIB, res->budget_bytes / PROCURA_GIB);
-      cum += res->non_torch_bytes + (r->cuda_graphs_in_budget ? res->cuda_graph_bytes : 0.0);
+      cum += res->non_torch_bytes + (graphs_in_budget ? res->cuda_graph_bytes : 0.0);
       if (cum > res->budget_bytes)
         set_limit (res, PROCURA_FIT_LIMIT_OVERHEAD,
                    "weights, activations, non-torch memory and CUDA graphs (%.2f GiB) "
@@ -876,6 +1026,17 @@ procura_fit_compute (const ProcuraFitRequest *r,
           hi = mid;
       }
     res->max_context = lo * block;
+    res->max_context_pool = res->max_context;
+    if (m->max_position_embeddings > 0 && res->max_context > m->max_position_embeddings)
+      {
+        gsize used_len = strlen (res->caveat);
+
+        res->max_context = m->max_position_embeddings;
+        g_snprintf (res->caveat + used_len, sizeof res->caveat - used_len,
+                    "%smax context capped at the model's own window of %" G_GINT64_FORMAT
+                    " tokens (the KV pool alone would hold %" G_GINT64_FORMAT ")",
+                    used_len > 0 ? "; " : "", m->max_position_embeddings, res->max_context_pool);
+      }
   }
 
   if (res->kv_blocks < bps)
@@ -939,7 +1100,7 @@ procura_fit_gpu_usable_bytes (const ProcuraGpuSpec *gpu,
   if (procura_is_set (gpu->usable_memory_bytes) && gpu->usable_memory_bytes > 0)
     {
       if (is_driver_figure)
-        *is_driver_figure = TRUE;
+        *is_driver_figure = !gpu->usable_memory_estimate;
       return gpu->usable_memory_bytes;
     }
   if (is_driver_figure)

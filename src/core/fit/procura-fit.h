@@ -44,11 +44,12 @@ typedef enum {
   PROCURA_DTYPE_INT4,      /* with one 2-byte scale per group (group size in the request) */
   PROCURA_DTYPE_MXFP4,     /* 4-bit elements + one 1-byte E8M0 scale per 32 (MoE experts only) */
   PROCURA_DTYPE_NF4,       /* QLoRA: 4-bit + double-quantised scales (training only) */
+  PROCURA_DTYPE_NVFP4,     /* 4-bit elements + one 1-byte FP8 scale per 16 (ModelOpt FP4) */
 } ProcuraDtype;
 
 /* Accepts "fp32"/"float32", "bf16"/"bfloat16", "fp16"/"float16"/"half", "fp8"
  * ("fp8_e4m3", "fp8_e5m2"), "int8", "int4" ("awq", "gptq", "w4a16"), "mxfp4", "nf4",
- * "auto"; case-insensitive. */
+ * "nvfp4" ("fp4"), "auto"; case-insensitive. */
 gboolean    procura_dtype_parse     (const char   *text,
                                      ProcuraDtype *out);
 const char *procura_dtype_to_string (ProcuraDtype  dtype);
@@ -99,6 +100,11 @@ typedef struct {
    * come out of the (1 - gpu_memory_utilization) share. Default TRUE. */
   gboolean          cuda_graphs_in_budget;
   ProcuraKvRule     kv_rule;
+  /* Engine version whose profiling rules apply ("0.19.0", "0.10.1.1"; vLLM only): the
+   * activation peak and non-torch estimates, and where CUDA graphs are taken from (which
+   * then overrides @cuda_graphs_in_budget). NULL: the newest known version's estimates,
+   * with @cuda_graphs_in_budget as given. See procura_fit_engine_versions(). */
+  const char       *engine_version;
   double            usable_memory_bytes; /* per GPU as the driver reports it (catalog or
                                             --gpu-memory-gib); required */
   /* Overrides (NAN = computed): the engine's own figures from a startup log or the probe. */
@@ -185,7 +191,12 @@ typedef struct {
   gint64        kv_tokens;             /* "GPU KV cache size", whole blocks */
   double        max_concurrency;       /* at context_tokens, as vLLM reports it */
   gint64        max_concurrency_int;   /* whole sequences */
-  gint64        max_context;           /* at concurrency, whole blocks (0 when none) */
+  gint64        max_context;           /* at concurrency, whole blocks (0 when none), capped
+                                          at the model's own window */
+  gint64        max_context_pool;      /* the same from the pool alone, before the cap */
+  gint64        model_max_context;     /* the model's window (max_position_embeddings with
+                                          rope scaling), 0 when the shape does not say */
+  char          engine_rules[48];      /* "vllm 0.19" (the rules applied), "sglang" */
   gint64        tokens_needed;         /* concurrency x context rounded to blocks */
   double        kv_needed_bytes;       /* per GPU for the target */
 
@@ -211,6 +222,26 @@ typedef struct {
 gboolean procura_fit_compute (const ProcuraFitRequest *request,
                               ProcuraFitResult        *result,
                               GError                 **error);
+
+/* The engine versions with their own profiling rules, newest first, NULL-terminated
+ * ("0.20", "0.19", "0.10"; 0.20 stands for every later version and is not checked
+ * against a log); docs/memory-fit.md says what each changes. */
+const char * const *procura_fit_engine_versions (void);
+/* TRUE when @version ("0.19.0", "v0.10.1.1") parses as MAJOR.MINOR[...]. */
+gboolean procura_fit_engine_version_valid (const char *version);
+
+/* Quantisation declared outside config.json. From an hf_quant_config.json (NVIDIA
+ * ModelOpt: quantization.quant_algo FP8, NVFP4, W4A16_AWQ, W8A8..., kv_cache_quant_algo):
+ * the weights and KV dtypes (KV AUTO when it says none); FALSE with an error naming the
+ * file and key when the file is not such a JSON or names an algorithm the calculator does
+ * not know. */
+gboolean procura_fit_read_hf_quant_config (const char   *path,
+                                           ProcuraDtype *weights,
+                                           ProcuraDtype *kv,
+                                           GError      **error);
+/* From a model id ("nvidia/Llama-3.1-70B-Instruct-FP8", "...-NVFP4", "...-AWQ",
+ * "...-W8A8", "...-Int4"): the dtype the name declares, AUTO when none. */
+ProcuraDtype procura_fit_quant_from_name (const char *model_id);
 
 /* Parameter count of the shape computed the way the fit counts weights (total). */
 double   procura_fit_param_count (const ProcuraModelShape *model);
@@ -261,6 +292,19 @@ typedef struct {
 void     procura_fit_map_free (ProcuraFitMap *map);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (ProcuraFitMap, procura_fit_map_free)
 
+/* As procura_fit_map, with a pipeline-parallel size per GPU (@pps, n_gpus entries; NULL
+ * or an entry < 1 = @base's pp): each stage has its own pool, as in procura_fit_compute. */
+ProcuraFitMap *procura_fit_map_full (const ProcuraFitRequest            *base,
+                                     const ProcuraGpuSpec * const        *gpus,
+                                     const int                           *pps,
+                                     gsize                                n_gpus,
+                                     const int                           *tps,
+                                     gsize                                n_tps,
+                                     const gint64                        *contexts,
+                                     gsize                                n_contexts,
+                                     const gint64                        *concurrencies,
+                                     gsize                                n_concurrencies,
+                                     GError                             **error);
 /* Evaluates @base (its context, concurrency and tp replaced) for every GPU of @gpus
  * (catalog entries; those with unknown memory use the marketed figure) x @tps x
  * @contexts x @concurrencies. NULL with an error when @base is unusable. */
