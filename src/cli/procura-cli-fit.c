@@ -178,7 +178,10 @@ print_text (const ProcuraModelShape *m,
              "max context %" G_GINT64_FORMAT "\n"),
            res->kv_bytes_per_token, res->kv_tokens, res->max_concurrency, res->max_context);
   g_print (_("  engine rules: %s\n"), res->engine_rules);
-  g_print ("  %s: %s\n", res->fits ? _("fits") : _("does not fit"), res->limit_text);
+  if (res->fits)
+    g_print ("  %s\n", res->limit_text);   /* "fits: N tokens in the KV pool, ..." */
+  else
+    g_print ("  %s: %s\n", _("does not fit"), res->limit_text);
   if (res->caveat[0])
     g_print (_("  caveat: %s\n"), res->caveat);
 }

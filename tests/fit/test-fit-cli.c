@@ -175,6 +175,62 @@ test_training (void)
   g_assert_cmpuint (json_array_get_length (json_object_get_array_member (o, "parts")), ==, 8);
 }
 
+/* --engine-version, the hf_quant_config.json beside a config.json, and --log's rows */
+static void
+test_versions_quant_log (void)
+{
+  g_autofree char *config = procura_test_real_fixture ("model-configs/aic__nvidia--Llama-3.1-70B-Instruct-FP8_config.json");
+  g_autofree char *log = procura_test_real_fixture ("vllm-server-logs/llmdplanner__meta-llama-llama-3-1-8b---h100-80gb--tp1pp1dp1--8192.log");
+  const char *bad_version[] = { "fit", "--model", "meta-llama/Llama-3.1-8B", "--gpu", "H100",
+                                "--engine-version", "latest", NULL };
+  const char *old_version[] = { "fit", "--model", "meta-llama/Llama-3.1-8B", "--gpu", "A100 80GB",
+                                "--engine-version", "0.10.1.1", "--json", NULL };
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  g_autoptr (JsonParser) parser = NULL;
+  JsonObject *o;
+
+  g_assert_cmpint (procura_test_run_cli (bad_version, &out, &err), ==, 2);
+  g_assert_nonnull (strstr (err, "latest"));
+  g_assert_nonnull (strstr (err, "0.19"));
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (procura_test_run_cli (old_version, &out, &err), ==, 0);
+  o = parse_object (out, &parser);
+  g_assert_cmpstr (json_object_get_string_member (o, "engine_rules"), ==, "vllm 0.10");
+  g_assert_cmpint (json_object_get_int_member (o, "model_max_context"), ==, 131072);
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+  g_clear_object (&parser);
+
+  if (config == NULL || log == NULL)
+    {
+      g_test_message ("%s", procura_test_real_fixtures_missing ());
+      return;
+    }
+  {
+    const char *argv[] = { "fit", "--model", config, "--gpu", "H100", "--tp", "2", "--json", NULL };
+
+    g_assert_cmpint (procura_test_run_cli (argv, &out, &err), ==, 0);
+    o = parse_object (out, &parser);
+    /* config.json declares no quantisation; the hf_quant_config.json beside it says FP8 */
+    g_assert_cmpstr (json_object_get_string_member (o, "weights_dtype"), ==, "fp8");
+    g_assert_cmpstr (json_object_get_string_member (o, "kv_dtype"), ==, "fp8");
+    g_clear_pointer (&out, g_free);
+    g_clear_pointer (&err, g_free);
+  }
+  {
+    const char *argv[] = { "fit", "--model", "meta-llama/Llama-3.1-8B-Instruct", "--gpu", "H100",
+                           "--util", "0.95", "--log", log, NULL };
+
+    g_assert_cmpint (procura_test_run_cli (argv, &out, &err), ==, 0);
+    /* each token count says which pool it comes from; no "nan" for a figure */
+    g_assert_nonnull (strstr (out, "KV tokens (calculated pool)"));
+    g_assert_nonnull (strstr (out, "KV tokens (engine's pool)"));
+    g_assert_null (strstr (out, "nan"));
+  }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -185,5 +241,6 @@ main (int    argc,
   g_test_add_func ("/fit/cli/custom-gpu-and-file", test_custom_gpu_and_file);
   g_test_add_func ("/fit/cli/errors", test_errors);
   g_test_add_func ("/fit/cli/training", test_training);
+  g_test_add_func ("/fit/cli/versions-quant-log", test_versions_quant_log);
   return g_test_run ();
 }
