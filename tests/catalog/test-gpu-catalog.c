@@ -210,10 +210,21 @@ test_known_figures (void)
   /* MEMORY-FIT.md: an H100 80GB shows 79.19 GiB to the framework */
   g_assert_cmpfloat_with_epsilon (procura_gpu_spec_usable_bytes (h100, &driver) / 1073741824.0, 79.19, 0.005);
   g_assert_true (driver);
-  /* AMD MI300X: 192 GB HBM3, 5.3 TB/s; no driver figure: the estimate says so */
+  /* AMD MI300X: 192 GB HBM3, 5.3 TB/s; ROCm reports 191.98 GiB (docs/memory-fit.md) */
   g_assert_cmpfloat (mi300x->memory_gb_marketed, ==, 192);
-  g_assert_cmpfloat (procura_gpu_spec_usable_bytes (mi300x, &driver), ==, 192e9);
+  g_assert_cmpfloat_with_epsilon (procura_gpu_spec_usable_bytes (mi300x, &driver) / 1073741824.0, 191.98, 0.005);
+  g_assert_true (driver);
+  g_assert_nonnull (mi300x->usable_memory_source);
+  /* no public driver figure for the H100 PCIe: the estimate says so */
+  g_assert_true (procura_gpu_spec_usable_bytes (procura_gpu_catalog_get ("h100-pcie-80gb"), &driver) > 0);
   g_assert_false (driver);
+  /* a spec without any figure: the marketed size, flagged */
+  {
+    ProcuraGpuSpec bare = { .id = "test", .memory_gb_marketed = 24, .usable_memory_bytes = NAN };
+
+    g_assert_cmpfloat (procura_gpu_spec_usable_bytes (&bare, &driver), ==, 24e9);
+    g_assert_false (driver);
+  }
   g_assert_true (isnan (procura_gpu_spec_usable_bytes (NULL, NULL)));
 }
 
