@@ -374,7 +374,7 @@ weights_per_gpu (const ProcuraModelShape *m,
  * rows ("torch peak memory increase"), and the non-torch increase over the worker's
  * initial snapshot (NCCL and custom all-reduce buffers: "non-torch forward increase").
  * The coefficients below are fitted to the engines' own figures:
- * - 0.19: the 60 successful runs of llm-d-planner's v0.19.0 table (activation_memory_gib,
+ * - 0.19: the 59 successful runs of llm-d-planner's v0.19.0 table (activation_memory_gib,
  *   non_torch_forward_gib) on H100, chunk 8192 and 1024 sequences;
  * - 0.10: the vLLM 0.10.1.1 A100 logs (chunk 2048, 256 sequences), where only their sum
  *   is printed (requested memory - weights - KV pool). */
