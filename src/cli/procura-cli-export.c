@@ -113,7 +113,14 @@ procura_cli_apply (int    argc,
     {
       g_clear_pointer (&store, procura_store_close);
       if (created)
-        g_unlink (argv[1]);
+        {
+          g_autofree char *wal = g_strconcat (argv[1], "-wal", NULL);
+          g_autofree char *shm = g_strconcat (argv[1], "-shm", NULL);
+
+          g_unlink (argv[1]);
+          g_unlink (wal);
+          g_unlink (shm);
+        }
       return procura_cli_fail ("apply", PROCURA_EXIT_BAD_INPUT, "%s: %s\nNothing was changed.", argv[1],
                                error->message);
     }

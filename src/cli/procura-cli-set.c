@@ -90,10 +90,13 @@ int
 procura_cli_set (int    argc,
                  char **argv)
 {
+  gboolean json = FALSE;
   GOptionEntry entries[] = {
+    { "json", 0, 0, G_OPTION_ARG_NONE, &json, "Machine-readable output: the keys set", NULL },
     { NULL, 0, 0, 0, NULL, NULL, NULL }
   };
   g_autoptr (GOptionContext) context = g_option_context_new ("PROJECT.procura KEY=VALUE…");
+  g_autoptr (GPtrArray) keys = g_ptr_array_new_with_free_func (g_free);
   g_autoptr (ProcuraStore) store = NULL;
   g_autoptr (ProcuraProject) project = NULL;
   g_autoptr (GHashTable) dirty = g_hash_table_new (NULL, NULL);
@@ -154,11 +157,25 @@ procura_cli_set (int    argc,
           continue;
         }
       g_hash_table_add (dirty, record);
+      g_ptr_array_add (keys, g_steal_pointer (&key));
     }
   if (failures > 0)
     return procura_cli_fail ("set", PROCURA_EXIT_BAD_INPUT, "nothing was changed");
   if (!write_dirty (store, project, dirty, &error))
     return procura_cli_fail ("set", PROCURA_EXIT_BAD_INPUT, "%s (nothing was changed)", error->message);
+  if (json)
+    {
+      g_autoptr (JsonBuilder) b = json_builder_new ();
+
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "set");
+      json_builder_begin_array (b);
+      for (guint i = 0; i < keys->len; i++)
+        json_builder_add_string_value (b, g_ptr_array_index (keys, i));
+      json_builder_end_array (b);
+      json_builder_end_object (b);
+      print_json (b);
+    }
   return PROCURA_EXIT_OK;
 }
 
