@@ -12,6 +12,7 @@
 
 #include "procura-decision-doc.h"
 #include "procura-fields.h"
+#include "procura-json.h"
 #include "procura-json-out.h"
 
 /* ------------------------------------------------------------------------- */
@@ -1131,16 +1132,25 @@ ProcuraProject *
 procura_decision_doc_load (const char  *path,
                            GError     **error)
 {
-  g_autoptr (JsonParser) parser = json_parser_new ();
   g_autoptr (GError) local = NULL;
+  g_autoptr (JsonNode) root = NULL;
+  g_autofree char *data = NULL;
+  gsize len = 0;
   ProcuraProject *p;
 
-  if (!json_parser_load_from_file (parser, path, &local))
+  if (!g_file_get_contents (path, &data, &len, &local))
     {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "%s: %s", path, local->message);
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "%s", local->message);
       return NULL;
     }
-  p = procura_decision_doc_parse (json_parser_get_root (parser), &local);
+  /* the strict front door: depth, UTF-8, huge integers, line:column in messages */
+  root = procura_json_parse (path, data, len, 0, PROCURA_JSON_STRICT, &local);
+  if (root == NULL)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "%s", local->message);
+      return NULL;
+    }
+  p = procura_decision_doc_parse (root, &local);
   if (p == NULL)
     {
       g_autofree char *indented = NULL;
