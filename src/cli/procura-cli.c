@@ -27,6 +27,11 @@ static const Command commands[] = {
   { "cost",    procura_cli_cost,    N_("INPUTS.json --json") },
   { "demo",    procura_cli_demo,    N_("PROJECT.procura") },
   { "probe",   procura_cli_probe,   N_("[--device N] [--plan FILE] [--into PROJECT.procura] [--ssh HOST]") },
+  { "set",     procura_cli_set,     N_("PROJECT.procura KEY=VALUE…") },
+  { "get",     procura_cli_get,     N_("PROJECT.procura [KEY…] [--json]") },
+  { "candidate", procura_cli_candidate, N_("add|remove PROJECT.procura NAME [options]") },
+  { "export",  procura_cli_export,  N_("PROJECT.procura [--output FILE.json] [--with-samples]") },
+  { "apply",   procura_cli_apply,   N_("PROJECT.procura FILE.json") },
 };
 
 static void

@@ -34,6 +34,11 @@ int procura_cli_report  (int argc, char **argv);
 int procura_cli_cost    (int argc, char **argv);
 int procura_cli_demo    (int argc, char **argv);
 int procura_cli_probe   (int argc, char **argv);
+int procura_cli_set     (int argc, char **argv);
+int procura_cli_get     (int argc, char **argv);
+int procura_cli_candidate (int argc, char **argv);
+int procura_cli_export  (int argc, char **argv);
+int procura_cli_apply   (int argc, char **argv);
 
 /* Shared helpers for commands */
 /* Parses options with GOptionContext; on failure prints the error and returns FALSE. */

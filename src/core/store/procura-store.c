@@ -45,6 +45,7 @@ struct _ProcuraStore {
   char     *read_only_reason;
   int       lock_fd;
   int       file_version;
+  gboolean  in_batch;   /* procura_store_begin_batch(): writes nest as savepoints */
 };
 
 G_DEFINE_QUARK (procura-store-error-quark, procura_store_error)
@@ -1099,7 +1100,8 @@ begin (ProcuraStore  *store,
 {
   if (!check_writable (store, error))
     return FALSE;
-  if (sqlite3_exec (store->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
+  if (sqlite3_exec (store->db, store->in_batch ? "SAVEPOINT procura_write" : "BEGIN IMMEDIATE",
+                    NULL, NULL, NULL) != SQLITE_OK)
     {
       store_error (store, error, "cannot start a transaction");
       return FALSE;
@@ -1124,7 +1126,8 @@ static gboolean
 commit (ProcuraStore  *store,
         GError       **error)
 {
-  if (sqlite3_exec (store->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
+  if (sqlite3_exec (store->db, store->in_batch ? "RELEASE procura_write" : "COMMIT",
+                    NULL, NULL, NULL) != SQLITE_OK)
     {
       store_error (store, error, "cannot commit");
       return FALSE;
@@ -1135,8 +1138,36 @@ commit (ProcuraStore  *store,
 static void
 rollback (ProcuraStore *store)
 {
-  if (!sqlite3_get_autocommit (store->db))
+  if (store->in_batch)
+    sqlite3_exec (store->db, "ROLLBACK TO procura_write; RELEASE procura_write", NULL, NULL, NULL);
+  else if (!sqlite3_get_autocommit (store->db))
     sqlite3_exec (store->db, "ROLLBACK", NULL, NULL, NULL);
+}
+
+gboolean
+procura_store_begin_batch (ProcuraStore  *store,
+                           GError       **error)
+{
+  g_return_val_if_fail (store != NULL, FALSE);
+  g_return_val_if_fail (!store->in_batch, FALSE);
+  if (!begin (store, error))
+    return FALSE;
+  store->in_batch = TRUE;
+  return TRUE;
+}
+
+gboolean
+procura_store_end_batch (ProcuraStore  *store,
+                         gboolean       keep,
+                         GError       **error)
+{
+  g_return_val_if_fail (store != NULL, FALSE);
+  g_return_val_if_fail (store->in_batch, FALSE);
+  store->in_batch = FALSE;
+  if (keep && commit (store, error))
+    return TRUE;
+  rollback (store);
+  return FALSE;
 }
 
 /* Commits after touching `modified`, or rolls back. */
@@ -3348,4 +3379,25 @@ procura_store_save_project (ProcuraStore          *store,
       return FALSE;
     }
   return TRUE;
+}
+
+gboolean
+procura_store_replace_project (ProcuraStore          *store,
+                               const ProcuraProject  *project,
+                               GError               **error)
+{
+  gboolean ok;
+
+  g_return_val_if_fail (store != NULL && project != NULL, FALSE);
+  if (!procura_store_begin_batch (store, error))
+    return FALSE;
+  ok = exec_sql (store->db, store->path,
+                 "DELETE FROM decision; DELETE FROM warning_answers; DELETE FROM run_samples;"
+                 " DELETE FROM run_stats; DELETE FROM runs; DELETE FROM engine_logs;"
+                 " DELETE FROM probe_results; DELETE FROM ops_tests; DELETE FROM checklist;"
+                 " DELETE FROM candidates; DELETE FROM quotes;"
+                 " DELETE FROM provenance; DELETE FROM undo_log; DELETE FROM brief;"
+                 " DELETE FROM assumptions", error)
+       && procura_store_save_project (store, project, error);
+  return procura_store_end_batch (store, ok, error) && ok;
 }

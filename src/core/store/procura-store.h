@@ -81,6 +81,16 @@ const char     *procura_store_get_read_only_reason  (ProcuraStore *store);
 /* The schema version found in the file before any migration. */
 int             procura_store_get_file_schema_version (ProcuraStore *store);
 
+/* Several writes as one transaction: between begin_batch and end_batch every write
+ * function runs as a savepoint of one BEGIN IMMEDIATE transaction (a failed write undoes
+ * only itself); end_batch with @keep TRUE commits them all, with @keep FALSE (or when the
+ * commit fails, returning FALSE with @error set) rolls them all back. Batches do not nest. */
+gboolean procura_store_begin_batch (ProcuraStore  *store,
+                                    GError       **error);
+gboolean procura_store_end_batch   (ProcuraStore  *store,
+                                    gboolean       keep,
+                                    GError       **error);
+
 /* The whole project in memory (what the analysis, figures and report read). Runs
  * carry their stats; samples only with WITH_SAMPLES. Deleted (undoable) candidates
  * and runs are not included. */
@@ -209,6 +219,15 @@ gboolean procura_store_delete_checklist_item (ProcuraStore               *store,
 gboolean procura_store_save_project (ProcuraStore          *store,
                                      const ProcuraProject  *project,
                                      GError               **error);
+
+/* Replaces what the project holds (brief, assumptions, decision, candidates, quotes,
+ * runs, engine logs, probe results, ops tests, checklist, warning answers, provenance,
+ * and the undo log: earlier undo tokens stop working) with @project, as
+ * procura_store_save_project() writes it, in one transaction. Stored model shapes stay
+ * (and @project's are added). */
+gboolean procura_store_replace_project (ProcuraStore          *store,
+                                        const ProcuraProject  *project,
+                                        GError               **error);
 
 /* Sample BLOB encoding (exported for tests and benchmarks). */
 GBytes  *procura_samples_encode (const double *values,
