@@ -527,6 +527,24 @@ test_report_since (Fixture       *f,
   g_assert_nonnull (strstr (same_text, "Changes since"));
   g_assert_nonnull (strstr (same_text, "No changes"));
   g_assert_null (strstr (same_text, "## Consequences"));
+
+  /* CSV: the changes beside the finance table */
+  {
+    g_autofree char *csv = g_build_filename (f->dir, "record.csv", NULL);
+    g_autofree char *changes = g_build_filename (f->dir, "record-changes.csv", NULL);
+    g_autofree char *changes_text = NULL;
+    g_autofree char *row = g_strdup_printf ("Brief,—,changed,slo_threshold_ms,%g ms,%g ms",
+                                            f->old_threshold, f->new_threshold);
+    const char *argv[] = { "report", f->new_path, "--output", csv, "--since", f->old_path, NULL };
+
+    g_clear_pointer (&out, g_free);
+    g_clear_pointer (&err, g_free);
+    g_assert_cmpint (procura_test_run_cli (argv, &out, &err), ==, 0);
+    changes_text = read_file (changes);
+    g_assert_true (g_str_has_prefix (changes_text, "part,item,change,column,old,new"));
+    g_assert_nonnull (strstr (changes_text, row));
+    g_assert_nonnull (strstr (changes_text, "price_per_gpu_hour"));
+  }
 }
 
 static void

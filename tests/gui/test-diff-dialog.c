@@ -188,6 +188,24 @@ test_error (void)
   procura_test_rmtree (dir);
 }
 
+/* The window offers it: "win.compare" is installed (the main menu names it) */
+static void
+test_window_action (void)
+{
+  GType type = PROCURA_TYPE_WINDOW;
+  gpointer klass = g_type_class_ref (type);
+  gboolean found = FALSE;
+  const char *name, *property;
+  const GVariantType *ptype;
+  GType owner;
+
+  for (guint i = 0; gtk_widget_class_query_action (klass, i, &owner, &name, &ptype, &property); i++)
+    if (g_str_equal (name, "win.compare"))
+      found = TRUE;
+  g_assert_true (found);
+  g_type_class_unref (klass);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -202,5 +220,6 @@ main (int    argc,
   g_test_add_func ("/gui/diff-dialog/changes", test_changes);
   g_test_add_func ("/gui/diff-dialog/no-changes", test_no_changes);
   g_test_add_func ("/gui/diff-dialog/error", test_error);
+  g_test_add_func ("/gui/diff-dialog/window-action", test_window_action);
   return g_test_run ();
 }
