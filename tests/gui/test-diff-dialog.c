@@ -111,7 +111,13 @@ test_changes (void)
   g_autofree char *slo = g_strdup_printf ("%g ms → %g ms", demo->brief->slo_threshold_ms,
                                           demo->brief->slo_threshold_ms * 0.75);
 
+  g_autoptr (ProcuraStore) held = NULL;
+  g_autoptr (GError) open_error = NULL;
+
   make_pair (dir, &old_path, &new_path, TRUE);
+  /* the open project is held for writing by the window's document, as in the app */
+  held = procura_store_open (new_path, PROCURA_STORE_OPEN_WRITABLE, &open_error);
+  g_assert_no_error (open_error);
   gtk_window_present (GTK_WINDOW (parent));
   procura_diff_dialog_present (GTK_WINDOW (parent), old_path, new_path);
   dialog = find_dialog (GTK_WINDOW (parent));
