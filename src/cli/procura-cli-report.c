@@ -1,4 +1,4 @@
-/* procura-cli-report.c: `procura report PROJECT --output OUT.pdf|.md|.csv`
+/* procura-cli-report.c: `procura report PROJECT --output OUT.pdf|.md|.csv [--since OLD.procura]`
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -15,15 +15,19 @@ procura_cli_report (int    argc,
                     char **argv)
 {
   g_autofree char *output = NULL;
+  g_autofree char *since_path = NULL;
   gboolean json = FALSE;
   GOptionEntry entries[] = {
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, N_("Write the report to FILE (.pdf, .md or .csv)"), N_("FILE") },
+    { "since", 0, 0, G_OPTION_ARG_FILENAME, &since_path, N_("Add a “Changes since” section: what changed from the project of the last review"), N_("OLD.procura") },
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("Print what was written as JSON"), NULL },
     { NULL }
   };
   g_autoptr (GOptionContext) context = g_option_context_new (_("PROJECT.procura — write the decision record"));
   g_autoptr (ProcuraStore) store = NULL;
   g_autoptr (ProcuraProject) project = NULL;
+  g_autoptr (ProcuraStore) since_store = NULL;
+  g_autoptr (ProcuraProject) since = NULL;
   g_autoptr (GError) error = NULL;
   ProcuraReportFormat format;
 
@@ -45,7 +49,16 @@ procura_cli_report (int    argc,
   if (project == NULL)
     return procura_cli_fail ("report", PROCURA_EXIT_BAD_INPUT, "%s", error->message);
 
-  if (!procura_report_write (project, output, format, &error))
+  if (since_path != NULL)
+    {
+      since_store = procura_store_open (since_path, PROCURA_STORE_OPEN_READ_ONLY, &error);
+      if (since_store != NULL)
+        since = procura_store_load_project (since_store, PROCURA_STORE_LOAD_WITH_SAMPLES, &error);
+      if (since == NULL)
+        return procura_cli_fail ("report", PROCURA_EXIT_BAD_INPUT, "--since %s: %s", since_path, error->message);
+    }
+
+  if (!procura_report_write_since (project, since, since_path, output, format, &error))
     return procura_cli_fail ("report", PROCURA_EXIT_BAD_INPUT, "%s", error->message);
 
   if (json)

@@ -28,6 +28,7 @@ int procura_cli_new     (int argc, char **argv);
 int procura_cli_import  (int argc, char **argv);
 int procura_cli_inspect (int argc, char **argv);
 int procura_cli_summary (int argc, char **argv);
+int procura_cli_diff    (int argc, char **argv);
 int procura_cli_fit     (int argc, char **argv);
 int procura_cli_render  (int argc, char **argv);
 int procura_cli_report  (int argc, char **argv);

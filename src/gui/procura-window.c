@@ -15,6 +15,7 @@
 #include "procura-chart-view.h"
 #include "procura-compare-page.h"
 #include "procura-decision-page.h"
+#include "procura-diff-dialog.h"
 #include "procura-document.h"
 #include "procura-fit-page.h"
 #include "procura-presentation.h"
@@ -684,6 +685,46 @@ save_as_action (GtkWidget  *widget,
 }
 
 static void
+compare_response_cb (GtkNativeDialog *dialog,
+                     int              response,
+                     gpointer         user_data)
+{
+  ProcuraWindow *self = PROCURA_WINDOW (user_data);
+
+  if (response == GTK_RESPONSE_ACCEPT && self->document != NULL)
+    {
+      g_autoptr (GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+      g_autofree char *path = g_file_get_path (file);
+
+      if (path == NULL)
+        show_toast (self, _("Only local project files can be compared"));
+      else
+        procura_diff_dialog_present (GTK_WINDOW (self), path, procura_document_get_path (self->document));
+    }
+  g_object_unref (dialog);
+}
+
+/* "Compare With…": what changed since another version of this project (the file of the
+ * last review), opened read-only. */
+static void
+compare_action (GtkWidget  *widget,
+                const char *action_name,
+                GVariant   *parameter)
+{
+  ProcuraWindow *self = PROCURA_WINDOW (widget);
+  GtkFileChooserNative *chooser;
+
+  if (self->document == NULL)
+    return;
+  chooser = gtk_file_chooser_native_new (_("Compare With Project"), GTK_WINDOW (self),
+                                         GTK_FILE_CHOOSER_ACTION_OPEN, _("_Compare"), _("_Cancel"));
+  add_project_filter (GTK_FILE_CHOOSER (chooser));
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
+  g_signal_connect (chooser, "response", G_CALLBACK (compare_response_cb), self);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
+}
+
+static void
 open_demo_action (GtkWidget  *widget,
                   const char *action_name,
                   GVariant   *parameter)
@@ -1031,6 +1072,7 @@ procura_window_class_init (ProcuraWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.import", NULL, import_action);
   gtk_widget_class_install_action (widget_class, "win.cancel-import", NULL, cancel_import_action);
   gtk_widget_class_install_action (widget_class, "win.export-record", NULL, export_record_action);
+  gtk_widget_class_install_action (widget_class, "win.compare", NULL, compare_action);
   gtk_widget_class_install_action (widget_class, "win.present", NULL, present_action);
   gtk_widget_class_install_action (widget_class, "win.undo", "x", undo_action);
   gtk_widget_class_install_action (widget_class, "win.toast", "s", toast_action);

@@ -9,55 +9,27 @@
 #include <string.h>
 
 #include "procura-analysis.h"
+#include "procura-diff.h"
 #include "procura-figures.h"
 #include "procura-report.h"
+#include "procura-units.h"
 #include "procura-util.h"
 
-/* @decimals < 0: shortest form (%g). @unit may be NULL. */
+/* @decimals < 0: shortest form (%g). @unit may be NULL. The forms are the core's
+ * (procura-units.h), shared with `procura diff` and the app's Compare dialog. */
 static char *
 fmt_num (double      v,
          int         decimals,
          const char *unit)
 {
-  g_autofree char *num = NULL;
-
-  if (isnan (v))
-    return g_strdup ("—");
-  num = decimals < 0 ? g_strdup_printf ("%.4g", v) : g_strdup_printf ("%.*f", decimals, v);
-  return unit != NULL ? g_strdup_printf ("%s %s", num, unit) : g_steal_pointer (&num);
-}
-
-/* "12,345.67": two decimals, thousands grouped with commas. */
-static char *
-group_thousands (double v)
-{
-  g_autofree char *plain = g_strdup_printf ("%.2f", fabs (v));
-  const char *dot = strchr (plain, '.');
-  GString *out = g_string_new (v < 0 ? "-" : "");
-  gsize int_len = dot - plain;
-
-  for (gsize i = 0; i < int_len; i++)
-    {
-      if (i > 0 && (int_len - i) % 3 == 0)
-        g_string_append_c (out, ',');
-      g_string_append_c (out, plain[i]);
-    }
-  g_string_append (out, dot);
-  return g_string_free (out, FALSE);
+  return procura_units_number (v, decimals, unit);
 }
 
 static char *
 fmt_money (double      v,
            const char *currency)
 {
-  g_autofree char *num = NULL;
-
-  if (isnan (v))
-    return g_strdup ("—");
-  num = group_thousands (v);
-  if (currency == NULL || g_str_equal (currency, "USD"))
-    return v < 0 ? g_strdup_printf ("-$%s", num + 1) : g_strdup_printf ("$%s", num);
-  return g_strdup_printf ("%s %s", num, currency);
+  return procura_units_money (v, currency);
 }
 
 /* A plain number for CSV: shortest exact-enough form, empty when unknown. */
@@ -305,11 +277,7 @@ fmt_cost_per_accepted (double      v,
                        const char *currency)
 {
   /* costs per output are small: keep four significant figures, and per 1,000 */
-  if (isnan (v))
-    return g_strdup ("—");
-  if (currency == NULL || g_str_equal (currency, "USD"))
-    return g_strdup_printf ("$%.4g", v);
-  return g_strdup_printf ("%.4g %s", v, currency);
+  return procura_units_cost_per_output (v, currency);
 }
 
 static void
@@ -911,14 +879,154 @@ add_provenance (ProcuraReportDoc *doc,
     }
 }
 
+/* "Changes since …": the diff from the last review's project to this one. */
+static void
+add_fields_rows (ProcuraBlock *table,
+                 const char   *part,
+                 const char   *item,
+                 const char   *change,
+                 GPtrArray    *fields)
+{
+  for (guint i = 0; i < fields->len; i++)
+    {
+      const ProcuraDiffField *f = g_ptr_array_index (fields, i);
+      const char *row[] = { part, item, change, f->column, f->old_text, f->new_text, NULL };
+      const char *csv[] = { part, item, change, f->column, f->old_text, f->new_text, NULL };
+
+      procura_block_add_row (table, row);
+      procura_block_add_csv_row (table, csv);
+    }
+}
+
+static void
+add_items_rows (ProcuraBlock *table,
+                const char   *part,
+                GPtrArray    *items)
+{
+  for (guint i = 0; i < items->len; i++)
+    {
+      const ProcuraDiffItem *it = g_ptr_array_index (items, i);
+      g_autofree char *item = NULL;
+
+      if (it->date != NULL)
+        item = g_strdup_printf ("%s (seen %s)", it->name, it->date);
+      else if (g_str_equal (part, "Run"))
+        item = g_strdup_printf ("%s (%s; from %s)", it->name, or_dash (it->candidate), or_dash (it->file_name));
+      else
+        item = g_strdup (it->name);
+      if (it->fields->len > 0)
+        add_fields_rows (table, part, item, procura_diff_kind_name (it->kind), it->fields);
+      else
+        {
+          const char *row[] = { part, item, procura_diff_kind_name (it->kind), "—", "—", "—", NULL };
+          procura_block_add_row (table, row);
+          procura_block_add_csv_row (table, row);
+        }
+    }
+}
+
+static void
+add_changes (ProcuraReportDoc *doc,
+             ProcuraProject   *project,
+             ProcuraProject   *since,
+             const char       *since_file)
+{
+  static const char *header[] = { "Part", "Item", "Change", "Column", "Old", "New", NULL };
+  static const char *csv_header[] = { "part", "item", "change", "column", "old", "new", NULL };
+  static const char *cheader[] = { "Candidate", "Capacity at target", "Cost per accepted output",
+                                   "Rank", NULL };
+  g_autoptr (ProcuraDiff) diff = procura_diff_projects (since, project);
+  g_autofree char *base = since_file != NULL ? g_path_get_basename (since_file) : NULL;
+  g_autofree char *heading = NULL;
+  g_autofree char *old_rec = NULL, *new_rec = NULL;
+  char date[11] = "";
+
+  if (since->modified != NULL)
+    g_strlcpy (date, since->modified, sizeof date);
+  heading = g_strdup_printf ("Changes since “%s” (%s%s%s)", or_dash (since->title),
+                             base != NULL ? base : "previous record", date[0] ? ", " : "", date);
+  procura_report_doc_heading (doc, 1, heading);
+  if (procura_diff_is_empty (diff))
+    {
+      procura_report_doc_paragraph (doc, "No changes: the brief, the assumptions, the candidates, the quotes, "
+                                         "the runs and every figure of the analysis are as they were.");
+      return;
+    }
+  procura_report_doc_paragraph (doc, "What differs from the previous record, column by column (names as in the "
+                                     "project file), then what it changes in the analysis.");
+  if (diff->project->len + diff->brief->len + diff->assumptions->len + diff->decision->len
+      + diff->candidates->len + diff->quotes->len + diff->runs->len > 0)
+    {
+      ProcuraBlock *table = procura_report_doc_table (doc, "changes", NULL, header);
+
+      procura_block_set_csv_header (table, csv_header);
+      add_fields_rows (table, "Project", "—", "changed", diff->project);
+      add_fields_rows (table, "Brief", "—", "changed", diff->brief);
+      add_fields_rows (table, "Assumptions", "—", "changed", diff->assumptions);
+      add_fields_rows (table, "Decision", "—", "changed", diff->decision);
+      add_items_rows (table, "Candidate", diff->candidates);
+      add_items_rows (table, "Quote", diff->quotes);
+      add_items_rows (table, "Run", diff->runs);
+    }
+  else
+    procura_report_doc_paragraph (doc, "No input changed.");
+
+  procura_report_doc_heading (doc, 2, "Consequences");
+  if (g_strcmp0 (diff->old_target, diff->new_target) != 0)
+    procura_report_doc_paragraph (doc, "Latency target: %s → %s.", diff->old_target, diff->new_target);
+  if (procura_diff_n_changed_outcomes (diff) == 0)
+    procura_report_doc_paragraph (doc, "Capacity, cost per accepted output and rank are unchanged for every candidate.");
+  else
+    {
+      ProcuraBlock *ct = procura_report_doc_table (doc, "changes-consequences", NULL, cheader);
+
+      for (guint i = 0; i < diff->outcomes->len; i++)
+        {
+          const ProcuraDiffOutcome *o = g_ptr_array_index (diff->outcomes, i);
+          g_autofree char *name = NULL, *cap = NULL, *cost = NULL, *rank = NULL;
+          g_autofree char *old_rank = o->old_rank > 0 ? g_strdup_printf ("%d", o->old_rank) : g_strdup ("—");
+          g_autofree char *new_rank = o->new_rank > 0 ? g_strdup_printf ("%d", o->new_rank) : g_strdup ("—");
+
+          if (!o->changed)
+            continue;
+          name = g_strdup_printf ("%s%s", o->name, !o->in_old ? " (new)" : !o->in_new ? " (gone)" : "");
+          cap = g_strdup_printf ("%s → %s", o->old_capacity_text, o->new_capacity_text);
+          cost = g_strdup_printf ("%s → %s", o->old_cost_text, o->new_cost_text);
+          rank = g_strdup_printf ("%s → %s", old_rank, new_rank);
+          {
+            const char *row[] = { name, cap, cost, rank, NULL };
+            procura_block_add_row (ct, row);
+          }
+        }
+    }
+  old_rec = diff->old_recommended != NULL ? g_strdup_printf ("%s (%s)", diff->old_choice, diff->old_recommended)
+                                          : g_strdup (diff->old_choice);
+  new_rec = diff->new_recommended != NULL ? g_strdup_printf ("%s (%s)", diff->new_choice, diff->new_recommended)
+                                          : g_strdup (diff->new_choice);
+  if (diff->recommendation_changed)
+    procura_report_doc_paragraph (doc, "Recommendation: %s → %s.", old_rec, new_rec);
+  else
+    procura_report_doc_paragraph (doc, "Recommendation unchanged: %s.", new_rec);
+}
+
 ProcuraReportDoc *
 procura_report_build (ProcuraProject *project)
+{
+  return procura_report_build_since (project, NULL, NULL);
+}
+
+ProcuraReportDoc *
+procura_report_build_since (ProcuraProject *project,
+                            ProcuraProject *since,
+                            const char     *since_file)
 {
   ProcuraReportDoc *doc = procura_report_doc_new (project->title != NULL ? project->title
                                                                          : "Untitled decision");
 
   doc->generated_at = procura_now_iso8601 ();
   add_title (doc, project);
+  if (since != NULL)
+    add_changes (doc, project, since, since_file);
   add_brief (doc, project);
   add_candidates (doc, project);
   add_quotes (doc, project);
@@ -978,7 +1086,18 @@ procura_report_write (ProcuraProject      *project,
                       ProcuraReportFormat  format,
                       GError             **error)
 {
-  g_autoptr (ProcuraReportDoc) doc = procura_report_build (project);
+  return procura_report_write_since (project, NULL, NULL, path, format, error);
+}
+
+gboolean
+procura_report_write_since (ProcuraProject      *project,
+                            ProcuraProject      *since,
+                            const char          *since_file,
+                            const char          *path,
+                            ProcuraReportFormat  format,
+                            GError             **error)
+{
+  g_autoptr (ProcuraReportDoc) doc = procura_report_build_since (project, since, since_file);
 
   switch (format)
     {
@@ -1028,6 +1147,19 @@ procura_report_write (ProcuraProject      *project,
         csv = procura_report_table_to_csv (finance);
         if (!g_file_set_contents (path, csv, -1, error))
           return FALSE;
+        if (since != NULL)
+          {
+            const ProcuraBlock *changes = procura_report_doc_find_table (doc, "changes");
+            g_autofree char *cpath = sibling_path (path, "-changes.csv");
+            g_autofree char *ccsv = NULL;
+
+            if (changes != NULL)
+              ccsv = procura_report_table_to_csv (changes);
+            else
+              ccsv = g_strdup ("part,item,change,column,old,new\n");
+            if (!g_file_set_contents (cpath, ccsv, -1, error))
+              return FALSE;
+          }
         if (metrics != NULL)
           {
             g_autofree char *mpath = sibling_path (path, "-metrics.csv");

@@ -32,4 +32,19 @@ gboolean          procura_report_write            (ProcuraProject      *project,
                                                    ProcuraReportFormat  format,
                                                    GError             **error);
 
+/* The same with a "Changes since …" section after the title page: what changed from
+ * @since (the project of the last review, read from @since_file, which names it in the
+ * heading) to @project, and its consequences (see procura-diff.h). With @since NULL
+ * these are procura_report_build() and procura_report_write(). For CSV, the changes go
+ * to NAME-changes.csv beside @path. */
+ProcuraReportDoc *procura_report_build_since      (ProcuraProject *project,
+                                                   ProcuraProject *since,
+                                                   const char     *since_file);
+gboolean          procura_report_write_since      (ProcuraProject      *project,
+                                                   ProcuraProject      *since,
+                                                   const char          *since_file,
+                                                   const char          *path,
+                                                   ProcuraReportFormat  format,
+                                                   GError             **error);
+
 G_END_DECLS

@@ -12,7 +12,7 @@ test_help (void)
   g_autofree char *out = NULL, *err = NULL;
   const char *argv[] = { "--help", NULL };
   static const char *commands[] = { "new", "import", "inspect", "summary", "fit", "render",
-                                    "report", "cost", "demo", "probe", NULL };
+                                    "report", "cost", "demo", "probe", "diff", NULL };
 
   g_assert_cmpint (procura_test_run_cli (argv, &out, &err), ==, 0);
   for (int i = 0; commands[i] != NULL; i++)
