@@ -417,6 +417,12 @@ figure_latency (Fig *f)
       procura_chart_series_set_data_space (s, TRUE);
       any = TRUE;
 
+      if (cap->nm_miss >= 0 && cap->nm_miss < (int) n)
+        {
+          /* a miss below a load that meets: shown, not silently read past */
+          g_autofree char *label = g_strdup_printf (_("%s: misses here, meets at a higher load"), who);
+          procura_chart_add_callout (chart, x[cap->nm_miss], y[cap->nm_miss], label);
+        }
       switch (cap->status)
         {
         case PROCURA_CAPACITY_OK:

@@ -619,6 +619,12 @@ test_latency_crossing (void)
     procura_chart_unref (plain);
   }
 
+  /* a monotone sweep: no callout about a miss below a meeting point */
+  {
+    g_autofree char *summary = procura_chart_summary (chart);
+    g_assert_null (strstr (summary, "misses here"));
+  }
+
   /* as reported, no p95: the subtitle promises neither intervals nor shading */
   g_assert_null (strstr (procura_chart_get_subtitle (chart), "bootstrap"));
   g_assert_null (strstr (procura_chart_get_subtitle (chart), "shaded"));
@@ -635,6 +641,19 @@ test_latency_crossing (void)
   }
   with_samples = procura_figure_build ("latency", p, NULL, NULL);
   g_assert_nonnull (strstr (procura_chart_get_subtitle (with_samples), "bootstrap"));
+
+  /* a warm-up outlier: the lightest point misses, the next ones meet; the chart says
+   * so beside that point instead of striking the candidate out */
+  {
+    g_autoptr (ProcuraChart) outlier = NULL;
+    g_autofree char *summary = NULL;
+
+    g_ptr_array_add (p->runs, make_run (4, 1, 0.5, 700));
+    outlier = procura_figure_build ("latency", p, NULL, NULL);
+    summary = procura_chart_summary (outlier);
+    g_assert_nonnull (strstr (summary, "misses here, meets at a higher load"));
+    g_assert_null (strstr (summary, "struck out"));
+  }
 
   cairo_destroy (cr);
   cairo_surface_destroy (surface);
