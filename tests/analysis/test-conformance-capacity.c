@@ -221,6 +221,8 @@ test_sglang_sweep (void)
   g_assert_cmpfloat (below->throughput_rps, ==, l20->rps);
   w = find_warning (a, "non-monotone-sweep", 1);
   g_assert_nonnull (w);
+  g_test_message ("%s", w->message);
+  g_test_message ("%s", cap->reason);
   g_assert_nonnull (strstr (w->message, first->label));
   g_assert_nonnull (strstr (w->message, below->label));
   g_assert_null (find_warning (a, "misses-target", 1));
