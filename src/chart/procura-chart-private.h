@@ -39,6 +39,7 @@ struct _ProcuraChartSeries {
   gboolean    in_legend;
   gboolean    hidden;     /* toggled off in the legend: not drawn, not looked up */
   gboolean    x_sorted;   /* x ascending (or implicit) */
+  gboolean    data_space; /* line segments straight in data space, curved on a log axis */
   /* finite bounds of the data, and the smallest positive values for log axes */
   double      x_min, x_max, y_min, y_max, x_min_pos, y_min_pos;
   /* decimation cache */

@@ -109,6 +109,12 @@ procura_chart_get_title (const ProcuraChart *chart)
   return chart->title;
 }
 
+const char *
+procura_chart_get_subtitle (const ProcuraChart *chart)
+{
+  return chart->subtitle;
+}
+
 void
 procura_chart_set_subtitle (ProcuraChart *chart,
                             const char   *subtitle)
@@ -365,6 +371,79 @@ procura_chart_series_set_in_legend (ProcuraChartSeries *series,
                                     gboolean            in_legend)
 {
   series->in_legend = in_legend;
+}
+
+void
+procura_chart_series_set_data_space (ProcuraChartSeries *series,
+                                     gboolean            data_space)
+{
+  series->data_space = data_space;
+}
+
+/* A point of the segment from (x0, y0) to (x1, y1) at fraction f, as the line is drawn:
+ * straight in each axis' drawing space (log10 on a log axis), or in data space. */
+static void
+segment_point (gboolean  x_log,
+               gboolean  y_log,
+               gboolean  data_space,
+               double    x0,
+               double    y0,
+               double    x1,
+               double    y1,
+               double    f,
+               double   *x,
+               double   *y)
+{
+  if (x_log && !data_space)
+    *x = pow (10, log10 (x0) + f * (log10 (x1) - log10 (x0)));
+  else
+    *x = x0 + f * (x1 - x0);
+  if (y_log && !data_space)
+    *y = pow (10, log10 (y0) + f * (log10 (y1) - log10 (y0)));
+  else
+    *y = y0 + f * (y1 - y0);
+}
+
+gboolean
+procura_chart_series_value_at (const ProcuraChart *chart,
+                               guint               series,
+                               double              x,
+                               double             *y)
+{
+  const ProcuraChartSeries *s;
+  gboolean x_log = chart->axis[PROCURA_AXIS_X].scale == PROCURA_SCALE_LOG;
+  gboolean y_log = chart->axis[PROCURA_AXIS_Y].scale == PROCURA_SCALE_LOG;
+
+  if (series >= chart->series->len)
+    return FALSE;
+  s = chart->series->pdata[series];
+  if ((s->kind != PROCURA_SERIES_LINE && s->kind != PROCURA_SERIES_STEP) || s->y == NULL)
+    return FALSE;
+  for (gsize i = 1; i < s->n; i++)
+    {
+      double x0 = s->x ? s->x[i - 1] : (double) (i - 1), x1 = s->x ? s->x[i] : (double) i;
+      double y0 = s->y[i - 1], y1 = s->y[i], f, xx;
+
+      if (!isfinite (x0) || !isfinite (x1) || !isfinite (y0) || !isfinite (y1) ||
+          (x_log && !(x0 > 0 && x1 > 0)) || (y_log && !(y0 > 0 && y1 > 0)))
+        continue;
+      if (!(MIN (x0, x1) <= x && x <= MAX (x0, x1)))
+        continue;
+      if (s->kind == PROCURA_SERIES_STEP)
+        {
+          *y = x < x1 ? y0 : y1;
+          return TRUE;
+        }
+      if (x0 == x1)
+        f = 0;
+      else if (x_log && !s->data_space)
+        f = (log10 (x) - log10 (x0)) / (log10 (x1) - log10 (x0));
+      else
+        f = (x - x0) / (x1 - x0);
+      segment_point (x_log, y_log, s->data_space, x0, y0, x1, y1, f, &xx, y);
+      return TRUE;
+    }
+  return FALSE;
 }
 
 guint
@@ -1519,7 +1598,8 @@ draw_line_path (Ctx                      *c,
 {
   cairo_t *cr = c->cr;
   gboolean pen = FALSE;
-  double prev_y = 0;
+  gboolean curve = s->data_space && !step && (c->mx.log || c->my.log);
+  double prev_y = 0, prev_dx = 0, prev_dy = 0;
 
   cairo_new_path (cr);
   for (gsize i = 0; i < s->n; i++)
@@ -1541,10 +1621,24 @@ draw_line_path (Ctx                      *c,
           cairo_line_to (cr, px, prev_y);
           cairo_line_to (cr, px, py);
         }
+      else if (curve)
+        {
+          /* straight in data space: the curve of linear interpolation on screen */
+          for (int k = 1; k < 48; k++)
+            {
+              double sx, sy;
+
+              segment_point (FALSE, FALSE, TRUE, prev_dx, prev_dy, x, y, k / 48.0, &sx, &sy);
+              cairo_line_to (cr, map_value (&c->mx, sx), map_value (&c->my, sy));
+            }
+          cairo_line_to (cr, px, py);
+        }
       else
         cairo_line_to (cr, px, py);
       pen = TRUE;
       prev_y = py;
+      prev_dx = x;
+      prev_dy = y;
     }
 }
 

@@ -199,6 +199,7 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (ProcuraChart, procura_chart_unref)
 void procura_chart_set_title    (ProcuraChart *chart, const char *title);
 void procura_chart_set_subtitle (ProcuraChart *chart, const char *subtitle);
 const char *procura_chart_get_title (const ProcuraChart *chart);
+const char *procura_chart_get_subtitle (const ProcuraChart *chart);
 /* A message drawn centred in the plot ("No benchmark runs yet"); a chart without
  * drawable data shows it (or "No data") instead of empty axes. */
 void procura_chart_set_message  (ProcuraChart *chart, const char *message);
@@ -268,6 +269,10 @@ void procura_chart_series_set_struck_out (ProcuraChartSeries *series,
 void procura_chart_series_set_estimate  (ProcuraChartSeries *series, gboolean estimate);
 /* Leaves the series out of the legend (helper series such as a band's twin). */
 void procura_chart_series_set_in_legend (ProcuraChartSeries *series, gboolean in_legend);
+/* A line whose segments are straight in data space: on a log axis each is drawn as the
+ * curve of linear interpolation between its two points, so that a value read off the
+ * data by linear interpolation lies on the drawn line. Default FALSE (straight on screen). */
+void procura_chart_series_set_data_space (ProcuraChartSeries *series, gboolean data_space);
 /* The unit of the values in the data table and summary (defaults to the axis unit). */
 guint       procura_chart_get_n_series   (const ProcuraChart *chart);
 /* Legend toggles: a hidden series (and the helper series of its colour that are not in
@@ -288,6 +293,14 @@ gboolean    procura_chart_series_get_point    (const ProcuraChart *chart,
                                                gsize               index,
                                                double             *x,
                                                double             *y);
+
+/* The y that the drawn line (or step) of series @series has at @x, following the axes'
+ * scales (or data space, see procura_chart_series_set_data_space); FALSE when @x is
+ * outside the series or it is not a line. */
+gboolean    procura_chart_series_value_at (const ProcuraChart *chart,
+                                           guint               series,
+                                           double              x,
+                                           double             *y);
 
 /* Annotations, all in data coordinates. */
 /* A threshold across the plot at y (target lines). */

@@ -341,9 +341,9 @@ figure_latency (Fig *f)
 {
   g_autofree char *target = slo_text (f);
   g_autofree char *ylabel = g_strdup_printf ("%s", f->metric);
-  g_autofree char *sub = g_strdup_printf (_("Lines: %s with its 95%% bootstrap interval; shaded: p50 to p95"), f->metric);
-  ProcuraChart *chart = chart_new (f, _("Latency vs load"), sub);
-  gboolean any = FALSE;
+  ProcuraChart *chart = chart_new (f, _("Latency vs load"), NULL);
+  gboolean any = FALSE, any_ci = FALSE, any_spread = FALSE;
+  guint n_excluded = 0;
 
   procura_chart_set_axis (chart, PROCURA_AXIS_X, _("Achieved throughput"), PROCURA_UNIT_REQ_PER_S, PROCURA_SCALE_LINEAR);
   procura_chart_set_axis (chart, PROCURA_AXIS_Y, ylabel, PROCURA_UNIT_MS, PROCURA_SCALE_LOG);
@@ -363,7 +363,10 @@ figure_latency (Fig *f)
       gboolean have_ci = FALSE, have_spread = FALSE;
       ProcuraChartSeries *s;
 
-      if (cap == NULL || cap->points == NULL || cap->points->len == 0 || ca->derived)
+      if (cap == NULL || cap->points == NULL || ca->derived)
+        continue;
+      n_excluded += cap->excluded != NULL ? cap->excluded->len : 0;
+      if (cap->points->len == 0)
         continue;
       n = cap->points->len;
       x = g_new (double, n);
@@ -405,10 +408,21 @@ figure_latency (Fig *f)
           if (cap->status == PROCURA_CAPACITY_MISSES)
             procura_chart_series_set_struck_out (s, TRUE, NULL);
         }
+      any_ci |= have_ci;
+      any_spread |= have_spread;
       s = procura_chart_add_series (chart, PROCURA_SERIES_LINE, ca->name, x, y, n);
       procura_chart_series_set_color (s, i);
+      /* the capacity is read by linear interpolation in ms: draw the segments the same
+       * way, so the marked crossing lies on the line on the log axis */
+      procura_chart_series_set_data_space (s, TRUE);
       any = TRUE;
 
+      if (cap->nm_miss >= 0 && cap->nm_miss < (int) n)
+        {
+          /* a miss below a load that meets: shown, not silently read past */
+          g_autofree char *label = g_strdup_printf (_("%s: misses here, meets at a higher load"), who);
+          procura_chart_add_callout (chart, x[cap->nm_miss], y[cap->nm_miss], label);
+        }
       switch (cap->status)
         {
         case PROCURA_CAPACITY_OK:
@@ -442,6 +456,29 @@ figure_latency (Fig *f)
     }
   if (isfinite (f->analysis->slo_threshold_ms))
     procura_chart_add_hline (chart, f->analysis->slo_threshold_ms, target);
+  if (any)
+    {
+      /* say only what is drawn: intervals and shading exist for recomputed data only */
+      GString *sub = g_string_new (NULL);
+
+      if (f->project->illustrative)
+        g_string_append (sub, _("Illustrative data"));
+      if (sub->len > 0)
+        g_string_append (sub, " · ");
+      if (any_ci)
+        g_string_append_printf (sub, _("Lines: %s with its 95%% bootstrap interval where per-request samples exist"),
+                                f->metric);
+      else
+        g_string_append_printf (sub, _("Lines: %s as reported (no per-request samples: no interval)"), f->metric);
+      if (any_spread)
+        g_string_append (sub, _("; shaded: p50 to p95"));
+      if (n_excluded > 0)
+        g_string_append_printf (sub, g_dngettext (GETTEXT_PACKAGE, "; %u run left out (too few requests completed)",
+                                                  "; %u runs left out (too few requests completed)", n_excluded),
+                                n_excluded);
+      procura_chart_set_subtitle (chart, sub->str);
+      g_string_free (sub, TRUE);
+    }
   if (!any)
     {
       g_autofree char *msg = g_strdup_printf (_("No benchmark runs with %s and a throughput yet: import a load sweep per candidate."),

@@ -420,6 +420,21 @@ analysis_group (ProcuraDecisionPage *self,
     adw_preferences_group_add (ADW_PREFERENCES_GROUP (group),
                                icon_row ("dialog-information-symbolic", NULL, _("Ranking withheld"),
                                          analysis->ranking_withheld_reason));
+  else if (analysis->ranking_separation == PROCURA_SEPARATION_OVERLAP ||
+           analysis->ranking_separation == PROCURA_SEPARATION_UNKNOWN)
+    {
+      /* the two best candidates' cost intervals overlap (or one has none) */
+      g_autofree char *text = g_strdup_printf ("%s. %s", analysis->ranking_uncertainty,
+                                               analysis->measure_next != NULL ? analysis->measure_next : "");
+      g_autofree char *escaped = g_markup_escape_text (text, -1);
+
+      adw_preferences_group_add (ADW_PREFERENCES_GROUP (group),
+                                 icon_row ("dialog-warning-symbolic", "warning",
+                                           analysis->ranking_separation == PROCURA_SEPARATION_OVERLAP
+                                           ? _("Not distinguishable at this sample size")
+                                           : _("Ranking uncertainty unknown"),
+                                           escaped));
+    }
   if (analysis->recommendation != NULL)
     {
       ProcuraRecommendation *r = analysis->recommendation;

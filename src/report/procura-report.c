@@ -301,6 +301,10 @@ add_finance (ProcuraReportDoc      *doc,
     or_dash (analysis->currency));
   if (analysis->ranking_withheld)
     procura_report_doc_missing (doc, "ranking withheld: %s", or_dash (analysis->ranking_withheld_reason));
+  else if (analysis->ranking_uncertainty != NULL)
+    procura_report_doc_paragraph (doc, "Uncertainty: %s.%s%s", analysis->ranking_uncertainty,
+                                  analysis->measure_next != NULL ? " " : "",
+                                  analysis->measure_next != NULL ? analysis->measure_next : "");
 
   table = procura_report_doc_table (doc, "finance", NULL, header);
   {

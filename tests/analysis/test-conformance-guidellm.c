@@ -5,8 +5,8 @@
  * The test reads the sweep itself with json-glib (per benchmark: the achieved
  * requests/s, metrics.requests_per_second.successful.mean, and the p99 of a latency
  * metric, metrics.<metric>.successful.percentiles.p99), applies COST-MODEL.md §4 by
- * hand (order by load, last point meeting the target, first missing it, linear
- * interpolation between them) and compares with what the analysis reads through the
+ * hand (order by load, the highest point meeting the target, the next one missing it,
+ * linear interpolation between them) and compares with what the analysis reads through the
  * importer, in process and through `procura summary --json` on a stored project.
  */
 #include "config.h"
@@ -71,27 +71,25 @@ expected_capacity (GArray *points,
                    double  threshold,
                    double *rps)
 {
-  int first_miss = -1;
+  int last_meet = -1;
 
+  /* the highest load that meets, towards the next point (which misses) */
   for (guint i = 0; i < points->len; i++)
-    if (g_array_index (points, Point, i).p99 > threshold)
-      {
-        first_miss = (int) i;
-        break;
-      }
-  if (first_miss < 0)
+    if (g_array_index (points, Point, i).p99 <= threshold)
+      last_meet = (int) i;
+  if (last_meet == (int) points->len - 1)
     {
       *rps = g_array_index (points, Point, points->len - 1).rps;
       return "not-saturated";
     }
-  if (first_miss == 0)
+  if (last_meet < 0)
     {
       *rps = NAN;
       return "misses-target";
     }
   {
-    Point b = g_array_index (points, Point, first_miss - 1);
-    Point a = g_array_index (points, Point, first_miss);
+    Point b = g_array_index (points, Point, last_meet);
+    Point a = g_array_index (points, Point, last_meet + 1);
     *rps = b.rps + (threshold - b.p99) / (a.p99 - b.p99) * (a.rps - b.rps);
   }
   return "ok";

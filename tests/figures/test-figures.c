@@ -554,6 +554,112 @@ test_degenerate_content (void)
 }
 
 /* ------------------------------------------------------------------------- */
+/* Latency: the crossing shown is the crossing computed                       */
+
+static guint
+series_named (ProcuraChart *chart,
+              const char   *name)
+{
+  for (guint i = 0; i < procura_chart_get_n_series (chart); i++)
+    if (g_strcmp0 (procura_chart_series_get_name (chart, i), name) == 0)
+      return i;
+  g_assert_not_reached ();
+  return 0;
+}
+
+static void
+test_latency_crossing (void)
+{
+  g_autoptr (ProcuraProject) p = make_project (1);
+  g_autoptr (ProcuraAnalysis) a = NULL;
+  g_autoptr (ProcuraChart) chart = NULL;
+  g_autoptr (ProcuraChart) with_samples = NULL;
+  const ProcuraCapacity *cap;
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 640, 400);
+  cairo_t *cr = cairo_create (surface);
+  double y_drawn, y_screen, px, py, bx, by, ax, ay;
+  guint line;
+
+  /* as reported, p99 ttft: 2 req/s 100 ms, 3 req/s 200 ms, 8 req/s 900 ms; target 500 ms.
+   * By hand: 3 + (500 - 200) / (900 - 200) x 5 = 5.142857 req/s */
+  g_ptr_array_add (p->runs, make_run (2, 1, 2, 100));
+  g_ptr_array_add (p->runs, make_run (3, 1, 8, 900));
+  a = procura_analysis_run (p, NULL);
+  cap = procura_analysis_find (a, 1)->capacity;
+  g_assert_cmpint (cap->status, ==, PROCURA_CAPACITY_OK);
+  g_assert_cmpfloat_with_epsilon (cap->capacity_rps, 3 + 300.0 / 700.0 * 5, 1e-12);
+
+  chart = procura_figure_build ("latency", p, a, NULL);
+  procura_chart_draw (chart, cr, 640, 400, procura_chart_theme_light ());
+  g_assert_true (procura_chart_get_layout (chart).y_log);
+  line = series_named (chart, "1× H100");
+  /* the drawn line passes through the target at the computed capacity */
+  g_assert_true (procura_chart_series_value_at (chart, line, cap->capacity_rps, &y_drawn));
+  g_assert_cmpfloat_with_epsilon (y_drawn, 500, 1e-9);
+  /* and on screen: the marker's pixel lies on the drawn curve, not on the chord */
+  g_assert_true (procura_chart_data_to_pixel (chart, cap->capacity_rps, 500, &px, &py));
+  g_assert_true (procura_chart_data_to_pixel (chart, 3, 200, &bx, &by));
+  g_assert_true (procura_chart_data_to_pixel (chart, 8, 900, &ax, &ay));
+  /* the straight chord on the log axis would be visibly off (> 5 px) */
+  g_assert_cmpfloat (fabs (by + (px - bx) / (ax - bx) * (ay - by) - py), >, 5);
+
+  /* a line straight on screen (the old drawing) would cross elsewhere: this test can fail */
+  {
+    ProcuraChart *plain = procura_chart_new ();
+    ProcuraChartSeries *s;
+    double x[] = { 3, 8 }, y[] = { 200, 900 };
+
+    procura_chart_set_axis (plain, PROCURA_AXIS_Y, "ttft", PROCURA_UNIT_MS, PROCURA_SCALE_LOG);
+    s = procura_chart_add_series (plain, PROCURA_SERIES_LINE, "plain", x, y, 2);
+    g_assert_true (procura_chart_series_value_at (plain, 0, cap->capacity_rps, &y_screen));
+    g_assert_cmpfloat (fabs (y_screen - 500), >, 50);
+    procura_chart_series_set_data_space (s, TRUE);
+    g_assert_true (procura_chart_series_value_at (plain, 0, cap->capacity_rps, &y_screen));
+    g_assert_cmpfloat_with_epsilon (y_screen, 500, 1e-9);
+    procura_chart_unref (plain);
+  }
+
+  /* a monotone sweep: no callout about a miss below a meeting point */
+  {
+    g_autofree char *summary = procura_chart_summary (chart);
+    g_assert_null (strstr (summary, "misses here"));
+  }
+
+  /* as reported, no p95: the subtitle promises neither intervals nor shading */
+  g_assert_null (strstr (procura_chart_get_subtitle (chart), "bootstrap"));
+  g_assert_null (strstr (procura_chart_get_subtitle (chart), "shaded"));
+  g_assert_nonnull (strstr (procura_chart_get_subtitle (chart), "as reported"));
+
+  /* with per-request samples it says so */
+  {
+    ProcuraRun *r = g_ptr_array_index (p->runs, 0);
+    double *v = g_new (double, 200);
+
+    for (guint i = 0; i < 200; i++)
+      v[i] = i;
+    procura_run_take_samples (r, "ttft", v, 200);
+  }
+  with_samples = procura_figure_build ("latency", p, NULL, NULL);
+  g_assert_nonnull (strstr (procura_chart_get_subtitle (with_samples), "bootstrap"));
+
+  /* a warm-up outlier: the lightest point misses, the next ones meet; the chart says
+   * so beside that point instead of striking the candidate out */
+  {
+    g_autoptr (ProcuraChart) outlier = NULL;
+    g_autofree char *summary = NULL;
+
+    g_ptr_array_add (p->runs, make_run (4, 1, 0.5, 700));
+    outlier = procura_figure_build ("latency", p, NULL, NULL);
+    summary = procura_chart_summary (outlier);
+    g_assert_nonnull (strstr (summary, "misses here, meets at a higher load"));
+    g_assert_null (strstr (summary, "struck out"));
+  }
+
+  cairo_destroy (cr);
+  cairo_surface_destroy (surface);
+}
+
+/* ------------------------------------------------------------------------- */
 /* procura render                                                             */
 
 static int
@@ -657,6 +763,7 @@ main (int   argc,
   g_test_add_func ("/figures/demo/fit-map", test_demo_fit_map);
   g_test_add_func ("/figures/degenerate/render", test_degenerate);
   g_test_add_func ("/figures/degenerate/content", test_degenerate_content);
+  g_test_add_func ("/figures/latency-crossing", test_latency_crossing);
   g_test_add_func ("/figures/cli-render", test_cli_render);
 
   return g_test_run ();

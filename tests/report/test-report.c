@@ -457,6 +457,14 @@ test_demo_cli (void)
   /* the Markdown has the finance table and its figures beside it */
   g_assert_true (g_file_get_contents (md, &md_text, NULL, NULL));
   g_assert_nonnull (strstr (md_text, "## Finance normalisation"));
+  /* the ranking's uncertainty at this sample size, as the summary states it */
+  {
+    JsonObject *ranking = json_object_get_object_member (json_node_get_object (json_parser_get_root (parser)),
+                                                         "ranking");
+    g_autofree char *said = g_strdup_printf ("Uncertainty: %s.",
+                                             json_object_get_string_member (ranking, "uncertainty"));
+    g_assert_nonnull (strstr (md_text, said));
+  }
   for (guint i = 0; procura_figure_names[i] != NULL; i++)
     {
       g_autofree char *svg = g_strdup_printf ("%s/record-%s.svg", dir, procura_figure_names[i]);

@@ -37,6 +37,7 @@ candidate_analysis_free (ProcuraCandidateAnalysis *ca)
   g_clear_pointer (&ca->break_even, g_array_unref);
   g_free (ca->fit);
   g_free (ca->fit_reason);
+  g_free (ca->cost_interval_reason);
   g_free (ca);
 }
 
@@ -52,6 +53,8 @@ procura_analysis_free (ProcuraAnalysis *a)
   g_clear_pointer (&a->ranking, g_array_unref);
   g_free (a->ranking_withheld_reason);
   g_clear_pointer (&a->recommendation, procura_recommendation_free);
+  g_free (a->ranking_uncertainty);
+  g_free (a->measure_next);
   g_free (a);
 }
 
@@ -74,6 +77,7 @@ candidate_analysis_new (void)
   ProcuraCandidateAnalysis *ca = g_new0 (ProcuraCandidateAnalysis, 1);
 
   ca->capacity_at_slo = NAN;
+  ca->cost_lo = ca->cost_hi = NAN;
   ca->sensitivity = g_ptr_array_new_with_free_func ((GDestroyNotify) procura_sensitivity_free);
   ca->what_ifs = g_ptr_array_new_with_free_func ((GDestroyNotify) procura_what_if_free);
   ca->break_even = g_array_new (FALSE, FALSE, sizeof (ProcuraBreakEven));
@@ -579,7 +583,17 @@ procura_analysis_run (const ProcuraProject         *project,
         }
     }
 
+  procura_analysis_uncertainty (a);
   procura_warnings_collect (project, a);
   a->recommendation = procura_recommend (project, a);
+  if (a->recommendation != NULL && a->ranking_separation != PROCURA_SEPARATION_DISTINCT &&
+      a->ranking_uncertainty != NULL)
+    {
+      /* the ranking's uncertainty, and what to measure to settle it */
+      g_ptr_array_add (a->recommendation->reasons, g_strdup_printf ("%c%s.", g_ascii_toupper (a->ranking_uncertainty[0]),
+                                                                    a->ranking_uncertainty + 1));
+      if (a->measure_next != NULL)
+        g_ptr_array_add (a->recommendation->reasons, g_strdup (a->measure_next));
+    }
   return a;
 }

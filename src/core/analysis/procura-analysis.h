@@ -42,6 +42,16 @@ typedef struct {
 
 void procura_analysis_options_init (ProcuraAnalysisOptions *options);
 
+typedef enum {
+  PROCURA_SEPARATION_NONE = 0,        /* fewer than two ranked candidates */
+  PROCURA_SEPARATION_DISTINCT,        /* the two best cost intervals do not overlap */
+  PROCURA_SEPARATION_OVERLAP,         /* they overlap: not distinguishable at this sample size */
+  PROCURA_SEPARATION_UNKNOWN,         /* one of them has no interval (percentiles as reported) */
+} ProcuraSeparation;
+
+/* "none", "distinct", "not-distinguishable", "unknown" */
+const char *procura_separation_name (ProcuraSeparation s);
+
 typedef struct {
   gint64                candidate_id;  /* the project's id; < 0 for a derived candidate */
   char                 *name;
@@ -68,6 +78,14 @@ typedef struct {
    * when it cannot be computed (unknown model or GPU, ...) */
   ProcuraFitResult     *fit;
   char                 *fit_reason;
+
+  /* the cost per accepted output at the ends of the capacity interval (procura-
+   * uncertainty.c): NAN both when unknown; cost_hi INFINITY when the pessimistic
+   * reading misses at every load; equal to the cost when it does not depend on a
+   * measured capacity (the API route) */
+  double                cost_lo;
+  double                cost_hi;
+  char                 *cost_interval_reason;
 } ProcuraCandidateAnalysis;
 
 struct _ProcuraAnalysis {
@@ -87,6 +105,11 @@ struct _ProcuraAnalysis {
   gboolean      ranking_withheld;
   char         *ranking_withheld_reason;
   ProcuraRecommendation *recommendation;
+
+  /* Are the two best candidates told apart by their cost intervals? */
+  ProcuraSeparation  ranking_separation;
+  char              *ranking_uncertainty; /* one sentence with both intervals, NULL with < 2 ranked */
+  char              *measure_next;        /* what to measure to separate them, NULL when separated */
 };
 typedef struct _ProcuraAnalysis ProcuraAnalysis;
 
@@ -94,6 +117,10 @@ ProcuraAnalysis *procura_analysis_run  (const ProcuraProject         *project,
                                         const ProcuraAnalysisOptions *options);
 void             procura_analysis_free (ProcuraAnalysis *analysis);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (ProcuraAnalysis, procura_analysis_free)
+
+/* Fills each candidate's cost interval from its capacity interval, and the ranking's
+ * separation (procura-uncertainty.c; called by procura_analysis_run after the ranking). */
+void procura_analysis_uncertainty (ProcuraAnalysis *analysis);
 
 /* The candidate's entry, or NULL. */
 const ProcuraCandidateAnalysis *procura_analysis_find (const ProcuraAnalysis *analysis,

@@ -7,6 +7,8 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include <json-glib/json-glib.h>
+
 #include "procura-capacity.h"
 #include "procura-stats.h"
 
@@ -88,6 +90,35 @@ procura_run_metric_percentile (const ProcuraRun *run,
   return st != NULL ? st->value : NAN;
 }
 
+gint64
+procura_run_requests_sent (const ProcuraRun *run)
+{
+  gint64 sent = -1;
+
+  if (run->completed >= 0 && run->failed >= 0)
+    sent = run->completed + run->failed;
+  if (run->extras_json != NULL)
+    {
+      g_autoptr(JsonParser) parser = json_parser_new ();
+
+      if (json_parser_load_from_data (parser, run->extras_json, -1, NULL) &&
+          JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
+        {
+          JsonObject *o = json_node_get_object (json_parser_get_root (parser));
+          JsonNode *n = json_object_get_member (o, "num_prompts");
+
+          if (n != NULL && JSON_NODE_HOLDS_VALUE (n) &&
+              (json_node_get_value_type (n) == G_TYPE_INT64 || json_node_get_value_type (n) == G_TYPE_DOUBLE))
+            {
+              double v = json_node_get_double (n);
+              if (isfinite (v) && v > 0 && v < 1e15)
+                sent = MAX (sent, (gint64) v);
+            }
+        }
+    }
+  return sent;
+}
+
 static void
 point_clear (gpointer p)
 {
@@ -101,7 +132,10 @@ procura_capacity_free (ProcuraCapacity *c)
     return;
   g_free (c->metric);
   g_free (c->reason);
+  g_free (c->non_monotone);
+  g_free (c->interval_reason);
   g_clear_pointer (&c->points, g_array_unref);
+  g_clear_pointer (&c->excluded, g_ptr_array_unref);
   g_free (c);
 }
 
@@ -124,6 +158,137 @@ interval_holds (const ProcuraSweepPoint *p,
          p->ci_lo_ms <= threshold && threshold <= p->ci_hi_ms;
 }
 
+/* One reading of the rule over the points' loads and the values @val (the
+ * percentiles, or one end of their intervals). */
+typedef struct {
+  ProcuraCapacityStatus status;
+  int    below;
+  int    above;
+  double rps;
+  double tok_s;
+} Reading;
+
+static Reading
+read_sweep (GArray       *points,
+            const double *val,
+            double        threshold)
+{
+  Reading r = { PROCURA_CAPACITY_NO_DATA, -1, -1, NAN, NAN };
+  guint n = points->len;
+  int last_meet = -1;
+
+  if (n == 0)
+    return r;
+  for (guint i = 0; i < n; i++)
+    if (val[i] <= threshold)
+      last_meet = (int) i;
+  if (last_meet < 0)
+    {
+      r.status = PROCURA_CAPACITY_MISSES;
+      r.above = 0;
+    }
+  else if (last_meet == (int) n - 1)
+    {
+      const ProcuraSweepPoint *last = &g_array_index (points, ProcuraSweepPoint, n - 1);
+
+      r.status = PROCURA_CAPACITY_NOT_SATURATED;
+      r.below = last_meet;
+      r.rps = last->throughput_rps;
+      r.tok_s = last->throughput_tok_s;
+    }
+  else
+    {
+      /* the highest load that meets, towards the next point, which misses */
+      const ProcuraSweepPoint *b = &g_array_index (points, ProcuraSweepPoint, last_meet);
+      const ProcuraSweepPoint *a = &g_array_index (points, ProcuraSweepPoint, last_meet + 1);
+      double yb = val[last_meet], ya = val[last_meet + 1];
+      double t = ya > yb ? (threshold - yb) / (ya - yb) : 0;
+
+      t = CLAMP (t, 0.0, 1.0);
+      r.status = PROCURA_CAPACITY_OK;
+      r.below = last_meet;
+      r.above = last_meet + 1;
+      r.rps = b->throughput_rps + t * (a->throughput_rps - b->throughput_rps);
+      if (isfinite (a->throughput_tok_s) && isfinite (b->throughput_tok_s))
+        r.tok_s = b->throughput_tok_s + t * (a->throughput_tok_s - b->throughput_tok_s);
+    }
+  return r;
+}
+
+/* Why a run cannot be read at all, or NULL. */
+static char *
+exclusion_reason (const ProcuraRun *run)
+{
+  gint64 sent = procura_run_requests_sent (run);
+  const char *label = run->label != NULL ? run->label : "(unlabelled)";
+
+  if (run->completed == 0)
+    {
+      g_autofree char *of = sent > 0 ? g_strdup_printf (" of %" G_GINT64_FORMAT " sent", sent) : g_strdup ("");
+      return g_strdup_printf ("run “%s” completed no request%s: excluded from the capacity reading "
+                              "(not used, not even as a bound)", label, of);
+    }
+  if (run->completed > 0 && sent > 0 &&
+      (double) run->completed < PROCURA_CAPACITY_MIN_COMPLETED_SHARE * (double) sent)
+    return g_strdup_printf ("run “%s” completed only %" G_GINT64_FORMAT " of %" G_GINT64_FORMAT
+                            " requests sent (%.1f %%, under %.0f %%): it stopped part way, so its "
+                            "throughput and percentiles describe an unknown load; excluded from the "
+                            "capacity reading (not used, not even as a bound)",
+                            label, run->completed, sent, 100.0 * (double) run->completed / (double) sent,
+                            100 * PROCURA_CAPACITY_MIN_COMPLETED_SHARE);
+  if (isfinite (run->request_throughput) && run->request_throughput <= 0)
+    return g_strdup_printf ("run “%s” achieved 0 req/s: excluded from the capacity reading "
+                            "(not used, not even as a bound)", label);
+  return NULL;
+}
+
+static void
+describe_point (GString                 *out,
+                const ProcuraSweepPoint *p)
+{
+  g_string_append_printf (out, "“%s” (%.4g req/s, %.4g ms)", p->label != NULL ? p->label : "?",
+                          p->throughput_rps, p->value_ms);
+}
+
+/* The interval: the rule read off both ends of the points' intervals. */
+static void
+read_interval (ProcuraCapacity *c)
+{
+  guint n = c->points->len;
+  g_autofree double *hi = g_new (double, MAX (n, 1));
+  g_autofree double *lo = g_new (double, MAX (n, 1));
+  Reading pess, opt;
+
+  c->capacity_lo_rps = c->capacity_hi_rps = NAN;
+  if (c->status == PROCURA_CAPACITY_NO_DATA)
+    return;
+  for (guint i = 0; i < n; i++)
+    {
+      const ProcuraSweepPoint *p = &g_array_index (c->points, ProcuraSweepPoint, i);
+
+      if (!isfinite (p->ci_lo_ms) || !isfinite (p->ci_hi_ms))
+        {
+          c->interval_reason = g_strdup_printf ("no interval on the capacity: run “%s” has no bootstrap "
+                                                "interval (percentiles as reported, or no per-request samples)",
+                                                p->label != NULL ? p->label : "?");
+          return;
+        }
+      hi[i] = MAX (p->ci_hi_ms, p->value_ms);
+      lo[i] = MIN (p->ci_lo_ms, p->value_ms);
+    }
+  pess = read_sweep (c->points, hi, c->threshold_ms);
+  opt = read_sweep (c->points, lo, c->threshold_ms);
+  c->capacity_lo_rps = pess.status == PROCURA_CAPACITY_MISSES ? 0 : pess.rps;
+  c->capacity_hi_rps = opt.rps;   /* NAN when even the optimistic reading misses */
+  c->hi_lower_bound = opt.status == PROCURA_CAPACITY_NOT_SATURATED;
+  c->interval_reason = g_strdup_printf ("%.4g to %.4g req/s%s: the same rule read off the upper ends of "
+                                        "the points' bootstrap intervals, then off their lower ends%s",
+                                        c->capacity_lo_rps, c->capacity_hi_rps,
+                                        c->hi_lower_bound ? " or more" : "",
+                                        pess.status == PROCURA_CAPACITY_MISSES
+                                        ? "; at the upper ends no load meets the target" : "");
+}
+
 ProcuraCapacity *
 procura_capacity_from_runs (const ProcuraRun * const    *runs,
                             guint                         n_runs,
@@ -135,9 +300,10 @@ procura_capacity_from_runs (const ProcuraRun * const    *runs,
   ProcuraCapacity *c = g_new0 (ProcuraCapacity, 1);
   ProcuraCapacityOptions opt = { 0 };
   g_autofree char *pname = procura_percentile_stat_name (percentile);
+  g_autofree double *val = NULL;
   GString *how;
-  int first_miss = -1;
   guint n_recomputed = 0;
+  Reading r;
 
   if (options != NULL)
     opt = *options;
@@ -153,20 +319,31 @@ procura_capacity_from_runs (const ProcuraRun * const    *runs,
   c->threshold_ms = threshold_ms;
   c->capacity_rps = NAN;
   c->capacity_tok_s = NAN;
+  c->capacity_lo_rps = NAN;
+  c->capacity_hi_rps = NAN;
   c->below = c->above = -1;
+  c->nm_miss = c->nm_meet = -1;
   c->samples_min = -1;
   c->points = g_array_new (FALSE, TRUE, sizeof (ProcuraSweepPoint));
   g_array_set_clear_func (c->points, point_clear);
+  c->excluded = g_ptr_array_new_with_free_func (g_free);
 
   for (guint i = 0; i < n_runs; i++)
     {
       const ProcuraRun *run = runs[i];
       const ProcuraSamples *s;
       ProcuraSweepPoint p = { 0 };
+      char *why;
 
       if (run == NULL || !isfinite (run->request_throughput) || run->request_throughput < 0)
         {
           c->skipped++;
+          continue;
+        }
+      why = exclusion_reason (run);
+      if (why != NULL)
+        {
+          g_ptr_array_add (c->excluded, why);
           continue;
         }
       p.run_id = run->id;
@@ -238,6 +415,10 @@ procura_capacity_from_runs (const ProcuraRun * const    *runs,
       else
         g_string_append (how, "; percentiles as reported by the benchmark files");
     }
+  if (c->excluded->len > 0)
+    g_string_append_printf (how, "; %u run%s excluded (no request completed, or under %.0f %% of those "
+                            "sent completed)", c->excluded->len, c->excluded->len == 1 ? "" : "s",
+                            100 * PROCURA_CAPACITY_MIN_COMPLETED_SHARE);
 
   if (c->points->len == 0 || !isfinite (threshold_ms))
     {
@@ -245,65 +426,92 @@ procura_capacity_from_runs (const ProcuraRun * const    *runs,
       if (!isfinite (threshold_ms))
         c->reason = g_strdup ("no latency target: set the metric, percentile and threshold in the brief");
       else
-        c->reason = g_strdup_printf ("no benchmark run with a request throughput and %s %s",
-                                     pname, metric != NULL ? metric : "(no metric)");
+        c->reason = g_strdup_printf ("no benchmark run with a request throughput and %s %s%s",
+                                     pname, metric != NULL ? metric : "(no metric)", how->str);
       g_string_free (how, TRUE);
       return c;
     }
 
+  val = g_new (double, c->points->len);
   for (guint i = 0; i < c->points->len; i++)
-    if (!g_array_index (c->points, ProcuraSweepPoint, i).meets)
+    val[i] = g_array_index (c->points, ProcuraSweepPoint, i).value_ms;
+  r = read_sweep (c->points, val, threshold_ms);
+  c->status = r.status;
+  c->below = r.below;
+  c->above = r.above;
+  c->capacity_rps = r.rps;
+  c->capacity_tok_s = r.tok_s;
+
+  /* a miss below the highest point that meets: a warning naming both */
+  if (r.below > 0)
+    for (int i = 0; i < r.below; i++)
+      if (!g_array_index (c->points, ProcuraSweepPoint, i).meets)
+        {
+          GString *w = g_string_new (NULL);
+          guint others = 0;
+
+          for (int k = i + 1; k < r.below; k++)
+            others += !g_array_index (c->points, ProcuraSweepPoint, k).meets;
+          c->nm_miss = i;
+          c->nm_meet = r.below;
+          g_string_append_printf (w, "the sweep is not monotone: %s %s misses %g ms at ", pname, metric,
+                                  threshold_ms);
+          describe_point (w, &g_array_index (c->points, ProcuraSweepPoint, i));
+          g_string_append (w, " but meets it at a higher load, ");
+          describe_point (w, &g_array_index (c->points, ProcuraSweepPoint, r.below));
+          if (others > 0)
+            g_string_append_printf (w, " (and %u more miss%s in between)", others, others == 1 ? "" : "es");
+          g_string_append (w, "; the capacity is read at the highest load that meets");
+          c->non_monotone = g_string_free (w, FALSE);
+          break;
+        }
+
+  switch (c->status)
+    {
+    case PROCURA_CAPACITY_NOT_SATURATED:
       {
-        first_miss = (int) i;
-        break;
+        const ProcuraSweepPoint *last = &g_array_index (c->points, ProcuraSweepPoint, c->below);
+
+        c->uncertain = interval_holds (last, threshold_ms);
+        c->reason = g_strdup_printf ("not saturated: %s %s meets %g ms up to the largest measured "
+                                     "load, %.4g req/s (%.4g ms), which is a lower bound%s%s%s",
+                                     pname, metric, threshold_ms, last->throughput_rps, last->value_ms,
+                                     c->non_monotone != NULL ? "; " : "",
+                                     c->non_monotone != NULL ? c->non_monotone : "", how->str);
       }
+      break;
+    case PROCURA_CAPACITY_MISSES:
+      {
+        const ProcuraSweepPoint *first = &g_array_index (c->points, ProcuraSweepPoint, 0);
 
-  if (first_miss < 0)
-    {
-      const ProcuraSweepPoint *last = &g_array_index (c->points, ProcuraSweepPoint, c->points->len - 1);
+        for (guint i = 0; i < c->points->len; i++)
+          c->uncertain |= interval_holds (&g_array_index (c->points, ProcuraSweepPoint, i), threshold_ms);
+        c->reason = g_strdup_printf ("misses the target at every load measured: %s %s is above %g ms "
+                                     "at all %u points, %.4g ms already at the lightest (%.4g req/s)%s",
+                                     pname, metric, threshold_ms, c->points->len, first->value_ms,
+                                     first->throughput_rps, how->str);
+      }
+      break;
+    case PROCURA_CAPACITY_OK:
+    default:
+      {
+        const ProcuraSweepPoint *b = &g_array_index (c->points, ProcuraSweepPoint, c->below);
+        const ProcuraSweepPoint *a = &g_array_index (c->points, ProcuraSweepPoint, c->above);
 
-      c->status = PROCURA_CAPACITY_NOT_SATURATED;
-      c->below = (int) c->points->len - 1;
-      c->capacity_rps = last->throughput_rps;
-      c->capacity_tok_s = last->throughput_tok_s;
-      c->uncertain = interval_holds (last, threshold_ms);
-      c->reason = g_strdup_printf ("not saturated: every point meets %s %s ≤ %g ms; the largest measured "
-                                   "load, %.4g req/s (%.4g ms), is a lower bound%s",
-                                   pname, metric, threshold_ms, last->throughput_rps, last->value_ms, how->str);
-    }
-  else if (first_miss == 0)
-    {
-      const ProcuraSweepPoint *first = &g_array_index (c->points, ProcuraSweepPoint, 0);
-
-      c->status = PROCURA_CAPACITY_MISSES;
-      c->above = 0;
-      c->uncertain = interval_holds (first, threshold_ms);
-      c->reason = g_strdup_printf ("misses the target: %s %s is %.4g ms already at the lightest load "
-                                   "measured (%.4g req/s), above %g ms%s",
-                                   pname, metric, first->value_ms, first->throughput_rps, threshold_ms, how->str);
-    }
-  else
-    {
-      const ProcuraSweepPoint *b = &g_array_index (c->points, ProcuraSweepPoint, first_miss - 1);
-      const ProcuraSweepPoint *a = &g_array_index (c->points, ProcuraSweepPoint, first_miss);
-      double t = a->value_ms > b->value_ms ? (threshold_ms - b->value_ms) / (a->value_ms - b->value_ms) : 0;
-
-      t = CLAMP (t, 0.0, 1.0);
-      c->status = PROCURA_CAPACITY_OK;
-      c->below = first_miss - 1;
-      c->above = first_miss;
-      c->capacity_rps = b->throughput_rps + t * (a->throughput_rps - b->throughput_rps);
-      if (isfinite (a->throughput_tok_s) && isfinite (b->throughput_tok_s))
-        c->capacity_tok_s = b->throughput_tok_s + t * (a->throughput_tok_s - b->throughput_tok_s);
-      c->uncertain = interval_holds (a, threshold_ms) || interval_holds (b, threshold_ms);
-      c->reason = g_strdup_printf ("%s %s crosses %g ms between %.4g req/s (%.4g ms) and %.4g req/s "
-                                   "(%.4g ms): %.4g req/s by linear interpolation%s%s",
-                                   pname, metric, threshold_ms, b->throughput_rps, b->value_ms,
-                                   a->throughput_rps, a->value_ms, c->capacity_rps,
-                                   c->uncertain ? "; uncertain: the target lies inside a neighbouring "
-                                                  "point's confidence interval" : "",
-                                   how->str);
+        c->uncertain = interval_holds (a, threshold_ms) || interval_holds (b, threshold_ms);
+        c->reason = g_strdup_printf ("%s %s crosses %g ms between %.4g req/s (%.4g ms), the highest load "
+                                     "that meets, and %.4g req/s (%.4g ms): %.4g req/s by linear "
+                                     "interpolation%s%s%s%s",
+                                     pname, metric, threshold_ms, b->throughput_rps, b->value_ms,
+                                     a->throughput_rps, a->value_ms, c->capacity_rps,
+                                     c->uncertain ? "; uncertain: the target lies inside a neighbouring "
+                                                    "point's confidence interval" : "",
+                                     c->non_monotone != NULL ? "; " : "",
+                                     c->non_monotone != NULL ? c->non_monotone : "", how->str);
+      }
+      break;
     }
   g_string_free (how, TRUE);
+  read_interval (c);
   return c;
 }

@@ -34,6 +34,10 @@ typedef struct {
   gboolean      meets;           /* value_ms <= threshold */
 } ProcuraSweepPoint;
 
+/* A run is left out of the capacity reading (with a warning) when it completed no
+ * request, or fewer than this share of the requests it sent (docs/capacity.md). */
+#define PROCURA_CAPACITY_MIN_COMPLETED_SHARE 0.90
+
 typedef struct {
   ProcuraCapacityStatus status;
   char     *metric;              /* "ttft", "tpot", "itl", "e2e" */
@@ -49,6 +53,25 @@ typedef struct {
   gint64    samples_min;         /* fewest samples among recomputed points, -1 none */
   gboolean  all_recomputed;      /* every point recomputed from samples */
   char     *reason;              /* one sentence: how the figure was read, or why there is none */
+
+  /* runs left out of the reading: char*, one sentence each naming the run and why */
+  GPtrArray *excluded;
+
+  /* a miss below a point that meets: the lowest such miss and the highest meeting
+   * point (indices in points, -1 when the sweep is monotone), and the warning */
+  int       nm_miss;
+  int       nm_meet;
+  char     *non_monotone;        /* NULL when monotone */
+
+  /* The capacity interval: the same rule read off the upper ends of the points'
+   * bootstrap intervals (low) and off their lower ends (high). NAN when there is no
+   * interval (a point without samples, or no bootstrap). low is 0 when the pessimistic
+   * reading misses at every load; hi_lower_bound when the optimistic one never
+   * saturates (the high end is then itself only a lower bound). */
+  double    capacity_lo_rps;
+  double    capacity_hi_rps;
+  gboolean  hi_lower_bound;
+  char     *interval_reason;     /* how the interval was read, or why there is none */
 } ProcuraCapacity;
 
 typedef struct {
@@ -66,6 +89,10 @@ double procura_run_metric_percentile (const ProcuraRun *run,
                                       double            percentile,
                                       ProcuraSource    *source,
                                       gint64           *samples);
+
+/* The requests a run sent: completed + failed when both are known, or the file's
+ * num_prompts (kept in extras_json) when larger; -1 unknown. */
+gint64 procura_run_requests_sent (const ProcuraRun *run);
 
 /* Stat name for a percentile: 99 → "p99", 99.9 → "p99.9", 50 → "p50". */
 char  *procura_percentile_stat_name (double percentile);

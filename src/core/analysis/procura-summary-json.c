@@ -77,6 +77,21 @@ capacity_json (JsonBuilder                    *b,
   json_builder_set_member_name (b, "skipped_runs");
   json_builder_add_int_value (b, c->skipped);
   procura_json_add_string (b, "reason", c->reason);
+  /* the rule's extras (docs/capacity.md) */
+  json_builder_set_member_name (b, "excluded_runs");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < c->excluded->len; i++)
+    json_builder_add_string_value (b, g_ptr_array_index (c->excluded, i));
+  json_builder_end_array (b);
+  procura_json_add_string (b, "non_monotone", c->non_monotone);
+  json_builder_set_member_name (b, "interval");
+  json_builder_begin_object (b);
+  procura_json_add_number (b, "low_rps", c->capacity_lo_rps);
+  procura_json_add_number (b, "high_rps", c->capacity_hi_rps);
+  json_builder_set_member_name (b, "high_lower_bound");
+  json_builder_add_boolean_value (b, c->hi_lower_bound);
+  procura_json_add_string (b, "reason", c->interval_reason);
+  json_builder_end_object (b);
   json_builder_end_object (b);
 }
 
@@ -100,6 +115,27 @@ warnings_json (JsonBuilder           *b,
       json_builder_end_object (b);
     }
   json_builder_end_array (b);
+}
+
+/* The cost per accepted output at the ends of the capacity interval: null ends when
+ * unknown; "unbounded" when the high end is infinite. */
+static void
+cost_interval_json (JsonBuilder                    *b,
+                    const ProcuraCandidateAnalysis *ca)
+{
+  json_builder_set_member_name (b, "cost_per_accepted_interval");
+  if (ca->cost == NULL)
+    {
+      json_builder_add_null_value (b);
+      return;
+    }
+  json_builder_begin_object (b);
+  procura_json_add_number (b, "low", ca->cost_lo);
+  procura_json_add_number (b, "high", ca->cost_hi);
+  json_builder_set_member_name (b, "unbounded");
+  json_builder_add_boolean_value (b, isinf (ca->cost_hi));
+  procura_json_add_string (b, "reason", ca->cost_interval_reason);
+  json_builder_end_object (b);
 }
 
 static void
@@ -128,6 +164,7 @@ candidate_json (JsonBuilder                    *b,
   else
     json_builder_add_null_value (b);
   procura_json_add_string (b, "cost_reason", ca->cost_reason);
+  cost_interval_json (b, ca);
 
   /* the memory fit (computed by src/core/fit) at the brief's context and concurrency */
   json_builder_set_member_name (b, "fit");
@@ -275,9 +312,14 @@ procura_analysis_to_json (const ProcuraAnalysis *a,
       json_builder_add_int_value (b, ca->candidate_id);
       procura_json_add_string (b, "name", ca->name);
       procura_json_add_number (b, "cost_per_accepted", ca->cost->cost_per_accepted);
+      procura_json_add_number (b, "cost_per_accepted_low", ca->cost_lo);
+      procura_json_add_number (b, "cost_per_accepted_high", ca->cost_hi);
       json_builder_end_object (b);
     }
   json_builder_end_array (b);
+  procura_json_add_string (b, "separation", procura_separation_name (a->ranking_separation));
+  procura_json_add_string (b, "uncertainty", a->ranking_uncertainty);
+  procura_json_add_string (b, "measure_next", a->measure_next);
   json_builder_end_object (b);
 
   json_builder_set_member_name (b, "recommendation");
@@ -327,6 +369,8 @@ procura_analysis_to_text (const ProcuraAnalysis *a,
         g_string_append_printf (s, "  capacity: %s\n", procura_capacity_status_name (ca->capacity->status));
       if (ca->capacity != NULL && ca->capacity->reason != NULL)
         g_string_append_printf (s, "    %s\n", ca->capacity->reason);
+      if (ca->capacity != NULL && ca->capacity->interval_reason != NULL)
+        g_string_append_printf (s, "    interval: %s\n", ca->capacity->interval_reason);
       if (ca->fit != NULL)
         g_string_append_printf (s, "  memory fit: %s at %" G_GINT64_FORMAT " tokens x %" G_GINT64_FORMAT
                                 " sequences (TP %d)%s%s\n", ca->fit->fits ? "fits" : "does not fit",
@@ -338,6 +382,8 @@ procura_analysis_to_text (const ProcuraAnalysis *a,
         {
           g_string_append_printf (s, "  cost per accepted output: %.6g %s (%.4g %s per 1k)\n",
                                   ca->cost->cost_per_accepted, cur, 1000 * ca->cost->cost_per_accepted, cur);
+          if (ca->cost_interval_reason != NULL)
+            g_string_append_printf (s, "    interval: %s\n", ca->cost_interval_reason);
           g_string_append_printf (s, "  all-in %.2f %s per window, %.0f accepted outputs", ca->cost->all_in_cost,
                                   cur, ca->cost->accepted_outputs);
           if (ca->kind != PROCURA_CANDIDATE_API)
@@ -386,6 +432,8 @@ procura_analysis_to_text (const ProcuraAnalysis *a,
     }
   if (a->ranking_withheld)
     g_string_append_printf (s, "\nRanking withheld: %s\n", a->ranking_withheld_reason);
+  else if (a->ranking_uncertainty != NULL && a->ranking_separation == PROCURA_SEPARATION_DISTINCT)
+    g_string_append_printf (s, "\nRanking: %s\n", a->ranking_uncertainty);
   if (a->recommendation != NULL)
     {
       g_string_append_printf (s, "\nRecommendation: %s", procura_choice_name (a->recommendation->choice));

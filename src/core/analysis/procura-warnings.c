@@ -289,6 +289,16 @@ procura_warnings_collect (const ProcuraProject *p,
             warn (a, PROCURA_WARN_NOT_SATURATED, PROCURA_SEVERITY_WARNING, c->id,
                   g_strdup_printf ("%s: %s; its cost is an upper bound", c->name, cap->reason),
                   g_strdup ("Extend the sweep to higher loads until the target is missed."));
+          for (guint k = 0; cap != NULL && k < cap->excluded->len; k++)
+            warn (a, PROCURA_WARN_RUN_EXCLUDED, PROCURA_SEVERITY_WARNING, c->id,
+                  g_strdup_printf ("%s: %s", c->name, (const char *) g_ptr_array_index (cap->excluded, k)),
+                  g_strdup ("Find out why its requests failed (the server log), then re-run it or "
+                            "remove it from the candidate."));
+          if (cap != NULL && cap->non_monotone != NULL)
+            warn (a, PROCURA_WARN_NON_MONOTONE, PROCURA_SEVERITY_WARNING, c->id,
+                  g_strdup_printf ("%s: %s", c->name, cap->non_monotone),
+                  g_strdup ("Re-run the point that misses with a warm-up phase and more requests; if it "
+                            "still misses, the sweep is noisy and the capacity is uncertain."));
           if (cap != NULL && cap->uncertain)
             warn (a, PROCURA_WARN_UNCERTAIN_CAPACITY, PROCURA_SEVERITY_WARNING, c->id,
                   g_strdup_printf ("%s: the capacity at the target is uncertain: the target lies inside the "

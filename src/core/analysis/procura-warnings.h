@@ -36,6 +36,8 @@ const char *procura_severity_name (ProcuraSeverity s);
 #define PROCURA_WARN_RATE_LIMIT         "rate-limit"
 #define PROCURA_WARN_RUN_WORKLOAD       "run-workload"
 #define PROCURA_WARN_DOES_NOT_FIT       "does-not-fit"
+#define PROCURA_WARN_RUN_EXCLUDED       "run-excluded"
+#define PROCURA_WARN_NON_MONOTONE       "non-monotone-sweep"
 
 typedef struct {
   char            *id;

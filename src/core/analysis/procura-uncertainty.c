@@ -1,0 +1,237 @@
+/* procura-uncertainty.c: the capacity interval carried to the cost, and the ranking's
+ * separation (docs/capacity.md)
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The cost per accepted output of a GPU candidate (and of the hybrid built on it)
+ * depends on its capacity at the target; every other input is a figure the user
+ * typed or a quote. So the interval on the cost is the cost model evaluated at the
+ * two ends of the capacity interval (procura-capacity.c), not an approximation:
+ * the cost at the low capacity is the high cost, and the other way round.
+ */
+#include "config.h"
+
+#include <math.h>
+
+#include "procura-analysis-private.h"
+
+const char *
+procura_separation_name (ProcuraSeparation s)
+{
+  switch (s)
+    {
+    case PROCURA_SEPARATION_DISTINCT:
+      return "distinct";
+    case PROCURA_SEPARATION_OVERLAP:
+      return "not-distinguishable";
+    case PROCURA_SEPARATION_UNKNOWN:
+      return "unknown";
+    case PROCURA_SEPARATION_NONE:
+    default:
+      return "none";
+    }
+}
+
+/* The cost per accepted output of @in with the capacity at the target replaced by
+ * @capacity; NAN when the model refuses it. This is the one place where a capacity
+ * other than the reading is costed. */
+static double
+cost_at_capacity (const ProcuraCostInputs *in,
+                  double                   capacity)
+{
+  g_autoptr(ProcuraCostInputs) copy = NULL;
+  g_autoptr(ProcuraCostResult) r = NULL;
+
+  if (!(capacity > 0) || !isfinite (capacity))
+    return NAN;
+  copy = procura_cost_inputs_copy (in);
+  copy->capacity_at_slo = capacity;
+  r = procura_cost_evaluate (copy, NULL);
+  return r != NULL ? r->cost_per_accepted : NAN;
+}
+
+/* The capacity reading the candidate's cost rests on: its own, or for the derived
+ * hybrid the GPU candidate's. NULL when the capacity was typed in. */
+static const ProcuraCandidateAnalysis *
+capacity_source (const ProcuraAnalysis          *a,
+                 const ProcuraCandidateAnalysis *ca)
+{
+  const ProcuraCandidateAnalysis *src = ca->derived ? procura_analysis_find (a, ca->derived_from[0]) : ca;
+
+  if (src == NULL || src->capacity == NULL || src->capacity_origin == NULL ||
+      !g_str_has_prefix (src->capacity_origin, "benchmark"))
+    return NULL;
+  return src;
+}
+
+static void
+candidate_interval (const ProcuraAnalysis    *a,
+                    ProcuraCandidateAnalysis *ca)
+{
+  const ProcuraCandidateAnalysis *src;
+  const ProcuraCapacity *cap;
+
+  ca->cost_lo = ca->cost_hi = NAN;
+  if (ca->cost == NULL || ca->inputs == NULL || !isfinite (ca->cost->cost_per_accepted))
+    return;
+  if (ca->kind == PROCURA_CANDIDATE_API)
+    {
+      ca->cost_lo = ca->cost_hi = ca->cost->cost_per_accepted;
+      ca->cost_interval_reason = g_strdup ("the API route's cost does not rest on a measured capacity: "
+                                           "no sampling interval");
+      return;
+    }
+  src = capacity_source (a, ca);
+  if (src == NULL)
+    {
+      ca->cost_interval_reason = g_strdup ("no interval: the capacity at the target was typed in, not "
+                                           "read off a sweep");
+      return;
+    }
+  cap = src->capacity;
+  if (!isfinite (cap->capacity_lo_rps) || !isfinite (cap->capacity_hi_rps))
+    {
+      ca->cost_interval_reason = g_strdup_printf ("no interval: %s",
+                                                  cap->interval_reason != NULL ? cap->interval_reason
+                                                  : "the capacity reading has none");
+      return;
+    }
+  ca->cost_lo = cost_at_capacity (ca->inputs, cap->capacity_hi_rps);
+  ca->cost_hi = cap->capacity_lo_rps > 0 ? cost_at_capacity (ca->inputs, cap->capacity_lo_rps) : INFINITY;
+  if (isnan (ca->cost_lo) || isnan (ca->cost_hi))
+    {
+      ca->cost_lo = ca->cost_hi = NAN;
+      ca->cost_interval_reason = g_strdup ("no interval: the cost model refused a capacity at the "
+                                           "interval's ends");
+      return;
+    }
+  /* the reading lies inside its interval, and so does its cost */
+  ca->cost_lo = MIN (ca->cost_lo, ca->cost->cost_per_accepted);
+  ca->cost_hi = MAX (ca->cost_hi, ca->cost->cost_per_accepted);
+  if (isinf (ca->cost_hi))
+    ca->cost_interval_reason = g_strdup_printf ("from %.6g per accepted output (at %.4g req/s per replica) "
+                                                "with no upper end: at the upper ends of the percentiles' "
+                                                "intervals no load meets the target",
+                                                ca->cost_lo, cap->capacity_hi_rps);
+  else
+    ca->cost_interval_reason = g_strdup_printf ("%.6g to %.6g per accepted output: the cost at %.4g and at "
+                                                "%.4g req/s per replica, the ends of the capacity interval%s",
+                                                ca->cost_lo, ca->cost_hi, cap->capacity_hi_rps,
+                                                cap->capacity_lo_rps,
+                                                cap->hi_lower_bound ? " (whose high end is itself a lower "
+                                                                      "bound: the sweep did not saturate)" : "");
+}
+
+/* "X (between 10 and 20 req/s)" or "X (beyond 20 req/s)": where to measure. */
+static void
+where_to_measure (GString                        *out,
+                  const ProcuraAnalysis          *a,
+                  const ProcuraCandidateAnalysis *ca)
+{
+  const ProcuraCandidateAnalysis *src = capacity_source (a, ca);
+  const ProcuraCapacity *cap = src != NULL ? src->capacity : (ca->capacity != NULL ? ca->capacity : NULL);
+
+  g_string_append (out, src != NULL && src != ca ? src->name : ca->name);
+  if (cap == NULL || cap->points->len == 0)
+    return;
+  if (cap->below >= 0 && cap->above >= 0)
+    g_string_append_printf (out, " (between %.4g and %.4g req/s)",
+                            g_array_index (cap->points, ProcuraSweepPoint, cap->below).throughput_rps,
+                            g_array_index (cap->points, ProcuraSweepPoint, cap->above).throughput_rps);
+  else if (cap->below >= 0)
+    g_string_append_printf (out, " (at %.4g req/s and beyond)",
+                            g_array_index (cap->points, ProcuraSweepPoint, cap->below).throughput_rps);
+}
+
+static gboolean
+has_sampling_interval (const ProcuraAnalysis          *a,
+                       const ProcuraCandidateAnalysis *ca)
+{
+  return ca->kind != PROCURA_CANDIDATE_API && capacity_source (a, ca) != NULL;
+}
+
+static char *
+fmt_interval (const ProcuraCandidateAnalysis *ca)
+{
+  if (isnan (ca->cost_lo))
+    return g_strdup ("unknown");
+  if (isinf (ca->cost_hi))
+    return g_strdup_printf ("%.4g or more", ca->cost_lo);
+  if (ca->cost_lo == ca->cost_hi)
+    return g_strdup_printf ("%.4g", ca->cost_lo);
+  return g_strdup_printf ("%.4g to %.4g", ca->cost_lo, ca->cost_hi);
+}
+
+static void
+ranking_separation (ProcuraAnalysis *a)
+{
+  ProcuraCandidateAnalysis *first, *second;
+  g_autofree char *i1 = NULL, *i2 = NULL;
+  GString *where;
+  gboolean m1, m2;
+
+  a->ranking_separation = PROCURA_SEPARATION_NONE;
+  if (a->ranking_withheld || a->ranking->len < 2)
+    return;
+  first = (ProcuraCandidateAnalysis *) procura_analysis_find (a, g_array_index (a->ranking, gint64, 0));
+  second = (ProcuraCandidateAnalysis *) procura_analysis_find (a, g_array_index (a->ranking, gint64, 1));
+  i1 = fmt_interval (first);
+  i2 = fmt_interval (second);
+  /* measure the candidates whose cost rests on a sweep */
+  m1 = has_sampling_interval (a, first) || isnan (first->cost_lo);
+  m2 = has_sampling_interval (a, second) || isnan (second->cost_lo);
+  where = g_string_new (NULL);
+  if (m1)
+    where_to_measure (where, a, first);
+  if (m2)
+    {
+      if (m1)
+        g_string_append (where, " and ");
+      where_to_measure (where, a, second);
+    }
+
+  if (isnan (first->cost_lo) || isnan (second->cost_lo))
+    {
+      const ProcuraCandidateAnalysis *u = isnan (first->cost_lo) ? first : second;
+
+      a->ranking_separation = PROCURA_SEPARATION_UNKNOWN;
+      a->ranking_uncertainty = g_strdup_printf ("whether #1 %s and #2 %s are distinguishable is unknown: "
+                                                "%s's cost has no interval (%s)", first->name, second->name,
+                                                u->name, u->cost_interval_reason != NULL
+                                                ? u->cost_interval_reason : "no interval");
+      a->measure_next = g_strdup_printf ("To know whether the ranking holds, re-run %s keeping per-request "
+                                         "results (the percentiles' intervals need the samples).",
+                                         where->str);
+    }
+  else if (second->cost_lo <= first->cost_hi)
+    {
+      a->ranking_separation = PROCURA_SEPARATION_OVERLAP;
+      a->ranking_uncertainty = g_strdup_printf ("#1 %s and #2 %s are not distinguishable at this sample "
+                                                "size: their costs per accepted output, %s and %s %s, overlap",
+                                                first->name, second->name, i1, i2,
+                                                a->currency != NULL ? a->currency : "");
+      if (where->len > 0)
+        a->measure_next = g_strdup_printf ("To separate them, measure more requests at the loads near the "
+                                           "target for %s: longer runs there narrow the capacity intervals.",
+                                           where->str);
+      else
+        a->measure_next = g_strdup ("Neither cost rests on a measured capacity: compare the quotes' terms.");
+    }
+  else
+    {
+      a->ranking_separation = PROCURA_SEPARATION_DISTINCT;
+      a->ranking_uncertainty = g_strdup_printf ("#1 %s and #2 %s are distinguishable at this sample size: "
+                                                "their costs per accepted output, %s and %s %s, do not overlap",
+                                                first->name, second->name, i1, i2,
+                                                a->currency != NULL ? a->currency : "");
+    }
+  g_string_free (where, TRUE);
+}
+
+void
+procura_analysis_uncertainty (ProcuraAnalysis *a)
+{
+  for (guint i = 0; i < a->candidates->len; i++)
+    candidate_interval (a, g_ptr_array_index (a->candidates, i));
+  ranking_separation (a);
+}
