@@ -564,6 +564,8 @@ dialog_entry (GtkWidget  *list,
   GtkWidget *row = adw_entry_row_new ();
 
   adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), title);
+  /* Enter saves (when Save is enabled) */
+  adw_entry_row_set_activates_default (ADW_ENTRY_ROW (row), TRUE);
   if (number)
     adw_entry_row_set_input_purpose (ADW_ENTRY_ROW (row), GTK_INPUT_PURPOSE_NUMBER);
   gtk_editable_set_text (GTK_EDITABLE (row), text != NULL ? text : "");
@@ -1061,7 +1063,7 @@ ops_expander (ProcuraCandidatesPage *self,
         {
           g_string_append (detail, detail->len ? " · " : "");
           /* Translators: expected occurrences per planning window */
-          g_string_append_printf (detail, _("%.1f per window"), test->per_month);
+          g_string_append_printf (detail, _("%g per window"), test->per_month);
         }
       if (test != NULL && test->notes != NULL && *test->notes)
         g_string_append_printf (detail, "%s%s", detail->len ? " · " : "", test->notes);
@@ -1196,8 +1198,14 @@ removals_group (ProcuraCandidatesPage *self,
       adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
       g_string_append (subtitle, is_run ? _("Benchmark run") : _("Candidate"));
       if (r->created != NULL)
-        /* Translators: when a candidate was removed, e.g. "removed 2026-12-01T22:10:00Z" */
-        g_string_append_printf (subtitle, _(" · removed %s"), r->created);
+        {
+          g_autoptr (GDateTime) utc = g_date_time_new_from_iso8601 (r->created, NULL);
+          g_autoptr (GDateTime) local = utc != NULL ? g_date_time_to_local (utc) : NULL;
+          g_autofree char *when = local != NULL ? g_date_time_format (local, "%Y-%m-%d %H:%M") : NULL;
+
+          /* Translators: when a candidate was removed, e.g. "removed 2026-12-01 22:10" */
+          g_string_append_printf (subtitle, _(" · removed %s"), when != NULL ? when : r->created);
+        }
       if (!is_run && r->n_runs > 0)
         g_string_append_printf (subtitle,
                                 g_dngettext (GETTEXT_PACKAGE, " · with %u benchmark run", " · with %u benchmark runs", r->n_runs),

@@ -237,8 +237,8 @@ set_document (ProcuraWindow   *self,
       guint n = procura_document_get_outside_removals (document)->len;
       g_autofree char *message =
         /* Translators: a toast on opening a project; the button shows the Candidates page */
-        g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u removal made outside Procura can be undone",
-                                      "%u removals made outside Procura can be undone", n), n);
+        g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u removal made outside this window can be undone",
+                                      "%u removals made outside this window can be undone", n), n);
       AdwToast *toast = adw_toast_new (message);
 
       adw_toast_set_button_label (toast, _("_Review"));

@@ -124,6 +124,28 @@ item_named (ProcuraProject *project,
   return NULL;
 }
 
+/* With PROCURA_TEST_SCREENSHOTS=DIR, the window as the test left it, for review. */
+static void
+save_screenshot (ProcuraWindow *window,
+                 const char    *name)
+{
+  const char *dir = g_getenv ("PROCURA_TEST_SCREENSHOTS");
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GdkTexture) texture = NULL;
+  g_autofree char *path = NULL;
+
+  if (dir == NULL)
+    return;
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.page", "i", 1);
+  for (int k = 0; k < 5; k++)
+    procura_gui_test_settle ();
+  texture = procura_gui_test_render (GTK_WIDGET (window), &error);
+  g_assert_no_error (error);
+  path = g_strdup_printf ("%s/%s.png", dir, name);
+  g_assert_true (gdk_texture_save_to_png (texture, path));
+  g_test_message ("screenshot %s", path);
+}
+
 static void
 deleted_cb (ProcuraDocument *document,
             const char      *message,
@@ -358,9 +380,10 @@ test_restore_outside_removal (void)
   g_assert_cmpstr (r->name, ==, name);
   g_assert_cmpuint (r->n_runs, >, 0);
   /* the window says so in a toast that leads to the candidates page */
-  g_assert_nonnull (procura_gui_test_find_label (GTK_WIDGET (window), "1 removal made outside Procura can be undone"));
+  g_assert_nonnull (procura_gui_test_find_label (GTK_WIDGET (window), "1 removal made outside this window can be undone"));
   page = procura_window_get_page (window, "candidates");
   g_assert_nonnull (procura_gui_test_find_label (page, "Removed Outside This Window"));
+  save_screenshot (window, "candidates-removed-outside");
 
   /* A deletion made in the window is not "outside": it has its own Undo toast. */
   g_signal_connect (document, "deleted", G_CALLBACK (deleted_cb), &own);
