@@ -834,7 +834,7 @@ known_section (const char *section)
 static GtkWidget *
 checklist_expander (ProcuraCandidatesPage *self,
                     ProcuraProject        *project,
-                    ProcuraCandidate      *c)
+                    gint64                 candidate_id)   /* 0: project-wide */
 {
   GtkWidget *expander = adw_expander_row_new ();
   GtkWidget *add;
@@ -853,7 +853,7 @@ checklist_expander (ProcuraCandidatesPage *self,
         g_autofree char *edit_label = NULL, *remove_label = NULL;
         GtkWidget *row, *edit, *remove;
 
-        if (item->candidate_id != c->id)
+        if (item->candidate_id != candidate_id)
           continue;
         if (checklist_sections[s] != NULL ? g_strcmp0 (item->section, checklist_sections[s]) != 0
                                           : known_section (item->section))
@@ -899,7 +899,7 @@ checklist_expander (ProcuraCandidatesPage *self,
   adw_preferences_row_set_use_underline (ADW_PREFERENCES_ROW (add), TRUE);
   adw_action_row_add_prefix (ADW_ACTION_ROW (add), gtk_image_new_from_icon_name ("list-add-symbolic"));
   gtk_list_box_row_set_activatable (GTK_LIST_BOX_ROW (add), TRUE);
-  attach_id (add, c->id);
+  attach_id (add, candidate_id);
   gtk_widget_set_sensitive (add, !read_only);
   g_signal_connect (add, "activated", G_CALLBACK (checklist_add_activated_cb), self);
   adw_expander_row_add_row (ADW_EXPANDER_ROW (expander), add);
@@ -1284,7 +1284,7 @@ rebuild (ProcuraCandidatesPage *self)
         adw_preferences_group_add (ADW_PREFERENCES_GROUP (group), price_date_row (project, c));
       {
         GtkWidget *cost = cost_expander (self, project, c);
-        GtkWidget *checklist = checklist_expander (self, project, c);
+        GtkWidget *checklist = checklist_expander (self, project, c->id);
         GtkWidget *ops = ops_expander (self, project, c);
 
         remember_expanded (cost, self->expanded, "cost", c->id);
@@ -1296,6 +1296,18 @@ rebuild (ProcuraCandidatesPage *self)
       }
       gtk_box_append (self->box, group);
     }
+  {
+    /* Answers that hold for every candidate (data residency, security review...). */
+    GtkWidget *group = adw_preferences_group_new ();
+    GtkWidget *checklist = checklist_expander (self, project, 0);
+
+    adw_preferences_group_set_title (ADW_PREFERENCES_GROUP (group), _("Whole Project"));
+    adw_preferences_group_set_description (ADW_PREFERENCES_GROUP (group),
+                                           _("Checklist answers that hold whichever candidate is chosen"));
+    remember_expanded (checklist, self->expanded, "checklist", 0);
+    adw_preferences_group_add (ADW_PREFERENCES_GROUP (group), checklist);
+    gtk_box_append (self->box, group);
+  }
   gtk_box_append (self->box, add_buttons (self));
   gtk_stack_set_visible_child_name (self->stack, "content");
 }

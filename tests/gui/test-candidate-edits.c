@@ -251,6 +251,23 @@ test_checklist_edit (void)
   g_assert_cmpstr (it->answer, ==, "partial");
   g_assert_cmpstr (it->evidence_file, ==, "https://example.com/spares");
   g_assert_nonnull (find_button (page, "Remove “Two spare GPUs per rack on site?”"));
+
+  /* The project-wide answers (no candidate) are on the page too, and stay project-wide
+   * when edited. */
+  g_assert_nonnull (procura_gui_test_find_label (page, "Whole Project"));
+  g_assert_nonnull (procura_gui_test_find_label (page, "file: https://example.com/legal/data-processing-addendum.pdf"));
+  button = find_button (page, "Edit “Prompts and responses stay in US regions”");
+  g_assert_nonnull (button);
+  g_signal_emit_by_name (button, "clicked");
+  dialog = find_dialog ();
+  g_assert_nonnull (dialog);
+  adw_combo_row_set_selected (ADW_COMBO_ROW (find_row (GTK_WIDGET (dialog), ADW_TYPE_COMBO_ROW, "Answer")), 3);
+  respond (window, dialog, "save");
+  it = item_named (procura_document_get_project (document), "Prompts and responses stay in US regions");
+  g_assert_nonnull (it);
+  g_assert_cmpint (it->candidate_id, ==, 0);
+  g_assert_cmpstr (it->answer, ==, "no");
+  g_assert_cmpstr (it->evidence_file, ==, "https://example.com/legal/data-processing-addendum.pdf");
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
