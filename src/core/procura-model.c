@@ -643,6 +643,7 @@ procura_checklist_item_free (ProcuraChecklistItem *i)
   g_free (i->item);
   g_free (i->answer);
   g_free (i->evidence);
+  g_free (i->evidence_file);
   g_free (i);
 }
 

@@ -411,6 +411,7 @@ typedef struct {
   char   *item;
   char   *answer;           /* "yes", "no", "partial", "unknown" */
   char   *evidence;
+  char   *evidence_file;    /* a path or URI backing the evidence, or NULL */
 } ProcuraChecklistItem;
 
 ProcuraChecklistItem *procura_checklist_item_new  (void);

@@ -530,25 +530,333 @@ cost_expander (ProcuraCandidatesPage *self,
   return expander;
 }
 
+/* ------------------------------------------------------------------------- */
+/* Dialogs: a checklist item, an operations test's measurements               */
+
+static GtkWidget *
+dialog_new (ProcuraCandidatesPage *self,
+            const char            *heading,
+            const char            *body,
+            GtkWidget            **list)
+{
+  GtkWidget *dialog = adw_message_dialog_new (GTK_WINDOW (gtk_widget_get_root (GTK_WIDGET (self))),
+                                              heading, body);
+
+  *list = gtk_list_box_new ();
+  gtk_list_box_set_selection_mode (GTK_LIST_BOX (*list), GTK_SELECTION_NONE);
+  gtk_widget_add_css_class (*list, "boxed-list");
+  adw_message_dialog_set_extra_child (ADW_MESSAGE_DIALOG (dialog), *list);
+  adw_message_dialog_add_responses (ADW_MESSAGE_DIALOG (dialog),
+                                    "cancel", _("_Cancel"), "save", _("_Save"), NULL);
+  adw_message_dialog_set_response_appearance (ADW_MESSAGE_DIALOG (dialog), "save", ADW_RESPONSE_SUGGESTED);
+  adw_message_dialog_set_default_response (ADW_MESSAGE_DIALOG (dialog), "save");
+  adw_message_dialog_set_close_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
+  gtk_window_set_modal (GTK_WINDOW (dialog), TRUE);
+  return dialog;
+}
+
+static GtkWidget *
+dialog_entry (GtkWidget  *list,
+              const char *title,
+              const char *text,
+              gboolean    number)
+{
+  GtkWidget *row = adw_entry_row_new ();
+
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), title);
+  /* Enter saves (when Save is enabled) */
+  adw_entry_row_set_activates_default (ADW_ENTRY_ROW (row), TRUE);
+  if (number)
+    adw_entry_row_set_input_purpose (ADW_ENTRY_ROW (row), GTK_INPUT_PURPOSE_NUMBER);
+  gtk_editable_set_text (GTK_EDITABLE (row), text != NULL ? text : "");
+  gtk_list_box_append (GTK_LIST_BOX (list), row);
+  return row;
+}
+
+static GtkWidget *
+dialog_combo (GtkWidget          *list,
+              const char         *title,
+              const char * const *ids,
+              const char         *id)
+{
+  GtkWidget *row = adw_combo_row_new ();
+  g_autoptr (GtkStringList) labels = label_list (ids);
+
+  adw_combo_row_set_model (ADW_COMBO_ROW (row), G_LIST_MODEL (labels));
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), title);
+  adw_combo_row_set_selected (ADW_COMBO_ROW (row), index_of (ids, id));
+  gtk_list_box_append (GTK_LIST_BOX (list), row);
+  return row;
+}
+
+static char *
+entry_text (GtkWidget *row)
+{
+  char *text = g_strstrip (g_strdup (gtk_editable_get_text (GTK_EDITABLE (row))));
+
+  if (*text == '\0')
+    g_clear_pointer (&text, g_free);
+  return text;
+}
+
+/* A measured value: empty is unknown (NAN); otherwise a finite number ≥ 0, as the cost
+ * inputs are checked. */
+static gboolean
+parse_measure (const char *text,
+               double     *value)
+{
+  char *end = NULL;
+
+  while (g_ascii_isspace (*text))
+    text++;
+  if (*text == '\0')
+    {
+      *value = NAN;
+      return TRUE;
+    }
+  *value = g_ascii_strtod (text, &end);
+  while (end != NULL && g_ascii_isspace (*end))
+    end++;
+  return end != text && *end == '\0' && isfinite (*value) && *value >= 0;
+}
+
+static char *
+format_measure (double value)
+{
+  return isnan (value) ? g_strdup ("") : g_strdup_printf ("%g", value);
+}
+
+typedef struct {
+  ProcuraCandidatesPage *self;
+  gint64                 id;            /* the row's id; 0 for a new one */
+  gint64                 candidate_id;
+  char                  *kind;          /* ops test kind */
+  GtkWidget             *dialog;
+  GtkWidget             *question;
+  GtkWidget             *section;
+  GtkWidget             *answer;
+  GtkWidget             *evidence;
+  GtkWidget             *file;
+  GtkWidget             *result;
+  GtkWidget             *measures[3];   /* failed requests, recovery, per month */
+  GtkWidget             *notes;
+} EditDialog;
+
+static void
+edit_dialog_free (gpointer  data,
+                  GClosure *closure)
+{
+  EditDialog *d = data;
+
+  g_object_unref (d->self);
+  g_free (d->kind);
+  g_free (d);
+}
+
+static void
+checklist_validate (EditDialog *d)
+{
+  g_autofree char *question = entry_text (d->question);
+
+  if (question == NULL)
+    gtk_widget_add_css_class (d->question, "error");
+  else
+    gtk_widget_remove_css_class (d->question, "error");
+  adw_message_dialog_set_response_enabled (ADW_MESSAGE_DIALOG (d->dialog), "save", question != NULL);
+}
+
+static void
+checklist_changed_cb (GtkEditable *editable,
+                      EditDialog  *d)
+{
+  checklist_validate (d);
+}
+
+static void
+checklist_response_cb (AdwMessageDialog *dialog,
+                       const char       *response,
+                       EditDialog       *d)
+{
+  ProcuraChecklistItem item = { 0 };
+  g_autofree char *question = NULL, *evidence = NULL, *file = NULL;
+  guint section, answer;
+
+  if (!g_str_equal (response, "save") || d->self->document == NULL)
+    return;
+  question = entry_text (d->question);
+  if (question == NULL)
+    return;
+  evidence = entry_text (d->evidence);
+  file = entry_text (d->file);
+  section = adw_combo_row_get_selected (ADW_COMBO_ROW (d->section));
+  answer = adw_combo_row_get_selected (ADW_COMBO_ROW (d->answer));
+  item.id = d->id;
+  item.candidate_id = d->candidate_id;
+  item.section = (char *) checklist_sections[MIN (section, G_N_ELEMENTS (checklist_sections) - 2)];
+  item.item = question;
+  item.answer = (char *) checklist_answers[MIN (answer, G_N_ELEMENTS (checklist_answers) - 2)];
+  item.evidence = evidence;
+  item.evidence_file = file;
+  procura_document_update_checklist_item (d->self->document, &item);
+}
+
+static void
+evidence_file_response_cb (GtkNativeDialog *chooser,
+                           int              response,
+                           GtkWidget       *row)
+{
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr (GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
+      g_autofree char *path = file != NULL ? g_file_get_path (file) : NULL;
+      g_autofree char *uri = file != NULL && path == NULL ? g_file_get_uri (file) : NULL;
+
+      if (path != NULL || uri != NULL)
+        gtk_editable_set_text (GTK_EDITABLE (row), path != NULL ? path : uri);
+    }
+  g_object_unref (row);
+  g_object_unref (chooser);
+}
+
+static void
+choose_evidence_file_cb (GtkButton *button,
+                         GtkWidget *row)
+{
+  GtkFileChooserNative *chooser;
+
+  chooser = gtk_file_chooser_native_new (_("Choose the Evidence File"),
+                                         GTK_WINDOW (gtk_widget_get_root (row)),
+                                         GTK_FILE_CHOOSER_ACTION_OPEN, _("_Choose"), _("_Cancel"));
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
+  g_signal_connect (chooser, "response", G_CALLBACK (evidence_file_response_cb), g_object_ref (row));
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
+}
+
+static void
+open_checklist_dialog (ProcuraCandidatesPage      *self,
+                       gint64                      candidate_id,
+                       const ProcuraChecklistItem *item)
+{
+  EditDialog *d = g_new0 (EditDialog, 1);
+  GtkWidget *list, *choose;
+
+  d->self = g_object_ref (self);
+  d->id = item != NULL ? item->id : 0;
+  d->candidate_id = candidate_id;
+  d->dialog = dialog_new (self, item != NULL ? _("Edit Checklist Item") : _("New Checklist Item"),
+                          _("The question, its answer and the evidence behind it: a note and, if there is one, the file (a path or a web address)."),
+                          &list);
+  d->question = dialog_entry (list, _("Question"), item != NULL ? item->item : NULL, FALSE);
+  d->section = dialog_combo (list, _("Section"), checklist_sections, item != NULL ? item->section : NULL);
+  d->answer = dialog_combo (list, _("Answer"), checklist_answers, item != NULL ? item->answer : NULL);
+  d->evidence = dialog_entry (list, _("Evidence"), item != NULL ? item->evidence : NULL, FALSE);
+  d->file = dialog_entry (list, _("Evidence file (path or URL)"), item != NULL ? item->evidence_file : NULL, FALSE);
+  choose = gtk_button_new_from_icon_name ("document-open-symbolic");
+  gtk_widget_add_css_class (choose, "flat");
+  gtk_widget_set_valign (choose, GTK_ALIGN_CENTER);
+  gtk_widget_set_tooltip_text (choose, _("Choose a File…"));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (choose), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  _("Choose the evidence file"), -1);
+  g_signal_connect (choose, "clicked", G_CALLBACK (choose_evidence_file_cb), d->file);
+  adw_entry_row_add_suffix (ADW_ENTRY_ROW (d->file), choose);
+  g_signal_connect (d->question, "changed", G_CALLBACK (checklist_changed_cb), d);
+  checklist_validate (d);
+  g_signal_connect_data (d->dialog, "response", G_CALLBACK (checklist_response_cb), d,
+                         edit_dialog_free, 0);
+  gtk_window_present (GTK_WINDOW (d->dialog));
+  gtk_widget_grab_focus (d->question);
+}
+
+static ProcuraChecklistItem *
+find_checklist_item (ProcuraCandidatesPage *self,
+                     GObject               *object)
+{
+  gint64 id = *(gint64 *) g_object_get_data (object, "checklist-id");
+  ProcuraProject *project = procura_document_get_project (self->document);
+
+  for (guint i = 0; i < project->checklist->len; i++)
+    {
+      ProcuraChecklistItem *item = g_ptr_array_index (project->checklist, i);
+      if (item->id == id)
+        return item;
+    }
+  return NULL;
+}
+
+static void
+checklist_edit_clicked_cb (GtkButton             *button,
+                           ProcuraCandidatesPage *self)
+{
+  ProcuraChecklistItem *item = find_checklist_item (self, G_OBJECT (button));
+
+  if (item != NULL)
+    open_checklist_dialog (self, item->candidate_id, item);
+}
+
+static void
+checklist_remove_clicked_cb (GtkButton             *button,
+                             ProcuraCandidatesPage *self)
+{
+  ProcuraChecklistItem *item = find_checklist_item (self, G_OBJECT (button));
+
+  if (item != NULL)
+    procura_document_delete_checklist_item (self->document, item->id);
+}
+
+static void
+checklist_add_activated_cb (AdwActionRow          *row,
+                            ProcuraCandidatesPage *self)
+{
+  open_checklist_dialog (self, *(gint64 *) g_object_get_data (G_OBJECT (row), "candidate-id"), NULL);
+}
+
+static GtkWidget *
+row_button (const char *icon,
+            const char *label,
+            gint64      id)
+{
+  GtkWidget *button = gtk_button_new_from_icon_name (icon);
+
+  gtk_widget_add_css_class (button, "flat");
+  gtk_widget_set_valign (button, GTK_ALIGN_CENTER);
+  gtk_widget_set_tooltip_text (button, label);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (button), GTK_ACCESSIBLE_PROPERTY_LABEL, label, -1);
+  g_object_set_data_full (G_OBJECT (button), "checklist-id", g_memdup2 (&id, sizeof id), g_free);
+  return button;
+}
+
+static gboolean
+known_section (const char *section)
+{
+  return section != NULL && g_strv_contains (checklist_sections, section);
+}
+
 static GtkWidget *
 checklist_expander (ProcuraCandidatesPage *self,
                     ProcuraProject        *project,
-                    ProcuraCandidate      *c)
+                    gint64                 candidate_id)   /* 0: project-wide */
 {
   GtkWidget *expander = adw_expander_row_new ();
+  GtkWidget *add;
   guint answered = 0, total = 0;
   g_autofree char *subtitle = NULL;
+  gboolean read_only = procura_document_get_read_only (self->document);
 
   adw_preferences_row_set_title (ADW_PREFERENCES_ROW (expander), _("Procurement checklist"));
-  for (guint s = 0; checklist_sections[s] != NULL; s++)
+  /* The sections in order, then any other section the file holds. */
+  for (guint s = 0; s <= g_strv_length ((char **) checklist_sections); s++)
     for (guint i = 0; i < project->checklist->len; i++)
       {
         ProcuraChecklistItem *item = g_ptr_array_index (project->checklist, i);
         g_autoptr (GtkStringList) answers = NULL;
-        GtkWidget *row;
-        g_autofree char *row_subtitle = NULL;
+        g_autoptr (GString) row_subtitle = g_string_new (NULL);
+        g_autofree char *edit_label = NULL, *remove_label = NULL;
+        GtkWidget *row, *edit, *remove;
 
-        if (item->candidate_id != c->id || g_strcmp0 (item->section, checklist_sections[s]) != 0)
+        if (item->candidate_id != candidate_id)
+          continue;
+        if (checklist_sections[s] != NULL ? g_strcmp0 (item->section, checklist_sections[s]) != 0
+                                          : known_section (item->section))
           continue;
         total++;
         if (item->answer != NULL && !g_str_equal (item->answer, "unknown"))
@@ -556,27 +864,164 @@ checklist_expander (ProcuraCandidatesPage *self,
         answers = label_list (checklist_answers);
         row = adw_combo_row_new ();
         adw_combo_row_set_model (ADW_COMBO_ROW (row), G_LIST_MODEL (answers));
+        /* The analyst's text, not markup. */
+        adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
         adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), item->item != NULL ? item->item : "");
         /* Translators: checklist row subtitle: section — evidence */
-        row_subtitle = g_strdup_printf (_("%s — evidence: %s"), procura_format_id (item->section),
-                                        item->evidence != NULL && *item->evidence ? item->evidence : _("none recorded"));
-        adw_action_row_set_subtitle (ADW_ACTION_ROW (row), row_subtitle);
+        g_string_printf (row_subtitle, _("%s — evidence: %s"),
+                         item->section != NULL ? procura_format_id (item->section) : _("no section"),
+                         item->evidence != NULL && *item->evidence ? item->evidence : _("none recorded"));
+        if (item->evidence_file != NULL && *item->evidence_file)
+          /* Translators: appended to a checklist row's subtitle: the evidence file */
+          g_string_append_printf (row_subtitle, _(" · file: %s"), item->evidence_file);
+        adw_action_row_set_subtitle (ADW_ACTION_ROW (row), row_subtitle->str);
         g_object_set_data (G_OBJECT (row), "filling", GINT_TO_POINTER (1));
         adw_combo_row_set_selected (ADW_COMBO_ROW (row), index_of (checklist_answers, item->answer));
         g_object_set_data (G_OBJECT (row), "filling", NULL);
         g_object_set_data (G_OBJECT (row), "checklist-item", item);
-        gtk_widget_set_sensitive (row, !procura_document_get_read_only (self->document));
+        gtk_widget_set_sensitive (row, !read_only);
         g_signal_connect (row, "notify::selected", G_CALLBACK (checklist_selected_cb), self);
+
+        /* Translators: button of a checklist row */
+        edit_label = g_strdup_printf (_("Edit “%s”"), item->item != NULL ? item->item : "");
+        edit = row_button ("document-edit-symbolic", edit_label, item->id);
+        g_signal_connect (edit, "clicked", G_CALLBACK (checklist_edit_clicked_cb), self);
+        adw_action_row_add_suffix (ADW_ACTION_ROW (row), edit);
+        /* Translators: button of a checklist row */
+        remove_label = g_strdup_printf (_("Remove “%s”"), item->item != NULL ? item->item : "");
+        remove = row_button ("user-trash-symbolic", remove_label, item->id);
+        g_signal_connect (remove, "clicked", G_CALLBACK (checklist_remove_clicked_cb), self);
+        adw_action_row_add_suffix (ADW_ACTION_ROW (row), remove);
         adw_expander_row_add_row (ADW_EXPANDER_ROW (expander), row);
       }
+  add = adw_action_row_new ();
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (add), _("_Add Checklist Item…"));
+  adw_preferences_row_set_use_underline (ADW_PREFERENCES_ROW (add), TRUE);
+  adw_action_row_add_prefix (ADW_ACTION_ROW (add), gtk_image_new_from_icon_name ("list-add-symbolic"));
+  gtk_list_box_row_set_activatable (GTK_LIST_BOX_ROW (add), TRUE);
+  attach_id (add, candidate_id);
+  gtk_widget_set_sensitive (add, !read_only);
+  g_signal_connect (add, "activated", G_CALLBACK (checklist_add_activated_cb), self);
+  adw_expander_row_add_row (ADW_EXPANDER_ROW (expander), add);
   if (total == 0)
     subtitle = g_strdup (_("No checklist answers recorded: hardware and topology, software stack, commercial model, security and governance"));
   else
     /* Translators: "5 of 12 answered" */
     subtitle = g_strdup_printf (_("%u of %u answered"), answered, total);
   adw_expander_row_set_subtitle (ADW_EXPANDER_ROW (expander), subtitle);
-  gtk_widget_set_sensitive (expander, total > 0);
   return expander;
+}
+
+static void
+ops_validate (EditDialog *d)
+{
+  gboolean ok = TRUE;
+
+  for (guint i = 0; i < G_N_ELEMENTS (d->measures); i++)
+    {
+      double value;
+
+      if (parse_measure (gtk_editable_get_text (GTK_EDITABLE (d->measures[i])), &value))
+        gtk_widget_remove_css_class (d->measures[i], "error");
+      else
+        {
+          gtk_widget_add_css_class (d->measures[i], "error");
+          ok = FALSE;
+        }
+    }
+  adw_message_dialog_set_response_enabled (ADW_MESSAGE_DIALOG (d->dialog), "save", ok);
+}
+
+static void
+ops_changed_cb (GtkEditable *editable,
+                EditDialog  *d)
+{
+  ops_validate (d);
+}
+
+static void
+ops_response_cb (AdwMessageDialog *dialog,
+                 const char       *response,
+                 EditDialog       *d)
+{
+  ProcuraOpsTest test = { 0 };
+  double values[3];
+  g_autofree char *notes = NULL;
+  guint result;
+
+  if (!g_str_equal (response, "save") || d->self->document == NULL)
+    return;
+  for (guint i = 0; i < G_N_ELEMENTS (values); i++)
+    if (!parse_measure (gtk_editable_get_text (GTK_EDITABLE (d->measures[i])), &values[i]))
+      return;
+  notes = entry_text (d->notes);
+  result = adw_combo_row_get_selected (ADW_COMBO_ROW (d->result));
+  test.id = d->id;
+  test.candidate_id = d->candidate_id;
+  test.kind = d->kind;
+  test.result = (char *) ops_results[MIN (result, G_N_ELEMENTS (ops_results) - 2)];
+  test.failed_requests = values[0];
+  test.recovery_s = values[1];
+  test.per_month = values[2];
+  test.notes = notes;
+  procura_document_update_ops_test (d->self->document, &test);
+}
+
+static void
+open_ops_dialog (ProcuraCandidatesPage *self,
+                 gint64                 candidate_id,
+                 const char            *kind,
+                 const ProcuraOpsTest  *test)
+{
+  static const char *titles[] = {
+    N_("Failed requests"), N_("Recovery time (s)"), N_("Occurrences per planning window"),
+  };
+  EditDialog *d = g_new0 (EditDialog, 1);
+  GtkWidget *list;
+  g_autofree char *heading = NULL;
+
+  d->self = g_object_ref (self);
+  d->id = test != NULL ? test->id : 0;
+  d->candidate_id = candidate_id;
+  d->kind = g_strdup (kind);
+  /* Translators: heading of the dialog of one operations test, e.g. "Test: Kill a worker" */
+  heading = g_strdup_printf (_("Test: %s"), procura_format_id (kind));
+  d->dialog = dialog_new (self, heading,
+                          _("What the test measured. Leave a value empty when it was not measured; measured values are numbers of 0 or more."),
+                          &list);
+  d->result = dialog_combo (list, _("Result"), ops_results, test != NULL ? test->result : NULL);
+  for (guint i = 0; i < G_N_ELEMENTS (titles); i++)
+    {
+      double v = test == NULL ? NAN : i == 0 ? test->failed_requests : i == 1 ? test->recovery_s : test->per_month;
+      g_autofree char *text = format_measure (v);
+
+      d->measures[i] = dialog_entry (list, _(titles[i]), text, TRUE);
+      g_signal_connect (d->measures[i], "changed", G_CALLBACK (ops_changed_cb), d);
+    }
+  d->notes = dialog_entry (list, _("Notes"), test != NULL ? test->notes : NULL, FALSE);
+  ops_validate (d);
+  g_signal_connect_data (d->dialog, "response", G_CALLBACK (ops_response_cb), d,
+                         edit_dialog_free, 0);
+  gtk_window_present (GTK_WINDOW (d->dialog));
+  gtk_widget_grab_focus (d->measures[0]);
+}
+
+static void
+ops_edit_clicked_cb (GtkButton             *button,
+                     ProcuraCandidatesPage *self)
+{
+  gint64 candidate_id = *(gint64 *) g_object_get_data (G_OBJECT (button), "candidate-id");
+  const char *kind = g_object_get_data (G_OBJECT (button), "ops-kind");
+  ProcuraProject *project = procura_document_get_project (self->document);
+  ProcuraOpsTest *test = NULL;
+
+  for (guint i = 0; i < project->ops_tests->len; i++)
+    {
+      ProcuraOpsTest *t = g_ptr_array_index (project->ops_tests, i);
+      if (t->candidate_id == candidate_id && g_strcmp0 (t->kind, kind) == 0)
+        test = t;
+    }
+  open_ops_dialog (self, candidate_id, kind, test);
 }
 
 static GtkWidget *
@@ -603,6 +1048,7 @@ ops_expander (ProcuraCandidatesPage *self,
             test = t;
         }
       adw_combo_row_set_model (ADW_COMBO_ROW (row), G_LIST_MODEL (results));
+      adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
       adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), procura_format_id (ops_kinds[k]));
       if (test != NULL && procura_is_set (test->recovery_s))
         /* Translators: seconds to recover */
@@ -617,8 +1063,10 @@ ops_expander (ProcuraCandidatesPage *self,
         {
           g_string_append (detail, detail->len ? " · " : "");
           /* Translators: expected occurrences per planning window */
-          g_string_append_printf (detail, _("%.1f per window"), test->per_month);
+          g_string_append_printf (detail, _("%g per window"), test->per_month);
         }
+      if (test != NULL && test->notes != NULL && *test->notes)
+        g_string_append_printf (detail, "%s%s", detail->len ? " · " : "", test->notes);
       if (detail->len == 0)
         g_string_append (detail, _("No measurement; priced as failure waste once measured"));
       adw_action_row_set_subtitle (ADW_ACTION_ROW (row), detail->str);
@@ -630,6 +1078,17 @@ ops_expander (ProcuraCandidatesPage *self,
       attach_id (row, c->id);
       gtk_widget_set_sensitive (row, !procura_document_get_read_only (self->document));
       g_signal_connect (row, "notify::selected", G_CALLBACK (ops_selected_cb), self);
+      {
+        /* Translators: button of an operations test row, e.g. "Edit the measurements of “Kill a worker”" */
+        g_autofree char *label = g_strdup_printf (_("Edit the measurements of “%s”"),
+                                                  procura_format_id (ops_kinds[k]));
+        GtkWidget *edit = row_button ("document-edit-symbolic", label, test != NULL ? test->id : 0);
+
+        attach_id (edit, c->id);
+        g_object_set_data (G_OBJECT (edit), "ops-kind", (gpointer) ops_kinds[k]);
+        g_signal_connect (edit, "clicked", G_CALLBACK (ops_edit_clicked_cb), self);
+        adw_action_row_add_suffix (ADW_ACTION_ROW (row), edit);
+      }
       adw_expander_row_add_row (ADW_EXPANDER_ROW (expander), row);
       if (test != NULL && g_strcmp0 (test->result, "pass") == 0)
         passed++;
@@ -706,6 +1165,67 @@ add_buttons (ProcuraCandidatesPage *self)
 }
 
 static void
+restore_clicked_cb (GtkButton             *button,
+                    ProcuraCandidatesPage *self)
+{
+  gint64 token = *(gint64 *) g_object_get_data (G_OBJECT (button), "undo-token");
+
+  procura_document_undo (self->document, token);
+}
+
+/* Deletions made outside this window (`procura candidate remove`, another Procura), with
+ * a Restore button each: they are purged with the others when the window closes. */
+static GtkWidget *
+removals_group (ProcuraCandidatesPage *self,
+                GPtrArray             *removals)
+{
+  GtkWidget *group = adw_preferences_group_new ();
+
+  adw_preferences_group_set_title (ADW_PREFERENCES_GROUP (group), _("Removed Outside This Window"));
+  adw_preferences_group_set_description (ADW_PREFERENCES_GROUP (group),
+    _("Removed from the command line or by another Procura. Restore what should stay: the rest is deleted for good when this window closes."));
+  for (guint i = 0; i < removals->len; i++)
+    {
+      ProcuraRemoval *r = g_ptr_array_index (removals, i);
+      gboolean is_run = g_strcmp0 (r->kind, "run") == 0;
+      GtkWidget *row = adw_action_row_new ();
+      GtkWidget *button = gtk_button_new_with_mnemonic (_("_Restore"));
+      const char *name = r->name != NULL && *r->name ? r->name : (is_run ? _("Unnamed run") : _("Unnamed candidate"));
+      g_autofree char *label = NULL;
+      g_autoptr (GString) subtitle = g_string_new (NULL);
+
+      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), name);
+      adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
+      g_string_append (subtitle, is_run ? _("Benchmark run") : _("Candidate"));
+      if (r->created != NULL)
+        {
+          g_autoptr (GDateTime) utc = g_date_time_new_from_iso8601 (r->created, NULL);
+          g_autoptr (GDateTime) local = utc != NULL ? g_date_time_to_local (utc) : NULL;
+          g_autofree char *when = local != NULL ? g_date_time_format (local, "%Y-%m-%d %H:%M") : NULL;
+
+          /* Translators: when a candidate was removed, e.g. "removed 2026-12-01 22:10" */
+          g_string_append_printf (subtitle, _(" · removed %s"), when != NULL ? when : r->created);
+        }
+      if (!is_run && r->n_runs > 0)
+        g_string_append_printf (subtitle,
+                                g_dngettext (GETTEXT_PACKAGE, " · with %u benchmark run", " · with %u benchmark runs", r->n_runs),
+                                r->n_runs);
+      adw_action_row_set_subtitle (ADW_ACTION_ROW (row), subtitle->str);
+      gtk_widget_set_valign (button, GTK_ALIGN_CENTER);
+      /* Translators: accessible label of the Restore button of a removed candidate */
+      label = g_strdup_printf (_("Restore “%s”"), name);
+      gtk_widget_set_tooltip_text (button, label);
+      gtk_accessible_update_property (GTK_ACCESSIBLE (button), GTK_ACCESSIBLE_PROPERTY_LABEL, label, -1);
+      gtk_widget_set_sensitive (button, !procura_document_get_read_only (self->document));
+      g_object_set_data_full (G_OBJECT (button), "undo-token", g_memdup2 (&r->token, sizeof r->token), g_free);
+      g_signal_connect (button, "clicked", G_CALLBACK (restore_clicked_cb), self);
+      adw_action_row_add_suffix (ADW_ACTION_ROW (row), button);
+      adw_preferences_group_add (ADW_PREFERENCES_GROUP (group), row);
+    }
+  return group;
+}
+
+static void
 remove_children (GtkBox *box)
 {
   GtkWidget *child;
@@ -718,6 +1238,7 @@ static void
 rebuild (ProcuraCandidatesPage *self)
 {
   ProcuraProject *project;
+  GPtrArray *removals;
 
   remove_children (self->box);
   if (self->document == NULL)
@@ -727,13 +1248,16 @@ rebuild (ProcuraCandidatesPage *self)
       return;
     }
   project = procura_document_get_project (self->document);
-  if (project->candidates->len == 0)
+  removals = procura_document_get_outside_removals (self->document);
+  if (project->candidates->len == 0 && removals->len == 0)
     {
       adw_status_page_set_child (self->status, add_buttons (self));
       gtk_stack_set_visible_child_name (self->stack, "empty");
       return;
     }
   adw_status_page_set_child (self->status, NULL);
+  if (removals->len > 0)
+    gtk_box_append (self->box, removals_group (self, removals));
   for (guint i = 0; i < project->candidates->len; i++)
     {
       ProcuraCandidate *c = g_ptr_array_index (project->candidates, i);
@@ -760,7 +1284,7 @@ rebuild (ProcuraCandidatesPage *self)
         adw_preferences_group_add (ADW_PREFERENCES_GROUP (group), price_date_row (project, c));
       {
         GtkWidget *cost = cost_expander (self, project, c);
-        GtkWidget *checklist = checklist_expander (self, project, c);
+        GtkWidget *checklist = checklist_expander (self, project, c->id);
         GtkWidget *ops = ops_expander (self, project, c);
 
         remember_expanded (cost, self->expanded, "cost", c->id);
@@ -772,6 +1296,18 @@ rebuild (ProcuraCandidatesPage *self)
       }
       gtk_box_append (self->box, group);
     }
+  {
+    /* Answers that hold for every candidate (data residency, security review...). */
+    GtkWidget *group = adw_preferences_group_new ();
+    GtkWidget *checklist = checklist_expander (self, project, 0);
+
+    adw_preferences_group_set_title (ADW_PREFERENCES_GROUP (group), _("Whole Project"));
+    adw_preferences_group_set_description (ADW_PREFERENCES_GROUP (group),
+                                           _("Checklist answers that hold whichever candidate is chosen"));
+    remember_expanded (checklist, self->expanded, "checklist", 0);
+    adw_preferences_group_add (ADW_PREFERENCES_GROUP (group), checklist);
+    gtk_box_append (self->box, group);
+  }
   gtk_box_append (self->box, add_buttons (self));
   gtk_stack_set_visible_child_name (self->stack, "content");
 }

@@ -35,6 +35,10 @@ struct _ProcuraDocument
   char            *read_only_reason;
   guint            holds;       /* snapshots in use by threads */
   GPtrArray       *retired;     /* snapshots replaced while held */
+  GArray          *own_tokens;  /* undo tokens of the deletions made here (gint64) */
+  GHashTable      *removed_items; /* negative undo token → ProcuraChecklistItem* */
+  gint64           last_item_token;
+  GPtrArray       *removals;    /* ProcuraRemoval*: pending, made elsewhere */
 };
 
 G_DEFINE_FINAL_TYPE (ProcuraDocument, procura_document, G_TYPE_OBJECT)
@@ -107,6 +111,83 @@ procura_document_release_project (ProcuraDocument *self)
 }
 
 /* ------------------------------------------------------------------------- */
+/* Pending removals                                                           */
+
+static void
+removal_free (ProcuraRemoval *r)
+{
+  g_free (r->kind);
+  g_free (r->name);
+  g_free (r->created);
+  g_free (r);
+}
+
+static GPtrArray *
+removals_new (void)
+{
+  return g_ptr_array_new_with_free_func ((GDestroyNotify) removal_free);
+}
+
+/* In a store thread: every pending deletion, as ProcuraRemoval*. A file that cannot
+ * list them only loses the offer to restore them. */
+static GPtrArray *
+load_removals (ProcuraStore *store)
+{
+  GPtrArray *removals = removals_new ();
+#ifdef PROCURA_GUI_HAVE_STORE
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GPtrArray) entries = procura_store_list_undo_entries (store, &error);
+
+  if (entries == NULL)
+    {
+      g_debug ("cannot list the pending deletions: %s", error->message);
+      return removals;
+    }
+  for (guint i = 0; i < entries->len; i++)
+    {
+      ProcuraUndoEntry *e = g_ptr_array_index (entries, i);
+      ProcuraRemoval *r = g_new0 (ProcuraRemoval, 1);
+
+      r->token = e->token;
+      r->kind = g_strdup (e->kind);
+      r->name = g_strdup (e->name);
+      r->created = g_strdup (e->created);
+      r->n_runs = e->n_runs;
+      g_ptr_array_add (removals, r);
+    }
+#endif
+  return removals;
+}
+
+/* On the main thread: keeps those of @all that this document did not make. */
+static void
+replace_removals (ProcuraDocument *self,
+                  GPtrArray       *all)
+{
+  g_clear_pointer (&self->removals, g_ptr_array_unref);
+  self->removals = removals_new ();
+  if (all == NULL)
+    return;
+  for (guint i = 0; i < all->len; i++)
+    {
+      ProcuraRemoval *r = g_ptr_array_index (all, i);
+      gboolean own = FALSE;
+
+      for (guint k = 0; k < self->own_tokens->len && !own; k++)
+        own = g_array_index (self->own_tokens, gint64, k) == r->token;
+      if (!own)
+        g_ptr_array_add (self->removals, g_ptr_array_steal_index (all, i--));
+    }
+}
+
+GPtrArray *
+procura_document_get_outside_removals (ProcuraDocument *self)
+{
+  g_return_val_if_fail (PROCURA_IS_DOCUMENT (self), NULL);
+  return self->removals;
+}
+
+/* ------------------------------------------------------------------------- */
 /* Opening                                                                    */
 
 typedef struct {
@@ -114,6 +195,7 @@ typedef struct {
   gboolean        create;
   ProcuraStore   *store;
   ProcuraProject *project;
+  GPtrArray      *removals;
 } OpenData;
 
 static void
@@ -123,6 +205,7 @@ open_data_free (OpenData *data)
   g_clear_pointer (&data->store, procura_store_close);
 #endif
   g_clear_pointer (&data->project, procura_project_free);
+  g_clear_pointer (&data->removals, g_ptr_array_unref);
   g_free (data->path);
   g_free (data);
 }
@@ -159,6 +242,7 @@ open_thread (GTask        *task,
       g_task_return_error (task, error);
       return;
     }
+  data->removals = load_removals (data->store);
   g_task_return_boolean (task, TRUE);
 #else
   g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
@@ -196,6 +280,7 @@ procura_document_open_finish (GAsyncResult  *result,
   self->path = g_strdup (data->path);
   self->store = g_steal_pointer (&data->store);
   self->project = g_steal_pointer (&data->project);
+  replace_removals (self, data->removals);
 #ifdef PROCURA_GUI_HAVE_STORE
   self->read_only = procura_store_is_read_only (self->store);
   self->read_only_reason = g_strdup (procura_store_get_read_only_reason (self->store));
@@ -266,6 +351,7 @@ typedef struct {
   char           *deleted_message;   /* non-NULL: emit "deleted" with the token */
   gint64          token;
   ProcuraProject *project;           /* reloaded after the write */
+  GPtrArray      *removals;          /* and the pending deletions */
 } EditData;
 
 static void
@@ -274,6 +360,7 @@ edit_data_free (EditData *data)
   if (data->data_free != NULL)
     data->data_free (data->data);
   g_clear_pointer (&data->project, procura_project_free);
+  g_clear_pointer (&data->removals, g_ptr_array_unref);
   g_free (data->deleted_message);
   g_free (data);
 }
@@ -298,6 +385,7 @@ edit_thread (GTask        *task,
 #ifdef PROCURA_GUI_HAVE_STORE
   data->project = procura_store_load_project (self->store, PROCURA_STORE_LOAD_DEFAULT, &error);
 #endif
+  data->removals = load_removals (self->store);
   g_mutex_unlock (&self->lock);
   if (data->project == NULL)
     g_task_return_error (task, error);
@@ -320,7 +408,10 @@ edit_done_cb (GObject      *object,
       g_signal_emit (self, signals[SIGNAL_ERROR], 0, error->message);
       return;
     }
+  if (data->deleted_message != NULL)
+    g_array_append_val (self->own_tokens, data->token);
   replace_project (self, g_steal_pointer (&data->project));
+  replace_removals (self, data->removals);
   g_signal_emit (self, signals[SIGNAL_CHANGED], 0);
   if (data->deleted_message != NULL)
     g_signal_emit (self, signals[SIGNAL_DELETED], 0, data->deleted_message, data->token);
@@ -411,6 +502,22 @@ op_update_checklist (ProcuraStore *store, gpointer data, gint64 *token, GError *
   return procura_store_add_checklist_item (store, item, error) > 0;
 }
 
+typedef struct {
+  gint64 id;
+  gint64 token;
+} ItemDeletion;
+
+static gboolean
+op_delete_checklist (ProcuraStore *store, gpointer data, gint64 *token, GError **error)
+{
+  const ItemDeletion *d = data;
+
+  if (!procura_store_delete_checklist_item (store, d->id, error))
+    return FALSE;
+  *token = d->token;
+  return TRUE;
+}
+
 static gboolean
 op_delete_candidate (ProcuraStore *store, gpointer data, gint64 *token, GError **error)
 {
@@ -450,6 +557,7 @@ op_unavailable (ProcuraStore *store, gpointer data, gint64 *token, GError **erro
 # define op_add_candidate op_unavailable
 # define op_update_ops_test op_unavailable
 # define op_update_checklist op_unavailable
+# define op_delete_checklist op_unavailable
 # define op_delete_candidate op_unavailable
 # define op_delete_run op_unavailable
 # define op_undo op_unavailable
@@ -570,7 +678,54 @@ procura_document_update_checklist_item (ProcuraDocument            *self,
   copy->item = g_strdup (item->item);
   copy->answer = g_strdup (item->answer);
   copy->evidence = g_strdup (item->evidence);
+  copy->evidence_file = g_strdup (item->evidence_file);
   run_edit (self, op_update_checklist, copy, checklist_free, NULL);
+}
+
+static ProcuraChecklistItem *
+find_checklist_item (ProcuraProject *project,
+                     gint64          id)
+{
+  for (guint i = 0; i < project->checklist->len; i++)
+    {
+      ProcuraChecklistItem *item = g_ptr_array_index (project->checklist, i);
+      if (item->id == id)
+        return item;
+    }
+  return NULL;
+}
+
+void
+procura_document_delete_checklist_item (ProcuraDocument *self,
+                                        gint64           item_id)
+{
+  ProcuraChecklistItem *item, *copy;
+  ItemDeletion *d;
+  char *message;
+
+  g_return_if_fail (PROCURA_IS_DOCUMENT (self));
+  item = find_checklist_item (self->project, item_id);
+  if (item == NULL)
+    {
+      g_signal_emit (self, signals[SIGNAL_ERROR], 0, _("This checklist item no longer exists"));
+      return;
+    }
+  /* The store removes the row for good: the document keeps a copy for the undo, under a
+   * negative token (the store's are positive). */
+  copy = procura_checklist_item_new ();
+  copy->candidate_id = item->candidate_id;
+  copy->section = g_strdup (item->section);
+  copy->item = g_strdup (item->item);
+  copy->answer = g_strdup (item->answer);
+  copy->evidence = g_strdup (item->evidence);
+  copy->evidence_file = g_strdup (item->evidence_file);
+  d = g_new0 (ItemDeletion, 1);
+  d->id = item_id;
+  d->token = --self->last_item_token;
+  g_hash_table_insert (self->removed_items, g_memdup2 (&d->token, sizeof d->token), copy);
+  /* Translators: a toast after removing a checklist item, with an Undo button */
+  message = g_strdup_printf (_("Checklist item “%s” removed"), item->item != NULL ? item->item : "");
+  run_edit (self, op_delete_checklist, d, g_free, message);
 }
 
 void
@@ -600,6 +755,19 @@ procura_document_undo (ProcuraDocument *self,
                        gint64           undo_token)
 {
   g_return_if_fail (PROCURA_IS_DOCUMENT (self));
+  if (undo_token < 0)
+    {
+      ProcuraChecklistItem *item = g_hash_table_lookup (self->removed_items, &undo_token);
+
+      if (item == NULL)
+        {
+          g_signal_emit (self, signals[SIGNAL_ERROR], 0, _("Nothing to undo"));
+          return;
+        }
+      procura_document_update_checklist_item (self, item);
+      g_hash_table_remove (self->removed_items, &undo_token);
+      return;
+    }
   run_edit (self, op_undo, dup_id (undo_token), g_free, NULL);
 }
 
@@ -945,6 +1113,9 @@ procura_document_finalize (GObject *object)
 #endif
   g_clear_pointer (&self->project, procura_project_free);
   g_clear_pointer (&self->retired, g_ptr_array_unref);
+  g_clear_pointer (&self->own_tokens, g_array_unref);
+  g_clear_pointer (&self->removed_items, g_hash_table_unref);
+  g_clear_pointer (&self->removals, g_ptr_array_unref);
   g_free (self->path);
   g_free (self->read_only_reason);
   g_mutex_clear (&self->lock);
@@ -981,4 +1152,8 @@ procura_document_init (ProcuraDocument *self)
   g_mutex_init (&self->lock);
   self->project = procura_project_new ();
   self->retired = g_ptr_array_new_with_free_func ((GDestroyNotify) procura_project_free);
+  self->own_tokens = g_array_new (FALSE, FALSE, sizeof (gint64));
+  self->removed_items = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free,
+                                               (GDestroyNotify) procura_checklist_item_free);
+  self->removals = removals_new ();
 }

@@ -70,6 +70,10 @@ void procura_document_update_ops_test  (ProcuraDocument        *self,
                                         const ProcuraOpsTest   *test);
 void procura_document_update_checklist_item (ProcuraDocument            *self,
                                              const ProcuraChecklistItem *item);
+/* Removes a checklist item; emits "deleted" with a token that procura_document_undo()
+ * takes to add it back (with its answer and evidence, under a new id). */
+void procura_document_delete_checklist_item (ProcuraDocument *self,
+                                             gint64           item_id);
 /* Emits "deleted" with a message and an undo token on success. */
 void procura_document_delete_candidate (ProcuraDocument        *self,
                                         gint64                  candidate_id);
@@ -80,6 +84,21 @@ void procura_document_undo             (ProcuraDocument        *self,
 void procura_document_assign_run       (ProcuraDocument        *self,
                                         gint64                  run_id,
                                         gint64                  candidate_id);
+
+/* A deletion that procura_document_undo() can still bring back, made outside this
+ * document: by `procura candidate remove`, another Procura, or a window that did not
+ * purge it. */
+typedef struct {
+  gint64  token;      /* for procura_document_undo() */
+  char   *kind;       /* "candidate" or "run" */
+  char   *name;       /* the candidate's name or the run's label; may be NULL */
+  char   *created;    /* when it was removed (ISO 8601); may be NULL */
+  guint   n_runs;     /* benchmark runs removed with it */
+} ProcuraRemoval;
+
+/* The removals made outside this document that are still pending (ProcuraRemoval*),
+ * oldest first; valid until the next "changed". Never NULL. */
+GPtrArray *procura_document_get_outside_removals (ProcuraDocument *self);
 
 /* Copies the project file (with its write-ahead log) to @destination, in a thread,
  * between two store calls (save as). */

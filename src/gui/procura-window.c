@@ -233,6 +233,22 @@ set_document (ProcuraWindow   *self,
   procura_fit_page_set_document (self->fit_page, document);
   procura_decision_page_set_document (self->decision_page, document);
   update_title (self);
+  if (document != NULL && procura_document_get_outside_removals (document)->len > 0)
+    {
+      guint n = procura_document_get_outside_removals (document)->len;
+      g_autofree char *message =
+        /* Translators: a toast on opening a project; the button shows the Candidates page */
+        g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u removal made outside this window can be undone",
+                                      "%u removals made outside this window can be undone", n), n);
+      AdwToast *toast = adw_toast_new (message);
+
+      adw_toast_set_button_label (toast, _("_Review"));
+      adw_toast_set_action_name (toast, "win.page");
+      adw_toast_set_action_target_value (toast, g_variant_new_int32 (1));
+      adw_toast_set_priority (toast, ADW_TOAST_PRIORITY_HIGH);
+      adw_toast_set_timeout (toast, 0);
+      adw_toast_overlay_add_toast (self->toast_overlay, toast);
+    }
   if (document != NULL && procura_document_get_read_only (document))
     {
       g_autofree char *message =

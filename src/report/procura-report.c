@@ -828,8 +828,15 @@ add_checklist (ProcuraReportDoc *doc,
     {
       ProcuraChecklistItem *it = g_ptr_array_index (project->checklist, i);
       ProcuraCandidate *c = procura_project_find_candidate (project, it->candidate_id);
+      gboolean has_text = it->evidence != NULL && *it->evidence != '\0';
+      gboolean has_file = it->evidence_file != NULL && *it->evidence_file != '\0';
+      /* The evidence and the file (path or URI) that backs it. */
+      g_autofree char *evidence = has_file
+        ? g_strdup_printf ("%s%sfile: %s", has_text ? it->evidence : "", has_text ? "; " : "",
+                           it->evidence_file)
+        : g_strdup (or_dash (it->evidence));
       const char *row[] = { c != NULL ? c->name : "—", or_dash (it->section), or_dash (it->item),
-                            or_dash (it->answer), or_dash (it->evidence), NULL };
+                            or_dash (it->answer), evidence, NULL };
       procura_block_add_row (table, row);
     }
 }

@@ -3,6 +3,9 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
+ * The candidates page also gets its first candidate's checklist and operations tests
+ * open, and the dialogs that edit a checklist item and a test's measurements.
+ *
  * usage: procura-screenshots OUTDIR   (needs a display: run it under xvfb-run;
  * build-aux/screenshots.sh does). Renders the real window offscreen at 1280×800.
  */
@@ -47,6 +50,82 @@ expand_first (GtkWidget *widget,
   for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL && *n > 0;
        child = gtk_widget_get_next_sibling (child))
     expand_first (child, n);
+}
+
+/* Expands (or collapses) every expander row titled @title under @widget, or only the
+ * first when @first_only. */
+static gboolean
+expand_titled (GtkWidget  *widget,
+               const char *title,
+               gboolean    expanded,
+               gboolean    first_only)
+{
+  if (ADW_IS_EXPANDER_ROW (widget))
+    {
+      if (g_strcmp0 (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (widget)), title) != 0)
+        return FALSE;
+      adw_expander_row_set_expanded (ADW_EXPANDER_ROW (widget), expanded);
+      return first_only;
+    }
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    if (expand_titled (child, title, expanded, first_only))
+      return TRUE;
+  return FALSE;
+}
+
+/* The first button under @widget whose tooltip starts with @prefix. */
+static GtkWidget *
+find_button (GtkWidget  *widget,
+             const char *prefix)
+{
+  const char *tooltip = gtk_widget_get_tooltip_text (widget);
+
+  if (GTK_IS_BUTTON (widget) && tooltip != NULL && g_str_has_prefix (tooltip, prefix))
+    return widget;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_button (child, prefix);
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* Clicks the first button under @page whose tooltip starts with @prefix, and saves the
+ * dialog it opens. */
+static gboolean
+save_dialog (GtkWidget  *page,
+             const char *prefix,
+             const char *dir,
+             const char *name)
+{
+  GtkWidget *button = find_button (page, prefix);
+  g_autoptr (GList) windows = NULL;
+  GtkWidget *dialog = NULL;
+  gboolean ok;
+
+  if (button == NULL)
+    {
+      g_printerr ("procura-screenshots: no button “%s…”\n", prefix);
+      return FALSE;
+    }
+  g_signal_emit_by_name (button, "clicked");
+  windows = gtk_window_list_toplevels ();
+  for (GList *l = windows; l != NULL; l = l->next)
+    if (ADW_IS_MESSAGE_DIALOG (l->data) && gtk_widget_get_visible (l->data))
+      dialog = l->data;
+  if (dialog == NULL)
+    {
+      g_printerr ("procura-screenshots: “%s…” opened no dialog\n", prefix);
+      return FALSE;
+    }
+  procura_gui_test_wait_mapped (dialog);
+  procura_gui_test_settle ();
+  ok = save (dialog, dir, name);
+  gtk_window_destroy (GTK_WINDOW (dialog));
+  return ok;
 }
 
 int
@@ -120,6 +199,26 @@ main (int argc, char *argv[])
               expand_first (procura_window_get_page (window, procura_window_page_names[i]), &n);
               procura_gui_test_settle ();
               ok &= save (GTK_WIDGET (window), out, expanded);
+            }
+          /* the first candidate's checklist and operations tests, and their editors */
+          if (g_str_equal (procura_window_page_names[i], "candidates"))
+            {
+              GtkWidget *candidates = procura_window_get_page (window, "candidates");
+              g_autofree char *checklist = g_strdup_printf ("candidates-checklist-%s", schemes[s].name);
+              g_autofree char *item_dialog = g_strdup_printf ("checklist-dialog-%s", schemes[s].name);
+              g_autofree char *ops_dialog = g_strdup_printf ("ops-dialog-%s", schemes[s].name);
+
+              expand_titled (candidates, "Offer and cost inputs", FALSE, FALSE);
+              expand_titled (candidates, "Procurement checklist", TRUE, TRUE);
+              expand_titled (candidates, "Operations tests", TRUE, TRUE);
+              /* let the rows' animations finish */
+              for (int k = 0; k < 5; k++)
+                procura_gui_test_settle ();
+              ok &= save (GTK_WIDGET (window), out, checklist);
+              ok &= save_dialog (candidates, "Edit “", out, item_dialog);
+              ok &= save_dialog (candidates, "Edit the measurements of “Kill a worker", out, ops_dialog);
+              expand_titled (candidates, "Procurement checklist", FALSE, FALSE);
+              expand_titled (candidates, "Operations tests", FALSE, FALSE);
             }
         }
       {

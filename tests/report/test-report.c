@@ -249,6 +249,35 @@ test_warning_answers (void)
   g_assert_nonnull (strstr (md, counts));
 }
 
+/* The checklist table gives each answer's evidence and the file behind it. */
+static void
+test_checklist_evidence_file (void)
+{
+  g_autoptr (ProcuraProject) p = make_project ();
+  g_autoptr (ProcuraReportDoc) doc = NULL;
+  g_autofree char *md = NULL;
+  ProcuraChecklistItem *with_file = procura_checklist_item_new ();
+  ProcuraChecklistItem *file_only = procura_checklist_item_new ();
+
+  with_file->section = g_strdup ("security");
+  with_file->item = g_strdup ("SOC 2 report received");
+  with_file->answer = g_strdup ("yes");
+  with_file->evidence = g_strdup ("type II, 2026");
+  with_file->evidence_file = g_strdup ("/srv/evidence/soc2.pdf");
+  g_ptr_array_add (p->checklist, with_file);
+  file_only->section = g_strdup ("commercial");
+  file_only->item = g_strdup ("Signed order form");
+  file_only->answer = g_strdup ("yes");
+  file_only->evidence_file = g_strdup ("https://example.com/order-form.pdf");
+  g_ptr_array_add (p->checklist, file_only);
+
+  doc = procura_report_build (p);
+  g_assert_nonnull (procura_report_doc_find_table (doc, "checklist"));
+  md = procura_report_doc_to_markdown (doc, "record-");
+  g_assert_nonnull (strstr (md, "| type II, 2026; file: /srv/evidence/soc2.pdf |"));
+  g_assert_nonnull (strstr (md, "| file: https://example.com/order-form.pdf |"));
+}
+
 static void
 test_missing_parts (void)
 {
@@ -489,6 +518,7 @@ main (int argc, char *argv[])
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/report/pdf", test_pdf);
   g_test_add_func ("/report/markdown", test_markdown);
+  g_test_add_func ("/report/checklist-evidence-file", test_checklist_evidence_file);
   g_test_add_func ("/report/csv", test_csv);
   g_test_add_func ("/report/warning-answers", test_warning_answers);
   g_test_add_func ("/report/missing-parts", test_missing_parts);

@@ -223,6 +223,17 @@ add_check (ProcuraProject *p,
   g_ptr_array_add (p->checklist, i);
 }
 
+/* The file (path or URI) behind the evidence of the last checklist answer added. */
+static void
+set_check_file (ProcuraProject *p,
+                const char     *file)
+{
+  ProcuraChecklistItem *i = g_ptr_array_index (p->checklist, p->checklist->len - 1);
+
+  g_free (i->evidence_file);
+  i->evidence_file = g_strdup (file);
+}
+
 static ProcuraProvenance *
 demo_provenance (gint64      id,
                  const char *file_name,
@@ -482,8 +493,10 @@ procura_demo_project_new (void)
   /* Procurement checklist */
   add_check (p, 0, "security", "Prompts and responses stay in US regions", "yes",
              "data processing addendum, section 4 (illustrative)");
+  set_check_file (p, "https://example.com/legal/data-processing-addendum.pdf");
   add_check (p, 1, "hardware", "GPU model, count and interconnect confirmed in writing", "yes",
              "quote gpu-h100x4.on-demand (illustrative)");
+  set_check_file (p, "quotes/gpu-h100x4.json");
   add_check (p, 1, "commercial", "Capacity guaranteed for the planning window", "no",
              "on-demand: no capacity reservation");
   {

@@ -153,6 +153,7 @@ static const ProcuraField fields[] = {
   CHECK (item, TEXT, NONE, REQ, NULL),
   CHECK (answer, CHOICE, NONE, 0, checklist_answers),
   CHECK (evidence, TEXT, NONE, 0, NULL),
+  CHECK (evidence_file, TEXT, NONE, 0, NULL),
 
   OPS (candidate_id, CANDIDATE, NONE, 0, NULL),
   OPS (kind, CHOICE, NONE, REQ, ops_kinds),

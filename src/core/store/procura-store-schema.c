@@ -162,6 +162,10 @@ static const char migration_v3[] =
   "  UNIQUE (warning_id, candidate_id)\n"
   ");\n";
 
+/* Version 4: a file reference (path or URI) as evidence of a checklist answer. */
+static const char migration_v4[] =
+  "ALTER TABLE checklist ADD COLUMN evidence_file TEXT;\n";
+
 const char *
 procura_store_schema_v1_sql (void)
 {
@@ -177,6 +181,8 @@ procura_store_migration_sql (int to)
       return migration_v2;
     case 3:
       return migration_v3;
+    case 4:
+      return migration_v4;
     default:
       return NULL;
     }

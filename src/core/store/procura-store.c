@@ -2071,6 +2071,10 @@ procura_store_delete_quote (ProcuraStore  *store,
 /* ------------------------------------------------------------------------- */
 /* Ops tests and checklist                                                    */
 
+static gboolean check_ops_test_values (ProcuraStore          *store,
+                                       const ProcuraOpsTest  *t,
+                                       GError               **error);
+
 static gint64
 write_ops_test (ProcuraStore          *store,
                 const ProcuraOpsTest  *t,
@@ -2086,7 +2090,7 @@ write_ops_test (ProcuraStore          *store,
                    "%s: an operations test needs a kind (e.g. “kill-worker”)", store->path);
       return 0;
     }
-  if (!check_candidate (store, candidate_id, error))
+  if (!check_ops_test_values (store, t, error) || !check_candidate (store, candidate_id, error))
     return 0;
   stmt = prepare (store, update
     ? "UPDATE ops_tests SET candidate_id = :candidate_id, kind = :kind, result = :result,"
@@ -2166,9 +2170,9 @@ write_checklist_item (ProcuraStore                *store,
     return 0;
   stmt = prepare (store, update
     ? "UPDATE checklist SET candidate_id = :candidate_id, section = :section, item = :item,"
-      " answer = :answer, evidence = :evidence WHERE id = :id"
-    : "INSERT INTO checklist (candidate_id, section, item, answer, evidence)"
-      " VALUES (:candidate_id, :section, :item, :answer, :evidence)",
+      " answer = :answer, evidence = :evidence, evidence_file = :evidence_file WHERE id = :id"
+    : "INSERT INTO checklist (candidate_id, section, item, answer, evidence, evidence_file)"
+      " VALUES (:candidate_id, :section, :item, :answer, :evidence, :evidence_file)",
     error);
   if (stmt == NULL)
     return 0;
@@ -2177,6 +2181,7 @@ write_checklist_item (ProcuraStore                *store,
   bind_text (stmt, "item", i->item);
   bind_text (stmt, "answer", i->answer);
   bind_text (stmt, "evidence", i->evidence);
+  bind_text (stmt, "evidence_file", i->evidence_file);
   if (update)
     bind_int (stmt, "id", i->id);
   if (!step_done (store, stmt, error, "cannot save the checklist answer"))
@@ -2885,6 +2890,7 @@ read_checklist_row (ProcuraStore *store, sqlite3_stmt *stmt, GError **error)
   i->item = col_text (stmt, "item");
   i->answer = col_text (stmt, "answer");
   i->evidence = col_text (stmt, "evidence");
+  i->evidence_file = col_text (stmt, "evidence_file");
   return i;
 }
 
@@ -3400,4 +3406,82 @@ procura_store_replace_project (ProcuraStore          *store,
                  " DELETE FROM assumptions", error)
        && procura_store_save_project (store, project, error);
   return procura_store_end_batch (store, ok, error) && ok;
+}
+
+/* ------------------------------------------------------------------------- */
+/* Operations test values                                                     */
+
+static gboolean
+check_ops_test_values (ProcuraStore          *store,
+                       const ProcuraOpsTest  *t,
+                       GError               **error)
+{
+  const struct { const char *column; double value; } values[] = {
+    { "recovery_s", t->recovery_s },
+    { "failed_requests", t->failed_requests },
+    { "per_month", t->per_month },
+  };
+
+  /* NAN is "not measured"; anything else is a measurement: finite and not negative. */
+  for (gsize i = 0; i < G_N_ELEMENTS (values); i++)
+    if (!isnan (values[i].value) && (!isfinite (values[i].value) || values[i].value < 0))
+      {
+        g_set_error (error, PROCURA_STORE_ERROR, PROCURA_STORE_ERROR_INVALID,
+                     "%s: ops_tests.%s of the “%s” test must be a finite number ≥ 0 (or unknown), not %g",
+                     store->path, values[i].column, t->kind, values[i].value);
+        return FALSE;
+      }
+  return TRUE;
+}
+
+/* ------------------------------------------------------------------------- */
+/* Pending deletions                                                          */
+
+void
+procura_undo_entry_free (ProcuraUndoEntry *entry)
+{
+  if (entry == NULL)
+    return;
+  g_free (entry->kind);
+  g_free (entry->name);
+  g_free (entry->created);
+  g_free (entry);
+}
+
+static gpointer
+read_undo_entry_row (ProcuraStore *store, sqlite3_stmt *stmt, GError **error)
+{
+  ProcuraUndoEntry *e = g_new0 (ProcuraUndoEntry, 1);
+
+  e->token = col_int (stmt, "id", 0);
+  e->kind = col_text (stmt, "kind");
+  e->target_id = col_int (stmt, "target_id", 0);
+  e->name = col_text (stmt, "name");
+  e->created = col_text (stmt, "created");
+  e->n_runs = (guint) CLAMP (col_int (stmt, "n_runs", 0), 0, G_MAXUINT);
+  return e;
+}
+
+GPtrArray *
+procura_store_list_undo_entries (ProcuraStore  *store,
+                                 GError       **error)
+{
+  g_autoptr (GPtrArray) entries = g_ptr_array_new_with_free_func ((GDestroyNotify) procura_undo_entry_free);
+
+  g_return_val_if_fail (store != NULL, NULL);
+  /* Only entries whose rows are still deleted by them: those an undo brings back. */
+  if (!load_rows (store,
+                  "SELECT u.id, u.kind, u.target_id, u.created,"
+                  " CASE u.kind WHEN 'candidate' THEN (SELECT name FROM candidates WHERE id = u.target_id)"
+                  "  ELSE (SELECT label FROM runs WHERE id = u.target_id) END AS name,"
+                  " (SELECT count(*) FROM runs WHERE deleted_by = u.id) AS n_runs"
+                  " FROM undo_log u"
+                  " WHERE (u.kind = 'candidate' AND EXISTS"
+                  "   (SELECT 1 FROM candidates c WHERE c.id = u.target_id AND c.deleted_by = u.id))"
+                  "  OR (u.kind = 'run' AND EXISTS"
+                  "   (SELECT 1 FROM runs r WHERE r.id = u.target_id AND r.deleted_by = u.id))"
+                  " ORDER BY u.id",
+                  read_undo_entry_row, entries, error))
+    return NULL;
+  return g_steal_pointer (&entries);
 }

@@ -40,7 +40,7 @@ typedef enum {
 GQuark procura_store_error_quark (void);
 
 /* The current schema version (PRAGMA user_version) and the application_id. */
-#define PROCURA_STORE_SCHEMA_VERSION 3
+#define PROCURA_STORE_SCHEMA_VERSION 4
 #define PROCURA_STORE_APPLICATION_ID 0x50524f43  /* "PROC" */
 
 typedef enum {
@@ -237,5 +237,22 @@ gboolean procura_samples_decode (const void   *data,
                                  gsize         len,
                                  double      **values,
                                  gsize        *n);
+
+/* Deletions that procura_store_undo() can still bring back (not yet purged), oldest
+ * first, whoever made them (this process, another window, `procura candidate remove`). */
+typedef struct {
+  gint64  token;      /* for procura_store_undo() */
+  char   *kind;       /* "candidate" or "run" */
+  gint64  target_id;  /* the deleted candidate's or run's id */
+  char   *name;       /* the candidate's name or the run's label; may be NULL */
+  char   *created;    /* when it was deleted (ISO 8601) */
+  guint   n_runs;     /* benchmark runs deleted with it (a candidate's runs; 1 for a run) */
+} ProcuraUndoEntry;
+
+void       procura_undo_entry_free         (ProcuraUndoEntry  *entry);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (ProcuraUndoEntry, procura_undo_entry_free)
+/* Returns the pending deletions (ProcuraUndoEntry*), or NULL with @error set. */
+GPtrArray *procura_store_list_undo_entries (ProcuraStore      *store,
+                                            GError           **error);
 
 G_END_DECLS
