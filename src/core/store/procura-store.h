@@ -40,7 +40,7 @@ typedef enum {
 GQuark procura_store_error_quark (void);
 
 /* The current schema version (PRAGMA user_version) and the application_id. */
-#define PROCURA_STORE_SCHEMA_VERSION 3
+#define PROCURA_STORE_SCHEMA_VERSION 4
 #define PROCURA_STORE_APPLICATION_ID 0x50524f43  /* "PROC" */
 
 typedef enum {
