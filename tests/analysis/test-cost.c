@@ -247,12 +247,40 @@ test_api (void)
   r = procura_cost_evaluate (in, NULL);
   assert_close (r->cost_per_accepted, (c + 0.0004) * 1.05 / 0.9 + 1000.0 / 46830960.0, 1e-15);
 
-  /* a rate limit below the peak (30 x 1.05 x 60 = 1890 per minute) is noted */
+  /* a rate limit below the peak is a hard limit: 1000 requests/min with 0.05 retries
+   * is 1000 / 60 / 1.05 = 15.873 first attempts/s; the load-duration curve (peak 30,
+   * trough 2 x 20 - 30 = 10) is above it by (30 - 15.873)^2 / (2 x 20) = 4.989 req/s
+   * on average: refused, so the route is not feasible */
   procura_cost_result_free (g_steal_pointer (&r));
   in->rate_limit_rpm = 1000;
   r = procura_cost_evaluate (in, NULL);
-  g_assert_cmpuint (r->notes->len, ==, 1);
-  g_assert_nonnull (strstr (g_ptr_array_index (r->notes, 0), "1890"));
+  {
+    double limit = 1000.0 / 60.0 / 1.05;
+    double refused = (30 - limit) * (30 - limit) / 40.0;
+
+    g_assert_false (r->feasible);
+    g_assert_nonnull (strstr (r->infeasible_reason, "rate limit"));
+    assert_close (r->api_limit_rps, limit, 1e-12);
+    assert_close (r->api_peak_rps, limit, 1e-12);
+    assert_close (r->unserved_demand_average, refused, 1e-9);
+    assert_close (r->served_demand_average, 20 - refused, 1e-9);
+    /* the tokens billed are those of the requests served */
+    assert_close (r->lines[PROCURA_COST_API_TOKENS], (c + 0.0004) * (20 - refused) * 2628000 * 0.99, 1e-6);
+    g_assert_cmpuint (r->notes->len, ==, 1);
+  }
+  procura_cost_result_free (g_steal_pointer (&r));
+
+  /* tokens per minute: 5,250 tokens a request (1000 + 4000 cached + 250) at 2,000,000
+   * tokens/min is 6.349 requests/s, below the 1000/min limit: the tighter one rules */
+  in->rate_limit_tpm = 2e6;
+  assert_close (procura_cost_api_limit_rps (in), 2e6 / 5250.0 / 60.0 / 1.05, 1e-12);
+  /* above the peak: feasible, nothing refused */
+  in->rate_limit_rpm = 2000;
+  in->rate_limit_tpm = NAN;
+  r = procura_cost_evaluate (in, NULL);
+  g_assert_true (r->feasible);
+  g_assert_cmpfloat (r->unserved_demand_average, ==, 0);
+  assert_close (r->api_peak_rps, 30, 1e-12);
 }
 
 static void
