@@ -129,6 +129,23 @@ candidate_json (JsonBuilder                    *b,
     json_builder_add_null_value (b);
   procura_json_add_string (b, "cost_reason", ca->cost_reason);
 
+  /* hard constraints: the API's measured latency and its rate limits */
+  json_builder_set_member_name (b, "constraints");
+  json_builder_begin_object (b);
+  procura_json_add_number (b, "latency_ms", ca->latency_ms);
+  procura_json_add_string (b, "latency_run", ca->latency_run);
+  json_builder_set_member_name (b, "misses_target");
+  json_builder_add_boolean_value (b, ca->misses_target);
+  json_builder_set_member_name (b, "rate_limited");
+  json_builder_add_boolean_value (b, ca->rate_limited);
+  json_builder_end_object (b);
+  procura_json_add_string (b, "api_token_basis", ca->token_basis);
+  json_builder_set_member_name (b, "ops_waste");
+  json_builder_begin_object (b);
+  procura_json_add_number (b, "failed_requests", ca->ops_failed_requests);
+  procura_json_add_number (b, "idle_replica_hours", ca->ops_idle_replica_hours);
+  json_builder_end_object (b);
+
   /* the memory fit (computed by src/core/fit) at the brief's context and concurrency */
   json_builder_set_member_name (b, "fit");
   if (ca->fit != NULL)
@@ -249,6 +266,11 @@ procura_analysis_to_json (const ProcuraAnalysis *a,
   json_builder_end_object (b);
   procura_json_add_number (b, "window_hours", a->window_hours);
   procura_json_add_number (b, "acceptance_rate", a->acceptance_rate);
+  json_builder_set_member_name (b, "success_unit");
+  json_builder_begin_object (b);
+  procura_json_add_string (b, "label", a->unit_label);
+  procura_json_add_number (b, "per", a->unit_factor);
+  json_builder_end_object (b);
 
   json_builder_set_member_name (b, "candidates");
   json_builder_begin_array (b);
@@ -279,6 +301,31 @@ procura_analysis_to_json (const ProcuraAnalysis *a,
     }
   json_builder_end_array (b);
   json_builder_end_object (b);
+
+  json_builder_set_member_name (b, "tipping_points");
+  json_builder_begin_array (b);
+  for (guint i = 0; a->tipping_points != NULL && i < a->tipping_points->len; i++)
+    {
+      const ProcuraTippingPoint *t = g_ptr_array_index (a->tipping_points, i);
+      json_builder_begin_object (b);
+      procura_json_add_string (b, "input", t->input);
+      json_builder_set_member_name (b, "candidate_id");
+      if (t->candidate_id != 0)
+        json_builder_add_int_value (b, t->candidate_id);
+      else
+        json_builder_add_null_value (b);
+      procura_json_add_string (b, "candidate", t->candidate_name);
+      json_builder_set_member_name (b, "winner_id");
+      json_builder_add_int_value (b, a->tipping_winner);
+      json_builder_set_member_name (b, "runner_up_id");
+      json_builder_add_int_value (b, a->tipping_runner_up);
+      procura_json_add_number (b, "current", t->current);
+      procura_json_add_number (b, "value", t->value);
+      procura_json_add_number (b, "ratio", t->ratio);
+      procura_json_add_string (b, "note", t->note);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
 
   json_builder_set_member_name (b, "recommendation");
   json_builder_begin_object (b);
@@ -338,9 +385,13 @@ procura_analysis_to_text (const ProcuraAnalysis *a,
         {
           g_string_append_printf (s, "  cost per accepted output: %.6g %s (%.4g %s per 1k)\n",
                                   ca->cost->cost_per_accepted, cur, 1000 * ca->cost->cost_per_accepted, cur);
-          g_string_append_printf (s, "  all-in %.2f %s per window, %.0f accepted outputs", ca->cost->all_in_cost,
-                                  cur, ca->cost->accepted_outputs);
-          if (ca->kind != PROCURA_CANDIDATE_API)
+          if (ca->cost->run_workload)
+            g_string_append_printf (s, "  %.2f %s per run, %.4g completed runs per run started",
+                                    ca->cost->all_in_cost, cur, ca->cost->accepted_outputs);
+          else
+            g_string_append_printf (s, "  all-in %.2f %s per window, %.0f accepted outputs", ca->cost->all_in_cost,
+                                    cur, ca->cost->accepted_outputs);
+          if (ca->kind != PROCURA_CANDIDATE_API && isfinite (ca->cost->utilization))
             g_string_append_printf (s, ", %d replica%s at %.1f %% utilisation", ca->cost->replicas,
                                     ca->cost->replicas == 1 ? "" : "s", 100 * ca->cost->utilization);
           g_string_append_c (s, '\n');
@@ -386,6 +437,12 @@ procura_analysis_to_text (const ProcuraAnalysis *a,
     }
   if (a->ranking_withheld)
     g_string_append_printf (s, "\nRanking withheld: %s\n", a->ranking_withheld_reason);
+  if (a->tipping_points != NULL && a->tipping_points->len > 0)
+    {
+      g_string_append (s, "\nTipping points (#1 against #2):\n");
+      for (guint i = 0; i < a->tipping_points->len; i++)
+        g_string_append_printf (s, "  - %s\n", ((const ProcuraTippingPoint *) g_ptr_array_index (a->tipping_points, i))->note);
+    }
   if (a->recommendation != NULL)
     {
       g_string_append_printf (s, "\nRecommendation: %s", procura_choice_name (a->recommendation->choice));
