@@ -453,8 +453,8 @@ test_explicit_hybrid (void)
 
   /* test-cost.c's hybrid as a project candidate: capacity 12 read off the sweep
    * (6 req/s at 200 ms, 18 at 800 ms: 6 + 300/600 x 12), no retries, failures or
-   * rejections; 2 replicas for the average, 0.9 req/s to the API:
-   * 2920 $ of GPUs + 2838.24 $ of tokens + 500 $ of labor */
+   * rejections; 2 replicas would send 0.9 req/s to the API (2920 $ of GPUs + 2838.24 $
+   * of tokens), 3 replicas cover the peak for 4380 $: 3, + 500 $ of labor */
   c->kind = PROCURA_CANDIDATE_HYBRID;
   c->input_tokens = 1000;
   c->output_tokens = 100;
@@ -473,9 +473,9 @@ test_explicit_hybrid (void)
   h = procura_analysis_find (a, 5);
   g_assert_nonnull (h->cost);
   g_assert_cmpfloat_with_epsilon (h->capacity_at_slo, 12, 1e-9);
-  g_assert_cmpint (h->cost->replicas, ==, 2);
-  g_assert_cmpfloat_with_epsilon (h->cost->api_demand_average, 0.9, 1e-9);
-  g_assert_cmpfloat_with_epsilon (h->cost->all_in_cost, 2920 + 2838.24 + 500, 0.005);
+  g_assert_cmpint (h->cost->replicas, ==, 3);
+  g_assert_cmpfloat_with_epsilon (h->cost->api_demand_average, 0, 1e-9);
+  g_assert_cmpfloat_with_epsilon (h->cost->all_in_cost, 4380 + 500, 0.005);
   /* an explicit hybrid: no derived one */
   g_assert_null (procura_analysis_find (a, -2));
 }

@@ -318,9 +318,10 @@ test_hybrid (void)
   in->price_output_per_mtok = 2.0;
   in->labor_hours = 10;
   in->labor_rate = 50;
+  in->fixed_replicas = 2;
   r = procura_cost_evaluate (in, NULL);
   g_assert_nonnull (r);
-  /* sized for the average: ceil(20 / 12) = 2 replicas, 24 req/s; overflow 0.9 req/s */
+  /* 2 replicas (what carries the average, ceil(20 / 12)), 24 req/s; overflow 0.9 req/s */
   g_assert_cmpint (r->replicas, ==, 2);
   assert_close (r->api_demand_average, 0.9, 1e-12);
   assert_close (r->gpu_demand_average, 19.1, 1e-12);
@@ -335,6 +336,43 @@ test_hybrid (void)
   assert_close (r->all_in_cost, 2920 + 2838.24 + 500, CENT);
   assert_close (r->accepted_outputs, 20 * T730, 1e-6);
   assert_close (r->cost_per_accepted, (2920 + 2838.24 + 500) / (20 * T730), 1e-15);
+  procura_cost_result_free (g_steal_pointer (&r));
+
+  /* free to choose: 1 replica sends (30 - 12)^2 / 40 = 8.1 req/s to the API
+   * (1460 + 25,544.16 $), 2 replicas 0.9 req/s (2920 + 2838.24 $), 3 replicas cover the
+   * peak (4380 $): the third replica is cheaper than the tokens it saves */
+  in->fixed_replicas = 0;
+  r = procura_cost_evaluate (in, NULL);
+  g_assert_cmpint (r->replicas, ==, 3);
+  assert_close (r->api_demand_average, 0, 1e-12);
+  assert_close (r->all_in_cost, 4380 + 500, CENT);
+  procura_cost_result_free (g_steal_pointer (&r));
+
+  /* at 10 $ per GPU-hour a replica (7300 $) costs more than the tokens: 2 replicas,
+   * 14,600 + 2838.24 $, against 21,900 for 3 and 7300 + 25,544.16 for 1 */
+  in->price_per_gpu_hour = 10;
+  r = procura_cost_evaluate (in, NULL);
+  g_assert_cmpint (r->replicas, ==, 2);
+  assert_close (r->api_demand_average, 0.9, 1e-12);
+  assert_close (r->all_in_cost, 14600 + 2838.24 + 500, CENT);
+  procura_cost_result_free (g_steal_pointer (&r));
+
+  /* an API limit of 100 requests per minute (1.667 req/s): 2 replicas would leave a
+   * peak of 30 - 24 = 6 req/s to the API, so 3 replicas are the fewest allowed */
+  in->rate_limit_rpm = 100;
+  r = procura_cost_evaluate (in, NULL);
+  g_assert_true (r->feasible);
+  g_assert_cmpint (r->replicas, ==, 3);
+  g_assert_cmpfloat (r->api_peak_rps, <=, 100.0 / 60.0);
+  procura_cost_result_free (g_steal_pointer (&r));
+
+  /* fixed at 2 replicas with that limit: 6 - 1.667 req/s at the peak refused */
+  in->fixed_replicas = 2;
+  r = procura_cost_evaluate (in, NULL);
+  g_assert_false (r->feasible);
+  assert_close (r->api_peak_rps, 100.0 / 60.0, 1e-12);
+  /* refused: the triangle above 24 + 1.667 = (30 - 25.667)^2 / 40 */
+  assert_close (r->unserved_demand_average, (30 - 24 - 100.0 / 60.0) * (30 - 24 - 100.0 / 60.0) / 40.0, 1e-12);
 }
 
 static void

@@ -781,53 +781,32 @@ procura_cost_overflow (double average,
   return (peak - capacity) * (peak - capacity) * span / (2.0 * (peak - trough));
 }
 
+/* The hybrid with @replicas GPU replicas (@h validated, always-on). */
 static ProcuraCostResult *
-hybrid_impl (const ProcuraCostInputs *in,
-             gboolean                 trace,
-                     GError                 **error)
+hybrid_at (const ProcuraCostInputs *in,
+           const ProcuraCostInputs *h,
+           int                      replicas,
+           gboolean                 trace)
 {
-  ProcuraCostInputs h;
   ProcuraCostResult *r;
-  int replicas, base_replicas;
   double gpu_capacity, overflow, api_limit;
 
-  h = *in;
-  h.kind = PROCURA_CANDIDATE_HYBRID;
-  h.provisioning = PROCURA_PROVISION_ALWAYS_ON;  /* the base runs all the time */
-  if (!procura_cost_inputs_validate (&h, "", error))
-    return NULL;
-
-  if (h.fixed_replicas > 0)
-    replicas = h.fixed_replicas;
-  else
-    replicas = (int) CLAMP (ceil_tolerant (h.demand_average * (1.0 + h.retry_rate) / h.capacity_at_slo),
-                            1.0, (double) (G_MAXINT / 2));
-
   /* requests/s (first attempts) the GPUs take at the target */
-  gpu_capacity = replicas * h.capacity_at_slo / (1.0 + h.retry_rate);
-  api_limit = procura_cost_api_limit_rps (&h);
-  /* the API's rate limits are hard: what the API cannot take at the peak goes to more
-   * GPU replicas (or, with a fixed replica count, is refused: not feasible) */
-  base_replicas = replicas;
-  while (h.fixed_replicas == 0 && peak_of (&h) - gpu_capacity > api_limit * (1.0 + 1e-12) &&
-         replicas < G_MAXINT / 2)
-    {
-      replicas = (int) MAX ((double) replicas + 1,
-                            ceil_tolerant ((peak_of (&h) - api_limit) * (1.0 + h.retry_rate) / h.capacity_at_slo));
-      gpu_capacity = replicas * h.capacity_at_slo / (1.0 + h.retry_rate);
-    }
-  overflow = procura_cost_overflow (h.demand_average, peak_of (&h), gpu_capacity);
-  overflow = CLAMP (overflow, 0.0, h.demand_average);
+  gpu_capacity = replicas * h->capacity_at_slo / (1.0 + h->retry_rate);
+  api_limit = procura_cost_api_limit_rps (h);
+  overflow = procura_cost_overflow (h->demand_average, peak_of (h), gpu_capacity);
+  overflow = CLAMP (overflow, 0.0, h->demand_average);
 
   r = result_new (in, trace);
   r->kind = PROCURA_CANDIDATE_HYBRID;
-  use_workload (r, &h);
+  use_workload (r, h);
   r->api_limit_rps = api_limit;
-  r->api_peak_rps = MAX (0.0, peak_of (&h) - gpu_capacity);
+  r->api_peak_rps = MAX (0.0, peak_of (h) - gpu_capacity);
   if (r->api_peak_rps > api_limit * (1.0 + 1e-12))
     {
-      g_autofree char *limits = limit_text (&h);
-      double refused = procura_cost_overflow (h.demand_average, peak_of (&h), gpu_capacity + api_limit);
+      /* the API's rate limits are hard: what neither takes is refused */
+      g_autofree char *limits = limit_text (h);
+      double refused = procura_cost_overflow (h->demand_average, peak_of (h), gpu_capacity + api_limit);
 
       r->api_peak_rps = api_limit;
       r->unserved_demand_average = CLAMP (refused, 0.0, overflow);
@@ -835,33 +814,103 @@ hybrid_impl (const ProcuraCostInputs *in,
       r->infeasible_reason = g_strdup_printf ("over the API's rate limit: %d replica%s take %.4g requests/s "
                                               "and the API's %s allow %.4g more; the peak demand is %.4g "
                                               "requests/s", replicas, replicas == 1 ? "" : "s", gpu_capacity,
-                                              limits, api_limit, peak_of (&h));
+                                              limits, api_limit, peak_of (h));
     }
   overflow -= r->unserved_demand_average;
-  r->served_demand_average = h.demand_average - r->unserved_demand_average;
-  gpu_lines (r, &h, replicas, r->served_demand_average - overflow);
-  api_lines (r, &h, overflow, h.window_hours * 3600.0);
-  add_window_lines (r, &h);
+  r->served_demand_average = h->demand_average - r->unserved_demand_average;
+  gpu_lines (r, h, replicas, r->served_demand_average - overflow);
+  api_lines (r, h, overflow, h->window_hours * 3600.0);
+  add_window_lines (r, h);
   r->gpu_demand_average = r->served_demand_average - overflow;
   r->api_demand_average = overflow;
-  r->api_share = h.demand_average > 0 ? overflow / h.demand_average : 0;
-  outputs (r, &h);
-  finish_all (r, &h);
-  if (r->notes != NULL && replicas > base_replicas)
+  r->api_share = h->demand_average > 0 ? overflow / h->demand_average : 0;
+  outputs (r, h);
+  finish_all (r, h);
+  return r;
+}
+
+#define HYBRID_MAX_SCAN 4096
+
+static ProcuraCostResult *
+hybrid_impl (const ProcuraCostInputs *in,
+             gboolean                 trace,
+             GError                 **error)
+{
+  ProcuraCostInputs h;
+  ProcuraCostResult *r;
+  int replicas, lo, hi, base;
+  double api_limit, peak_need;
+
+  h = *in;
+  h.kind = PROCURA_CANDIDATE_HYBRID;
+  h.provisioning = PROCURA_PROVISION_ALWAYS_ON;  /* the base runs all the time */
+  if (!procura_cost_inputs_validate (&h, "", error))
+    return NULL;
+
+  api_limit = procura_cost_api_limit_rps (&h);
+  base = (int) CLAMP (ceil_tolerant (h.demand_average * (1.0 + h.retry_rate) / h.capacity_at_slo),
+                      1.0, (double) (G_MAXINT / 4));
+  if (h.fixed_replicas > 0)
     {
-      g_autofree char *limits = limit_text (&h);
-      g_ptr_array_add (r->notes,
-                       g_strdup_printf ("the API's rate limit (%s, %.4g requests/s) is below the load above "
-                                        "%d replica%s: the GPUs take %d replicas instead", limits, api_limit,
-                                        base_replicas, base_replicas == 1 ? "" : "s", replicas));
+      replicas = lo = hi = h.fixed_replicas;
     }
+  else
+    {
+      /* the replica count that costs least, from the fewest that keep the API within
+       * its limits up to enough for the peak (the API then takes nothing): a tighter
+       * limit or a dearer input only takes choices away, so the cost never falls */
+      peak_need = CLAMP (ceil_tolerant (peak_of (&h) * (1.0 + h.retry_rate) / h.capacity_at_slo),
+                         1.0, (double) (G_MAXINT / 4));
+      lo = 1;
+      if (isfinite (api_limit))
+        lo = (int) CLAMP (ceil_tolerant ((peak_of (&h) - api_limit) * (1.0 + h.retry_rate) / h.capacity_at_slo),
+                          1.0, peak_need);
+      hi = (int) MAX ((double) lo, MIN (peak_need, (double) lo + HYBRID_MAX_SCAN));
+      replicas = lo;
+      {
+        double best = INFINITY;
+
+        for (int n = lo; n <= hi; n++)
+          {
+            g_autoptr(ProcuraCostResult) t = hybrid_at (in, &h, n, FALSE);
+            double c = t->feasible ? t->all_in_cost / MAX (t->accepted_outputs, 1e-300) : INFINITY;
+
+            if (c < best * (1.0 - 1e-12))
+              {
+                best = c;
+                replicas = n;
+              }
+          }
+      }
+    }
+
+  r = hybrid_at (in, &h, replicas, trace);
   if (r->notes != NULL && !r->feasible)
     g_ptr_array_add (r->notes, g_strdup_printf ("not feasible: %s", r->infeasible_reason));
-  if (r->notes != NULL)
+  if (r->notes != NULL && h.fixed_replicas == 0)
+    {
+      g_autofree char *why = NULL;
+
+      if (isfinite (api_limit) && lo > 1 && replicas == lo)
+        {
+          g_autofree char *limits = limit_text (&h);
+          why = g_strdup_printf ("the fewest that keep the API within its rate limit (%s, %.4g requests/s)",
+                                 limits, api_limit);
+        }
+      else
+        why = g_strdup_printf ("the count that costs least (from %d to %d tried; %d would carry the average)",
+                               lo, hi, base);
+      g_ptr_array_add (r->notes,
+                       g_strdup_printf ("%d GPU replica%s, %s; they take %.4g requests/s at the target and the "
+                                        "API takes %.1f %% of requests, the load above that",
+                                        replicas, replicas == 1 ? "" : "s", why,
+                                        replicas * h.capacity_at_slo / (1.0 + h.retry_rate),
+                                        100.0 * r->api_share));
+    }
+  else if (r->notes != NULL)
     g_ptr_array_add (r->notes,
-                   g_strdup_printf ("GPUs sized for the average load (%d replica%s, %.4g requests/s at "
-                                    "the target); the API takes %.1f %% of requests, the load above that",
-                                    replicas, replicas == 1 ? "" : "s", gpu_capacity, 100.0 * r->api_share));
+                     g_strdup_printf ("%d GPU replica%s (fixed); the API takes %.1f %% of requests, the load "
+                                      "above them", replicas, replicas == 1 ? "" : "s", 100.0 * r->api_share));
   return r;
 }
 

@@ -208,10 +208,12 @@ ProcuraCostResult *procura_cost_serving  (const ProcuraCostInputs *in,
 /* The API route of §5. */
 ProcuraCostResult *procura_cost_api      (const ProcuraCostInputs *in,
                                           GError                 **error);
-/* The hybrid: GPU replicas sized for the AVERAGE (base) load,
- * replicas = max(1, ceil(average x (1 + retry_rate) / capacity_at_slo)) unless
- * fixed_replicas is set, and the API taking the load above the GPUs' capacity at the
- * target. The load over the window follows a linear load-duration curve from the peak
+/* The hybrid: GPU replicas for the base load and the API taking the load above the
+ * GPUs' capacity at the target. Unless fixed_replicas is set, the replica count is the
+ * one with the lowest cost per accepted output among those from the fewest that keep
+ * the API within its rate limits (1 without limits) up to enough for the peak,
+ * ceil(peak x (1 + retry_rate) / capacity_at_slo); with fixed_replicas, load that
+ * neither the GPUs nor the API's limits take is refused (not feasible). The load over the window follows a linear load-duration curve from the peak
  * down to a trough chosen so that its mean is the average (2 x average - peak, or 0
  * over a shorter span when that is negative); the overflow is the part of that curve
  * above replicas x capacity_at_slo / (1 + retry_rate). */
