@@ -193,9 +193,14 @@ procura_recommend (const ProcuraProject   *p,
   if (best->kind == PROCURA_CANDIDATE_HYBRID)
     {
       r->choice = PROCURA_CHOICE_HYBRID;
-      reason (r, "GPUs for the base load and the API for the %.1f %% of requests above their capacity "
-              "beat both pure options: the GPUs stay busy and the peaks do not need idle replicas.",
-              100.0 * best->cost->api_share);
+      if (best_api == NULL)
+        reason (r, "GPUs for the base load and the API for the %.1f %% of requests above their capacity "
+                "beat the GPUs alone, and no API route can take the whole load on its own: the GPUs stay busy "
+                "and the API stays within its limits.", 100.0 * best->cost->api_share);
+      else
+        reason (r, "GPUs for the base load and the API for the %.1f %% of requests above their capacity "
+                "beat both pure options: the GPUs stay busy and the peaks do not need idle replicas.",
+                100.0 * best->cost->api_share);
       if (reserved_model (pricing_model_of (p, best)))
         reason (r, "The base GPUs are costed at a %s price: take that term for the base replicas (they run "
                 "all the time) and pay the API per token for the overflow.", pricing_model_of (p, best));

@@ -397,7 +397,7 @@ procura_analysis_to_text (const ProcuraAnalysis *a,
           g_string_append_c (s, '\n');
           for (guint l = 0; l < PROCURA_COST_N_LINES; l++)
             if (procura_cost_result_line_applies (ca->cost, l))
-              g_string_append_printf (s, "    %-16s %12.2f\n", procura_cost_line_name (l), ca->cost->lines[l]);
+              g_string_append_printf (s, "    %-20s %12.2f\n", procura_cost_line_name (l), ca->cost->lines[l]);
         }
       else if (ca->cost_reason != NULL)
         g_string_append_printf (s, "  no cost: %s\n", ca->cost_reason);
