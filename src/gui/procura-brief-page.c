@@ -86,15 +86,16 @@ const char *
 procura_brief_propose_success_unit (const char *workload_type)
 {
   static const struct { const char *type; const char *unit; } units[] = {
+    /* the units of docs/cost-model.md (procura_success_unit_default () in the core) */
     { "online-inference", N_("accepted response") },
-    { "batch-inference", N_("accepted output token") },
-    { "embeddings", N_("embedded item") },
-    { "code-agents", N_("completed task") },
+    { "batch-inference", N_("accepted record") },
+    { "embeddings", N_("accepted record") },
+    { "code-agents", N_("accepted task") },
     { "image-generation", N_("accepted image") },
-    { "video-generation", N_("accepted video second") },
-    { "training", N_("trained token") },
-    { "fine-tuning", N_("completed fine-tuning run") },
-    { "evaluation", N_("evaluated item") },
+    { "video-generation", N_("accepted clip") },
+    { "training", N_("completed training run at the target evaluation") },
+    { "fine-tuning", N_("accepted fine-tuned checkpoint") },
+    { "evaluation", N_("completed evaluation suite") },
   };
 
   if (workload_type == NULL)
