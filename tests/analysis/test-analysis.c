@@ -581,6 +581,7 @@ test_api_latency (void)
   for (guint i = 0; i < a->candidates->len; i++)
     g_assert_false (((ProcuraCandidateAnalysis *) g_ptr_array_index (a->candidates, i))->derived);
   g_assert_nonnull (reason_with (a, "misses the target"));
+  g_assert_true (has_warning (a, PROCURA_WARN_MISSES_TARGET, 3));
 
   /* at a 1 s target it meets and is costed */
   g_ptr_array_remove_index (p->runs, p->runs->len - 1);
@@ -618,6 +619,7 @@ test_api_rate_limit (void)
   g_assert_nonnull (h->cost);
   g_assert_cmpfloat (h->cost->api_peak_rps, <=, limit * (1 + 1e-12));
   g_assert_nonnull (reason_with (a, "out of the ranking"));
+  g_assert_true (has_warning (a, PROCURA_WARN_RATE_LIMIT, 3));
   {
     g_autoptr(JsonNode) root = procura_analysis_to_json (a, p);
     JsonArray *cands = json_object_get_array_member (json_node_get_object (root), "candidates");

@@ -690,10 +690,10 @@ static char *
 limit_text (const ProcuraCostInputs *in)
 {
   if (!isnan (in->rate_limit_rpm) && !isnan (in->rate_limit_tpm))
-    return g_strdup_printf ("%.6g requests/min and %.6g tokens/min", in->rate_limit_rpm, in->rate_limit_tpm);
+    return g_strdup_printf ("%.0f requests/min and %.0f tokens/min", in->rate_limit_rpm, in->rate_limit_tpm);
   if (!isnan (in->rate_limit_tpm))
-    return g_strdup_printf ("%.6g tokens/min", in->rate_limit_tpm);
-  return g_strdup_printf ("%.6g requests/min", in->rate_limit_rpm);
+    return g_strdup_printf ("%.0f tokens/min", in->rate_limit_tpm);
+  return g_strdup_printf ("%.0f requests/min", in->rate_limit_rpm);
 }
 
 static ProcuraCostResult *
