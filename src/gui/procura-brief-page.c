@@ -48,6 +48,8 @@ static const Field fields[] = {
   { "workload", N_("Tooling"), N_("The serving engine and stack: vLLM, SGLang, TensorRT-LLM…"), FIELD_TEXT, BRIEF_STR (tooling), NULL },
   { "shape", N_("Input tokens"), NULL, FIELD_NUMBER, BRIEF_STR (input_tokens), NULL },
   { "shape", N_("Output tokens"), NULL, FIELD_NUMBER, BRIEF_STR (output_tokens), NULL },
+  { "shape", N_("Mean input tokens"), N_("The average request: what an API bills (the tokens above are the p95 shape)"), FIELD_NUMBER, BRIEF_STR (input_tokens_mean), NULL },
+  { "shape", N_("Mean output tokens"), N_("The average response: what an API bills"), FIELD_NUMBER, BRIEF_STR (output_tokens_mean), NULL },
   { "shape", N_("Context tokens"), N_("Empty: input plus output"), FIELD_NUMBER, BRIEF_STR (context_tokens), NULL },
   { "shape", N_("Concurrent sequences per replica"), NULL, FIELD_NUMBER, BRIEF_STR (concurrency), NULL },
   { "slo", N_("Metric"), NULL, FIELD_CHOICE, BRIEF_STR (slo_metric), slo_metrics },
@@ -56,6 +58,8 @@ static const Field fields[] = {
   { "demand", N_("Average demand (requests/s)"), NULL, FIELD_NUMBER, BRIEF_STR (demand_average), NULL },
   { "demand", N_("Peak demand (requests/s)"), NULL, FIELD_NUMBER, BRIEF_STR (demand_peak), NULL },
   { "demand", N_("Planning window (hours)"), N_("730 hours is one month"), FIELD_NUMBER, BRIEF_STR (window_hours), NULL },
+  { "demand", N_("Stored data (GB)"), N_("Priced with the quote's storage per GB-month"), FIELD_NUMBER, BRIEF_STR (storage_gb), NULL },
+  { "demand", N_("Egress per window (GB)"), N_("Priced with the quote's egress per GB"), FIELD_NUMBER, BRIEF_STR (egress_gb), NULL },
 };
 
 #define N_BRIEF_PARTS 9
