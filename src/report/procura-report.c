@@ -546,6 +546,22 @@ add_breakdown (ProcuraReportDoc      *doc,
         procura_block_add_csv_row (table, (const char * const *) csv->pdata);
       }
     }
+  /* how the API routes were billed, and what the operations tests cost */
+  for (guint i = 0; i < analysis->candidates->len; i++)
+    {
+      const ProcuraCandidateAnalysis *ca = g_ptr_array_index (analysis->candidates, i);
+
+      if (ca->token_basis != NULL && ca->cost != NULL)
+        procura_report_doc_paragraph (doc, "%s: API tokens billed on %s.", ca->name,
+                                      g_strcmp0 (ca->token_basis, "mean") == 0 ? "the brief's mean request shape"
+                                      : g_strcmp0 (ca->token_basis, "p95") == 0
+                                      ? "the brief's p95 request shape (no mean given: an upper bound)"
+                                      : "the route's own token counts");
+      if (ca->cost != NULL && procura_cost_result_line_applies (ca->cost, PROCURA_COST_FAILURE_WASTE))
+        procura_report_doc_paragraph (doc, "%s: failure waste from its operations tests, %.4g failed requests "
+                                      "and %.4g idle replica-hours per window.", ca->name,
+                                      ca->ops_failed_requests, ca->ops_idle_replica_hours);
+    }
 }
 
 static void

@@ -906,6 +906,9 @@ add_derived_hybrid (ProcuraAnalysis              *a,
   ca->derived_from[1] = api->candidate_id;
   ca->capacity_at_slo = g->capacity_at_slo;
   ca->capacity_origin = g_strdup_printf ("as %s", g->name);
+  ca->token_basis = api->token_basis;
+  ca->ops_failed_requests = g->ops_failed_requests;   /* its GPUs' operations tests */
+  ca->ops_idle_replica_hours = g->ops_idle_replica_hours;
   ca->cost = procura_cost_hybrid (in, &error);
   if (ca->cost != NULL && !ca->cost->feasible)
     {
