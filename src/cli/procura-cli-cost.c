@@ -14,23 +14,44 @@
 #include "procura-cli.h"
 #include "procura-cost.h"
 
+/* A figure, or "n/a" where it does not exist (never "nan"). */
+#define NUM(format, v) (isfinite (v) ? g_strdup_printf (format, (double) (v)) : g_strdup ("n/a"))
+
 static void
 print_text (GPtrArray *results)
 {
   for (guint i = 0; i < results->len; i++)
     {
       const ProcuraCostResult *r = g_ptr_array_index (results, i);
+      g_autofree char *total = NUM ("%14.2f", r->all_in_cost);
+      g_autofree char *each = NUM ("%.9g", r->cost_per_accepted);
+      g_autofree char *per_k = NUM ("%.4f", 1000.0 * r->cost_per_accepted);
 
       g_print ("%s\n", r->name);
-      if (r->kind != PROCURA_CANDIDATE_API)
-        g_print ("  replicas %d, utilisation %.1f %%\n", r->replicas, 100.0 * r->utilization);
+      if (r->run_workload)
+        g_print ("  %.4g wall-clock hours per run\n", r->billed_hours);
+      else if (r->kind != PROCURA_CANDIDATE_API)
+        {
+          g_autofree char *u = NUM ("%.1f %%", 100.0 * r->utilization);
+          g_print ("  replicas %d, utilisation %s\n", r->replicas, u);
+        }
+      if (!r->feasible)
+        g_print ("  NOT FEASIBLE: %s\n", r->infeasible_reason);
       for (guint l = 0; l < PROCURA_COST_N_LINES; l++)
         if (procura_cost_result_line_applies (r, l))
-          g_print ("  %-16s %14.2f\n", procura_cost_line_name (l), r->lines[l]);
-      g_print ("  %-16s %14.2f\n", "all_in_cost", r->all_in_cost);
-      g_print ("  accepted outputs %14.0f\n", r->accepted_outputs);
-      g_print ("  cost per accepted output %.9g (%.4f per 1k)\n", r->cost_per_accepted,
-               1000.0 * r->cost_per_accepted);
+          g_print ("  %-20s %14.2f\n", procura_cost_line_name (l), r->lines[l]);
+      g_print ("  %-20s %s\n", r->run_workload ? "cost per run" : "all_in_cost", total);
+      if (r->run_workload)
+        {
+          /* a run either completes at the target or not: the count is P(success) per run */
+          g_print ("  completed runs per run started %.4g (success probability)\n", r->accepted_outputs);
+          g_print ("  cost per completed run %s\n", each);
+        }
+      else
+        {
+          g_print ("  accepted outputs %14.0f\n", r->accepted_outputs);
+          g_print ("  cost per accepted output %s (%s per 1k)\n", each, per_k);
+        }
       for (guint k = 0; r->notes != NULL && k < r->notes->len; k++)
         g_print ("  note: %s\n", (const char *) g_ptr_array_index (r->notes, k));
     }

@@ -347,6 +347,10 @@ procura_candidate_new (void)
   c->price_cached_per_mtok = 0;
   c->price_output_per_mtok = NAN;
   c->rate_limit_rpm = NAN;
+  c->purchase_price_per_gpu = NAN;
+  c->depreciation_years = NAN;
+  c->power_per_gpu_hour = NAN;
+  c->hosting_per_gpu_month = NAN;
   return c;
 }
 
@@ -407,6 +411,10 @@ procura_brief_new (void)
   b->demand_average = NAN;
   b->demand_peak = NAN;
   b->window_hours = 730;
+  b->input_tokens_mean = NAN;
+  b->output_tokens_mean = NAN;
+  b->storage_gb = NAN;
+  b->egress_gb = NAN;
   return b;
 }
 

@@ -222,6 +222,11 @@ typedef struct {
   double                gateway;            /* per window */
   double                rate_limit_rpm;
   char                 *notes;
+  /* v4: buying the GPUs ("buy" is never advised without these) */
+  double                purchase_price_per_gpu; /* capex per GPU */
+  double                depreciation_years;
+  double                power_per_gpu_hour;     /* energy, money per GPU-hour */
+  double                hosting_per_gpu_month;  /* rack, cooling, operations */
 } ProcuraCandidate;
 
 ProcuraCandidate *procura_candidate_new  (void);
@@ -251,6 +256,12 @@ typedef struct {
   double  demand_average;     /* requests/s */
   double  demand_peak;        /* requests/s */
   double  window_hours;       /* planning window, default 730 */
+  /* v4: the mean request shape (the API is billed on it; input_tokens / output_tokens
+   * above are the p95 shape) and the volumes the quote's per-GB prices apply to */
+  double  input_tokens_mean;
+  double  output_tokens_mean;
+  double  storage_gb;         /* stored, GB */
+  double  egress_gb;          /* egress per window, GB */
 } ProcuraBrief;
 
 ProcuraBrief *procura_brief_new  (void);

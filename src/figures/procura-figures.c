@@ -5,7 +5,8 @@
  * Conventions shared by every figure, so that a reader can compare them side by side:
  * - a candidate keeps its colour, dash and marker in every figure (its position in
  *   the analysis is its colour index);
- * - money per output is shown per 1k accepted outputs (per 1M for token units);
+ * - money per output is shown at the analysis's unit scale: per 1k accepted outputs, per 1M for
+ *   token units, per asset / clip / task / run for units counted one by one;
  * - estimates are marked (dashed, hatched, "(estimate)"), candidates that miss the
  *   target are struck out with the reason, and the demo's data is labelled
  *   illustrative in every subtitle.
@@ -111,22 +112,23 @@ fig_init (Fig                   *f,
           ProcuraProject        *project,
           const ProcuraAnalysis *analysis)
 {
-  const char *unit = project->brief && project->brief->success_unit ? project->brief->success_unit
-                                                                    : "accepted response";
+  /* the unit as the analysis counts it (a clip, not a video second, when one request
+   * renders one clip), at the scale it chose */
+  const char *unit = analysis->unit_label != NULL ? analysis->unit_label
+                     : project->brief && project->brief->success_unit ? project->brief->success_unit
+                     : "accepted response";
+  double factor = analysis->unit_factor > 0 ? analysis->unit_factor : (strstr (unit, "token") ? 1e6 : 1e3);
   g_autofree char *pct = percentile_display (analysis->slo_percentile);
 
   f->project = project;
   f->analysis = analysis;
-  if (strstr (unit, "token"))
-    {
-      f->factor = 1e6;
-      f->per = g_strdup_printf (_("per 1M %ss"), unit);
-    }
+  f->factor = factor;
+  if (factor >= 1e6)
+    f->per = g_strdup_printf (_("per 1M %ss"), unit);
+  else if (factor >= 1e3)
+    f->per = g_strdup_printf (_("per 1k %ss"), unit);
   else
-    {
-      f->factor = 1e3;
-      f->per = g_strdup_printf (_("per 1k %ss"), unit);
-    }
+    f->per = g_strdup_printf (_("per %s"), unit);
   if (isfinite (analysis->slo_percentile))
     f->metric = g_strdup_printf ("%s %s", pct, metric_display (analysis->slo_metric));
   else
@@ -505,6 +507,18 @@ figure_breakdown (Fig *f)
     { PROCURA_COST_PLATFORM_LABOR, N_("Platform labor") },
     { PROCURA_COST_API_TOKENS, N_("API tokens") },
     { PROCURA_COST_GATEWAY, N_("Gateway") },
+    { PROCURA_COST_MODERATION, N_("Moderation") },
+    { PROCURA_COST_QUEUE_OVERHEAD, N_("Queue overhead") },
+    { PROCURA_COST_OPERATOR_REVIEW, N_("Operator review") },
+    { PROCURA_COST_CHECKPOINTING, N_("Checkpointing") },
+    { PROCURA_COST_FAILED_RUN_WASTE, N_("Failed-run waste") },
+    { PROCURA_COST_STORAGE_VOLUME, N_("Storage (quote, per GB-month)") },
+    { PROCURA_COST_EGRESS, N_("Egress (quote, per GB)") },
+    { PROCURA_COST_OVERAGE, N_("Overage above the commitment") },
+    { PROCURA_COST_COMMITMENT_SHORTFALL, N_("Unused minimum commitment") },
+    { PROCURA_COST_SUPPORT, N_("Support") },
+    { PROCURA_COST_SETUP_FEE, N_("Setup fee (spread)") },
+    { PROCURA_COST_FAILURE_WASTE, N_("Failure waste (operations tests)") },
   };
   g_autofree char *vlabel = g_strdup_printf (_("Cost %s"), f->per);
   g_autofree char *sub = g_strdup_printf (_("All-in cost %s, by line, at the planned demand"), f->per);

@@ -48,6 +48,8 @@ static const Field fields[] = {
   { "workload", N_("Tooling"), N_("The serving engine and stack: vLLM, SGLang, TensorRT-LLM…"), FIELD_TEXT, BRIEF_STR (tooling), NULL },
   { "shape", N_("Input tokens"), NULL, FIELD_NUMBER, BRIEF_STR (input_tokens), NULL },
   { "shape", N_("Output tokens"), NULL, FIELD_NUMBER, BRIEF_STR (output_tokens), NULL },
+  { "shape", N_("Mean input tokens"), N_("The average request: what an API bills (the tokens above are the p95 shape)"), FIELD_NUMBER, BRIEF_STR (input_tokens_mean), NULL },
+  { "shape", N_("Mean output tokens"), N_("The average response: what an API bills"), FIELD_NUMBER, BRIEF_STR (output_tokens_mean), NULL },
   { "shape", N_("Context tokens"), N_("Empty: input plus output"), FIELD_NUMBER, BRIEF_STR (context_tokens), NULL },
   { "shape", N_("Concurrent sequences per replica"), NULL, FIELD_NUMBER, BRIEF_STR (concurrency), NULL },
   { "slo", N_("Metric"), NULL, FIELD_CHOICE, BRIEF_STR (slo_metric), slo_metrics },
@@ -56,6 +58,8 @@ static const Field fields[] = {
   { "demand", N_("Average demand (requests/s)"), NULL, FIELD_NUMBER, BRIEF_STR (demand_average), NULL },
   { "demand", N_("Peak demand (requests/s)"), NULL, FIELD_NUMBER, BRIEF_STR (demand_peak), NULL },
   { "demand", N_("Planning window (hours)"), N_("730 hours is one month"), FIELD_NUMBER, BRIEF_STR (window_hours), NULL },
+  { "demand", N_("Stored data (GB)"), N_("Priced with the quote's storage per GB-month"), FIELD_NUMBER, BRIEF_STR (storage_gb), NULL },
+  { "demand", N_("Egress per window (GB)"), N_("Priced with the quote's egress per GB"), FIELD_NUMBER, BRIEF_STR (egress_gb), NULL },
 };
 
 #define N_BRIEF_PARTS 9
@@ -86,15 +90,16 @@ const char *
 procura_brief_propose_success_unit (const char *workload_type)
 {
   static const struct { const char *type; const char *unit; } units[] = {
+    /* the units of docs/cost-model.md (procura_success_unit_default () in the core) */
     { "online-inference", N_("accepted response") },
-    { "batch-inference", N_("accepted output token") },
-    { "embeddings", N_("embedded item") },
-    { "code-agents", N_("completed task") },
+    { "batch-inference", N_("accepted record") },
+    { "embeddings", N_("accepted record") },
+    { "code-agents", N_("accepted task") },
     { "image-generation", N_("accepted image") },
-    { "video-generation", N_("accepted video second") },
-    { "training", N_("trained token") },
-    { "fine-tuning", N_("completed fine-tuning run") },
-    { "evaluation", N_("evaluated item") },
+    { "video-generation", N_("accepted clip") },
+    { "training", N_("completed training run at the target evaluation") },
+    { "fine-tuning", N_("accepted fine-tuned checkpoint") },
+    { "evaluation", N_("completed evaluation suite") },
   };
 
   if (workload_type == NULL)

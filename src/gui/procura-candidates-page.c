@@ -72,6 +72,10 @@ static const CostField cost_fields[] = {
   { N_("Price per million output tokens"), CAND (price_output_per_mtok), FALSE, TRUE, FALSE, TRUE },
   { N_("Gateway and operations per window"), CAND (gateway), FALSE, TRUE, FALSE, TRUE },
   { N_("Rate limit (requests/min)"), CAND (rate_limit_rpm), FALSE, TRUE, FALSE },
+  { N_("Purchase price per GPU (to buy)"), CAND (purchase_price_per_gpu), FALSE, FALSE, TRUE, TRUE },
+  { N_("Depreciation (years)"), CAND (depreciation_years), FALSE, FALSE, TRUE },
+  { N_("Power per GPU-hour (owned)"), CAND (power_per_gpu_hour), FALSE, FALSE, TRUE, TRUE },
+  { N_("Hosting per GPU-month (owned)"), CAND (hosting_per_gpu_month), FALSE, FALSE, TRUE, TRUE },
 };
 
 static const char * const ops_kinds[] = {

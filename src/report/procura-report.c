@@ -423,18 +423,42 @@ static void
 add_breakdown (ProcuraReportDoc      *doc,
                const ProcuraAnalysis *analysis)
 {
-  static const ProcuraCostLine lines[] = {
+  static const ProcuraCostLine base_lines[] = {
     PROCURA_COST_GPU_COMPUTE, PROCURA_COST_IDLE_CAPACITY, PROCURA_COST_RETRY_WASTE,
     PROCURA_COST_STORAGE, PROCURA_COST_NETWORK, PROCURA_COST_SERVING_STACK,
     PROCURA_COST_OBSERVABILITY, PROCURA_COST_PLATFORM_LABOR, PROCURA_COST_API_TOKENS,
     PROCURA_COST_GATEWAY,
   };
   g_autoptr (GPtrArray) header = g_ptr_array_new ();
+  g_autoptr (GArray) used = g_array_new (FALSE, FALSE, sizeof (ProcuraCostLine));
+  const ProcuraCostLine *lines;
   ProcuraBlock *table;
+
+  /* the serving lines always; the others (media, run workloads, quote terms, failure
+   * waste) as their own columns when a candidate has them */
+  g_array_append_vals (used, base_lines, G_N_ELEMENTS (base_lines));
+  for (guint l = 0; l < PROCURA_COST_N_LINES; l++)
+    {
+      gboolean in_base = FALSE, any = FALSE;
+
+      for (guint k = 0; k < G_N_ELEMENTS (base_lines); k++)
+        in_base |= base_lines[k] == (ProcuraCostLine) l;
+      for (guint i = 0; !in_base && i < analysis->candidates->len; i++)
+        {
+          const ProcuraCandidateAnalysis *ca = g_ptr_array_index (analysis->candidates, i);
+          any |= ca->cost != NULL && procura_cost_result_line_applies (ca->cost, l);
+        }
+      if (any)
+        {
+          ProcuraCostLine line = l;
+          g_array_append_val (used, line);
+        }
+    }
+  lines = (const ProcuraCostLine *) used->data;
 
   procura_report_doc_heading (doc, 2, "Where the money goes");
   g_ptr_array_add (header, (gpointer) "Candidate");
-  for (guint l = 0; l < G_N_ELEMENTS (lines); l++)
+  for (guint l = 0; l < used->len; l++)
     g_ptr_array_add (header, (gpointer) procura_cost_line_name (lines[l]));
   g_ptr_array_add (header, (gpointer) "all_in_cost");
   g_ptr_array_add (header, NULL);
@@ -447,7 +471,7 @@ add_breakdown (ProcuraReportDoc      *doc,
     g_ptr_array_add (csv_header, (gpointer) "capacity_status");
     g_ptr_array_add (csv_header, (gpointer) "capacity_at_slo_rps");
     g_ptr_array_add (csv_header, (gpointer) "capacity_uncertain");
-    for (guint l = 0; l < G_N_ELEMENTS (lines); l++)
+    for (guint l = 0; l < used->len; l++)
       g_ptr_array_add (csv_header, (gpointer) procura_cost_line_name (lines[l]));
     g_ptr_array_add (csv_header, (gpointer) "all_in_cost");
     g_ptr_array_add (csv_header, (gpointer) "accepted_outputs");
@@ -466,7 +490,7 @@ add_breakdown (ProcuraReportDoc      *doc,
       if (ca->cost == NULL)
         continue;
       g_ptr_array_add (row, g_strdup (ca->name));
-      for (guint l = 0; l < G_N_ELEMENTS (lines); l++)
+      for (guint l = 0; l < used->len; l++)
         g_ptr_array_add (row, procura_cost_result_line_applies (ca->cost, lines[l])
                               ? fmt_money (ca->cost->lines[lines[l]], analysis->currency)
                               : g_strdup ("—"));
@@ -481,7 +505,7 @@ add_breakdown (ProcuraReportDoc      *doc,
         g_ptr_array_add (csv, g_strdup (cap != NULL ? procura_capacity_status_name (cap->status) : ""));
         g_ptr_array_add (csv, raw_num (ca->capacity_at_slo));
         g_ptr_array_add (csv, g_strdup (cap == NULL ? "" : cap->uncertain ? "true" : "false"));
-        for (guint l = 0; l < G_N_ELEMENTS (lines); l++)
+        for (guint l = 0; l < used->len; l++)
           g_ptr_array_add (csv, procura_cost_result_line_applies (ca->cost, lines[l])
                                 ? raw_num (ca->cost->lines[lines[l]]) : g_strdup (""));
         g_ptr_array_add (csv, raw_num (ca->cost->all_in_cost));
@@ -493,6 +517,22 @@ add_breakdown (ProcuraReportDoc      *doc,
         g_ptr_array_add (csv, NULL);
         procura_block_add_csv_row (table, (const char * const *) csv->pdata);
       }
+    }
+  /* how the API routes were billed, and what the operations tests cost */
+  for (guint i = 0; i < analysis->candidates->len; i++)
+    {
+      const ProcuraCandidateAnalysis *ca = g_ptr_array_index (analysis->candidates, i);
+
+      if (ca->token_basis != NULL && ca->cost != NULL)
+        procura_report_doc_paragraph (doc, "%s: API tokens billed on %s.", ca->name,
+                                      g_strcmp0 (ca->token_basis, "mean") == 0 ? "the brief's mean request shape"
+                                      : g_strcmp0 (ca->token_basis, "p95") == 0
+                                      ? "the brief's p95 request shape (no mean given: an upper bound)"
+                                      : "the route's own token counts");
+      if (ca->cost != NULL && procura_cost_result_line_applies (ca->cost, PROCURA_COST_FAILURE_WASTE))
+        procura_report_doc_paragraph (doc, "%s: failure waste from its operations tests, %.4g failed requests "
+                                      "and %.4g idle replica-hours per window.", ca->name,
+                                      ca->ops_failed_requests, ca->ops_idle_replica_hours);
     }
 }
 
@@ -629,6 +669,32 @@ add_recommendation (ProcuraReportDoc      *doc,
     procura_report_doc_paragraph (doc, "%s.", procura_choice_name (r->choice));
   for (guint i = 0; r->reasons != NULL && i < r->reasons->len; i++)
     procura_report_doc_paragraph (doc, "• %s", (const char *) g_ptr_array_index (r->reasons, i));
+
+  if (analysis->tipping_points != NULL && analysis->tipping_points->len > 0)
+    {
+      const ProcuraCandidateAnalysis *w = procura_analysis_find (analysis, analysis->tipping_winner);
+      const ProcuraCandidateAnalysis *ru = procura_analysis_find (analysis, analysis->tipping_runner_up);
+      const char *header[] = { "Input", "Of", "Now", "Flips at", "Change", NULL };
+      ProcuraBlock *table;
+
+      procura_report_doc_heading (doc, 2, "Tipping points");
+      procura_report_doc_paragraph (doc, "The value of each main input at which %s and %s change places, "
+                                    "the other inputs as they are (found by bisection on the cost).",
+                                    w != NULL ? w->name : "#1", ru != NULL ? ru->name : "#2");
+      table = procura_report_doc_table (doc, "tipping-points", NULL, header);
+      for (guint i = 0; i < analysis->tipping_points->len; i++)
+        {
+          const ProcuraTippingPoint *t = g_ptr_array_index (analysis->tipping_points, i);
+          g_autofree char *now = fmt_num (t->current, -1, NULL);
+          g_autofree char *at = isfinite (t->value) ? g_strdup_printf ("%.6g", t->value)
+                                                    : g_strdup ("does not flip within 1/100–100×");
+          g_autofree char *change = isfinite (t->value) ? g_strdup_printf ("%+.1f %%", 100.0 * (t->ratio - 1.0))
+                                                        : g_strdup ("—");
+          const char *row[] = { t->input, t->candidate_name != NULL ? t->candidate_name : "project", now, at,
+                                change, NULL };
+          procura_block_add_row (table, row);
+        }
+    }
 }
 
 static void

@@ -332,8 +332,8 @@ test_recommendation_table (void)
   } rows[] = {
     /* u = 28 x 1.05 / 40 = 0.735, peak 1.07 x average, always-on: reserve */
     { 28, "always-on", "cloud", PROCURA_CHOICE_RESERVE },
-    /* the same on premises: buy */
-    { 28, "always-on", "on-prem", PROCURA_CHOICE_BUY },
+    /* the same on premises, without purchase inputs: never buy */
+    { 28, "always-on", "on-prem", PROCURA_CHOICE_RESERVE },
     /* business hours: rent */
     { 28, "business-hours", "cloud", PROCURA_CHOICE_RENT },
     /* u = 0.525 and peak 1.5 x average: rent */
@@ -453,8 +453,8 @@ test_explicit_hybrid (void)
 
   /* test-cost.c's hybrid as a project candidate: capacity 12 read off the sweep
    * (6 req/s at 200 ms, 18 at 800 ms: 6 + 300/600 x 12), no retries, failures or
-   * rejections; 2 replicas for the average, 0.9 req/s to the API:
-   * 2920 $ of GPUs + 2838.24 $ of tokens + 500 $ of labor */
+   * rejections; 2 replicas would send 0.9 req/s to the API (2920 $ of GPUs + 2838.24 $
+   * of tokens), 3 replicas cover the peak for 4380 $: 3, + 500 $ of labor */
   c->kind = PROCURA_CANDIDATE_HYBRID;
   c->input_tokens = 1000;
   c->output_tokens = 100;
@@ -473,11 +473,358 @@ test_explicit_hybrid (void)
   h = procura_analysis_find (a, 5);
   g_assert_nonnull (h->cost);
   g_assert_cmpfloat_with_epsilon (h->capacity_at_slo, 12, 1e-9);
-  g_assert_cmpint (h->cost->replicas, ==, 2);
-  g_assert_cmpfloat_with_epsilon (h->cost->api_demand_average, 0.9, 1e-9);
-  g_assert_cmpfloat_with_epsilon (h->cost->all_in_cost, 2920 + 2838.24 + 500, 0.005);
+  g_assert_cmpint (h->cost->replicas, ==, 3);
+  g_assert_cmpfloat_with_epsilon (h->cost->api_demand_average, 0, 1e-9);
+  g_assert_cmpfloat_with_epsilon (h->cost->all_in_cost, 4380 + 500, 0.005);
   /* an explicit hybrid: no derived one */
   g_assert_null (procura_analysis_find (a, -2));
+}
+
+
+static const char *
+reason_with (const ProcuraAnalysis *a,
+             const char            *fragment)
+{
+  for (guint i = 0; i < a->recommendation->reasons->len; i++)
+    if (strstr (g_ptr_array_index (a->recommendation->reasons, i), fragment) != NULL)
+      return g_ptr_array_index (a->recommendation->reasons, i);
+  return NULL;
+}
+
+/* issue 16: a hybrid costed at a reserved price is not advised "rent on demand first" */
+static void
+test_hybrid_reserved (void)
+{
+  g_autoptr(ProcuraProject) p = make_project ();
+  g_autoptr(ProcuraAnalysis) a = NULL;
+  g_autoptr(ProcuraAnalysis) b = NULL;
+  g_autofree char *fresh = today (1);
+  ProcuraCandidate *c = gpu_candidate (5, "hybrid 1xGPU + API", 1, 2.0, fresh);
+
+  c->kind = PROCURA_CANDIDATE_HYBRID;
+  c->input_tokens = 1000;
+  c->output_tokens = 100;
+  c->price_input_per_mtok = 1.0;
+  c->price_output_per_mtok = 2.0;
+  c->pricing_model = g_strdup ("reserved");
+  g_ptr_array_add (p->candidates, c);
+  add_point (p, 5, 50, 6, 200);
+  add_point (p, 5, 51, 18, 800);
+  a = procura_analysis_run (p, NULL);
+  g_assert_cmpint (a->recommendation->choice, ==, PROCURA_CHOICE_HYBRID);
+  g_assert_null (reason_with (a, "on demand first"));
+  g_assert_nonnull (reason_with (a, "reserved price"));
+
+  /* the same at an on-demand price: rent first */
+  g_free (c->pricing_model);
+  c->pricing_model = g_strdup ("on-demand");
+  b = procura_analysis_run (p, NULL);
+  g_assert_cmpint (b->recommendation->choice, ==, PROCURA_CHOICE_HYBRID);
+  g_assert_nonnull (reason_with (b, "on demand first"));
+}
+
+/* issue 16: "buy" needs purchase inputs of its own */
+static void
+test_buy_needs_purchase_inputs (void)
+{
+  g_autoptr(ProcuraProject) p = single_gpu_project (28, "always-on", "on-prem");
+  ProcuraCandidate *c = g_ptr_array_index (p->candidates, 0);
+  g_autoptr(ProcuraAnalysis) none = procura_analysis_run (p, NULL);
+  g_autoptr(ProcuraAnalysis) all = NULL;
+  g_autoptr(ProcuraAnalysis) cloud = NULL;
+  g_autoptr(ProcuraAnalysis) dear = NULL;
+
+  g_assert_cmpint (none->recommendation->choice, !=, PROCURA_CHOICE_BUY);
+  g_assert_nonnull (reason_with (none, "purchase inputs"));
+
+  /* 30,000 over 4 years = 0.8562 per GPU-hour + 0.1 power + 73 / 730 hosting = 1.0562 */
+  c->purchase_price_per_gpu = 30000;
+  c->depreciation_years = 4;
+  c->power_per_gpu_hour = 0.1;
+  c->hosting_per_gpu_month = 73;
+  all = procura_analysis_run (p, NULL);
+  g_assert_cmpint (all->recommendation->choice, ==, PROCURA_CHOICE_BUY);
+  g_assert_nonnull (reason_with (all, "1.056"));
+
+  /* in the cloud, owning cheaper per GPU-hour than the 2.5 rented: buy too */
+  g_free (p->brief->operating_boundary);
+  p->brief->operating_boundary = g_strdup ("cloud");
+  cloud = procura_analysis_run (p, NULL);
+  g_assert_cmpint (cloud->recommendation->choice, ==, PROCURA_CHOICE_BUY);
+  /* ... but not when owning is dearer (capex 100,000: 2.85 + 0.2 per GPU-hour) */
+  c->purchase_price_per_gpu = 100000;
+  dear = procura_analysis_run (p, NULL);
+  g_assert_cmpint (dear->recommendation->choice, ==, PROCURA_CHOICE_RESERVE);
+}
+
+/* issue 16: an API's measured latency is a hard constraint */
+static void
+test_api_latency (void)
+{
+  g_autoptr(ProcuraProject) p = make_project ();
+  g_autoptr(ProcuraAnalysis) a = NULL;
+  g_autoptr(ProcuraAnalysis) b = NULL;
+  const ProcuraCandidateAnalysis *api;
+
+  /* an llmperf-like run against the API: p99 TTFT 900 ms against a 500 ms target */
+  add_point (p, 3, 30, 2, 420);
+  add_point (p, 3, 31, 4, 900);
+  a = procura_analysis_run (p, NULL);
+  api = procura_analysis_find (a, 3);
+  g_assert_true (api->misses_target);
+  g_assert_null (api->cost);
+  g_assert_cmpfloat (api->latency_ms, ==, 900);
+  g_assert_nonnull (strstr (api->cost_reason, "900 ms"));
+  g_assert_nonnull (strstr (api->cost_reason, "rate 4"));
+  g_assert_cmpint (api->rank, ==, 0);
+  /* no hybrid with an API that misses */
+  for (guint i = 0; i < a->candidates->len; i++)
+    g_assert_false (((ProcuraCandidateAnalysis *) g_ptr_array_index (a->candidates, i))->derived);
+  g_assert_nonnull (reason_with (a, "misses the target"));
+  g_assert_true (has_warning (a, PROCURA_WARN_MISSES_TARGET, 3));
+
+  /* at a 1 s target it meets and is costed */
+  g_ptr_array_remove_index (p->runs, p->runs->len - 1);
+  b = procura_analysis_run (p, NULL);
+  api = procura_analysis_find (b, 3);
+  g_assert_false (api->misses_target);
+  g_assert_cmpfloat (api->latency_ms, ==, 420);
+  g_assert_nonnull (api->cost);
+}
+
+/* issue 16: the API's rate limits are hard: it is not ranked and the hybrid keeps
+ * within them */
+static void
+test_api_rate_limit (void)
+{
+  g_autoptr(ProcuraProject) p = make_project ();
+  g_autoptr(ProcuraAnalysis) a = NULL;
+  ProcuraCandidate *api_c = g_ptr_array_index (p->candidates, 2);
+  const ProcuraCandidateAnalysis *api, *h;
+  double limit = 600.0 / 60.0 / 1.05;   /* 9.524 first attempts/s */
+
+  api_c->rate_limit_rpm = 600;
+  a = procura_analysis_run (p, NULL);
+  api = procura_analysis_find (a, 3);
+  g_assert_true (api->rate_limited);
+  g_assert_null (api->cost);
+  g_assert_nonnull (strstr (api->cost_reason, "not feasible"));
+  g_assert_cmpint (api->rank, ==, 0);
+  /* the derived hybrid (the cheapest GPU + the API) keeps within the API's limit */
+  h = NULL;
+  for (guint i = 0; i < a->candidates->len; i++)
+    if (((ProcuraCandidateAnalysis *) g_ptr_array_index (a->candidates, i))->derived)
+      h = g_ptr_array_index (a->candidates, i);
+  g_assert_nonnull (h);
+  g_assert_nonnull (h->cost);
+  g_assert_cmpfloat (h->cost->api_peak_rps, <=, limit * (1 + 1e-12));
+  g_assert_nonnull (reason_with (a, "out of the ranking"));
+  g_assert_true (has_warning (a, PROCURA_WARN_RATE_LIMIT, 3));
+  {
+    g_autoptr(JsonNode) root = procura_analysis_to_json (a, p);
+    JsonArray *cands = json_object_get_array_member (json_node_get_object (root), "candidates");
+    for (guint i = 0; i < json_array_get_length (cands); i++)
+      {
+        JsonObject *o = json_array_get_object_element (cands, i);
+        if (json_object_get_int_member (o, "id") == 3)
+          g_assert_true (json_object_get_boolean_member (json_object_get_object_member (o, "constraints"),
+                                                         "rate_limited"));
+      }
+  }
+}
+
+/* issue 16: every quote term its own line, hand-computed */
+static void
+test_quote_terms (void)
+{
+  g_autoptr(ProcuraProject) p = make_project ();
+  g_autoptr(ProcuraAnalysis) a = NULL;
+  ProcuraQuote *q = procura_quote_new ();
+  ProcuraCandidate *c = g_ptr_array_index (p->candidates, 0);
+  const ProcuraCostResult *r;
+
+  q->id = 7;
+  q->provider = g_strdup ("Example Cloud");
+  q->gpu_name = g_strdup ("H100");
+  q->gpu_count = 8;
+  q->price_per_hour = 20;
+  q->pricing_model = g_strdup ("committed");
+  q->term_months = 12;
+  q->min_commitment = 240000;     /* over 8,760 h: 20,000 in a 730 h window */
+  q->setup_fee = 8760;            /* spread over the term: 730 in the window */
+  q->support_pct = 3;
+  q->storage_per_gb_month = 0.08;
+  q->egress_per_gb = 0.05;
+  g_ptr_array_add (p->quotes, q);
+  c->quote_id = 7;
+  p->brief->storage_gb = 1000;
+  p->brief->egress_gb = 500;
+  a = procura_analysis_run (p, NULL);
+  r = procura_analysis_find (a, 1)->cost;
+  g_assert_nonnull (r);
+  /* G = 8 x 2.5 x 730 = 14,600: below the 20,000 floor by 5,400 */
+  g_assert_cmpfloat_with_epsilon (r->lines[PROCURA_COST_COMMITMENT_SHORTFALL], 5400, 1e-6);
+  g_assert_cmpfloat_with_epsilon (r->lines[PROCURA_COST_SETUP_FEE], 730, 1e-9);
+  g_assert_cmpfloat_with_epsilon (r->lines[PROCURA_COST_STORAGE_VOLUME], 80, 1e-9);
+  g_assert_cmpfloat_with_epsilon (r->lines[PROCURA_COST_EGRESS], 25, 1e-9);
+  /* 3 % of 14,600 + 5,400 + 80 + 25 */
+  g_assert_cmpfloat_with_epsilon (r->lines[PROCURA_COST_SUPPORT], 603.15, 1e-6);
+  g_assert_cmpfloat_with_epsilon (r->all_in_cost, 17200 + 5400 + 730 + 80 + 25 + 603.15, 1e-6);
+  g_assert_false (procura_cost_result_line_applies (r, PROCURA_COST_OVERAGE));
+
+  /* without the brief's volumes the per-GB prices are not applied, and say so */
+  p->brief->storage_gb = NAN;
+  {
+    g_autoptr(ProcuraAnalysis) b = procura_analysis_run (p, NULL);
+    const ProcuraCostResult *rb = procura_analysis_find (b, 1)->cost;
+    gboolean said = FALSE;
+
+    g_assert_false (procura_cost_result_line_applies (rb, PROCURA_COST_STORAGE_VOLUME));
+    for (guint i = 0; i < procura_analysis_find (b, 1)->inputs->trace->len; i++)
+      {
+        const ProcuraCostInput *t = g_ptr_array_index (procura_analysis_find (b, 1)->inputs->trace, i);
+        said |= g_strcmp0 (t->name, "storage_gb") == 0 && strstr (t->origin, "not in the brief") != NULL;
+      }
+    g_assert_true (said);
+  }
+}
+
+/* issue 16: the API is billed on the brief's mean request shape, and says which */
+static void
+test_api_mean_tokens (void)
+{
+  g_autoptr(ProcuraProject) p = make_project ();
+  g_autoptr(ProcuraAnalysis) p95 = procura_analysis_run (p, NULL);
+  g_autoptr(ProcuraAnalysis) mean = NULL;
+  const ProcuraCandidateAnalysis *api;
+
+  api = procura_analysis_find (p95, 3);
+  g_assert_cmpstr (api->token_basis, ==, "p95");
+  g_assert_cmpfloat (api->inputs->input_tokens, ==, 1000);
+
+  p->brief->input_tokens_mean = 600;
+  p->brief->output_tokens_mean = 150;
+  mean = procura_analysis_run (p, NULL);
+  api = procura_analysis_find (mean, 3);
+  g_assert_cmpstr (api->token_basis, ==, "mean");
+  g_assert_cmpfloat (api->inputs->input_tokens, ==, 600);
+  g_assert_cmpfloat (api->inputs->output_tokens, ==, 150);
+  /* 600 x 0.5 + 150 x 1.5 = 525 $ per million requests, x 1.05 / 0.9 */
+  g_assert_cmpfloat_with_epsilon (api->cost->cost_per_accepted, 525e-6 * 1.05 / 0.9, 1e-15);
+}
+
+/* issue 16: operations tests priced as failure waste */
+static void
+test_ops_failure_waste (void)
+{
+  g_autoptr(ProcuraProject) p = make_project ();
+  g_autoptr(ProcuraAnalysis) a = NULL;
+  ProcuraOpsTest *t = procura_ops_test_new ();
+  const ProcuraCostResult *r;
+
+  t->candidate_id = 1;
+  t->kind = g_strdup ("kill-worker");
+  t->result = g_strdup ("pass");
+  t->failed_requests = 100;
+  t->recovery_s = 1800;
+  t->per_month = 2;
+  g_ptr_array_add (p->ops_tests, t);
+  a = procura_analysis_run (p, NULL);
+  r = procura_analysis_find (a, 1)->cost;
+  /* 2 a month: 200 requests at 17,200 / (20 x 2,628,000) each, and 2 x 0.5 h of one
+   * 8-GPU replica at 2.5 = 20 */
+  g_assert_cmpfloat_with_epsilon (r->lines[PROCURA_COST_FAILURE_WASTE], 200 * 17200.0 / (20 * T730) + 20, 1e-9);
+  g_assert_cmpfloat_with_epsilon (r->all_in_cost, 17200 + 200 * 17200.0 / (20 * T730) + 20, 1e-9);
+}
+
+/* issue 16: success units per workload type; a clip is a clip */
+static void
+test_success_units (void)
+{
+  g_autoptr(ProcuraProject) p = make_project ();
+  g_autoptr(ProcuraAnalysis) a = NULL;
+
+  g_assert_cmpstr (procura_success_unit_default ("code-agents"), ==, "accepted task");
+  g_assert_cmpstr (procura_success_unit_default ("fine-tuning"), ==, "accepted fine-tuned checkpoint");
+  g_assert_cmpstr (procura_success_unit_default ("evaluation"), ==, "completed evaluation suite");
+  g_assert_cmpstr (procura_success_unit_default ("embeddings"), ==, "accepted record");
+  g_assert_cmpstr (procura_success_unit_default ("video-generation"), ==, "accepted clip");
+  g_free (p->brief->workload_type);
+  p->brief->workload_type = g_strdup ("video-generation");
+  g_free (p->brief->success_unit);
+  p->brief->success_unit = g_strdup ("accepted video second");
+  a = procura_analysis_run (p, NULL);
+  g_assert_cmpstr (a->unit_label, ==, "accepted clip");
+  g_assert_cmpfloat (a->unit_factor, ==, 1);
+}
+
+/* issue 16: a training project is costed per completed run in the project */
+static void
+test_run_workload_project (void)
+{
+  g_autoptr(ProcuraProject) p = make_project ();
+  g_autoptr(ProcuraAnalysis) a = NULL;
+  ProcuraCandidate *c = g_ptr_array_index (p->candidates, 0);
+  const ProcuraCandidateAnalysis *ca;
+
+  g_free (p->brief->workload_type);
+  p->brief->workload_type = g_strdup ("training");
+  g_free (p->brief->success_unit);
+  p->brief->success_unit = g_strdup (procura_success_unit_default ("training"));
+  c->billed_hours = 100;     /* hours one run takes */
+  a = procura_analysis_run (p, NULL);
+  ca = procura_analysis_find (a, 1);
+  g_assert_nonnull (ca->cost);
+  g_assert_true (ca->cost->run_workload);
+  /* 8 x 2.5 x 100 + 300 + 200 + 2,000 labor, over P(success) = 0.9 */
+  g_assert_cmpfloat_with_epsilon (ca->cost->cost_per_accepted, (2000.0 + 300 + 200 + 2000) / 0.9, 1e-9);
+  g_assert_cmpstr (a->unit_label, ==, "completed training run at the target evaluation");
+  /* the API has no run formula */
+  g_assert_null (procura_analysis_find (a, 3)->cost);
+  g_assert_cmpint (ca->rank, >=, 1);
+}
+
+/* issue 16: each tipping point, applied, flips the ranking */
+static void
+test_tipping_points (void)
+{
+  g_autoptr(ProcuraProject) p = make_project ();
+  g_autoptr(ProcuraAnalysis) a = procura_analysis_run (p, NULL);
+  gint64 w, r;
+  guint found = 0;
+
+  g_assert_cmpuint (a->ranking->len, >=, 2);
+  w = g_array_index (a->ranking, gint64, 0);
+  r = g_array_index (a->ranking, gint64, 1);
+  g_assert_cmpint (a->tipping_winner, ==, w);
+  g_assert_cmpint (a->tipping_runner_up, ==, r);
+  g_assert_cmpuint (a->tipping_points->len, >=, 4);
+  for (guint i = 0; i < a->tipping_points->len; i++)
+    {
+      const ProcuraTippingPoint *t = g_ptr_array_index (a->tipping_points, i);
+      double dir, beyond, before, cw, cr;
+
+      if (isnan (t->value))
+        continue;
+      found++;
+      dir = t->value > t->current ? 1 : -1;
+      beyond = t->value * (1 + dir * 1e-3);
+      before = t->value * (1 - dir * 1e-6);
+      cw = procura_analysis_cost_with (a, p, w, t->input, t->candidate_id, beyond);
+      cr = procura_analysis_cost_with (a, p, r, t->input, t->candidate_id, beyond);
+      if (!(isnan (cw) || cw >= cr))
+        g_error ("%s: %g does not flip (%g vs %g)", t->input, beyond, cw, cr);
+      cw = procura_analysis_cost_with (a, p, w, t->input, t->candidate_id, before);
+      cr = procura_analysis_cost_with (a, p, r, t->input, t->candidate_id, before);
+      if (!(cw <= cr))
+        g_error ("%s: %g already flips (%g vs %g)", t->input, before, cw, cr);
+    }
+  g_assert_cmpuint (found, >=, 1);
+  {
+    g_autoptr(JsonNode) root = procura_analysis_to_json (a, p);
+    JsonArray *tp = json_object_get_array_member (json_node_get_object (root), "tipping_points");
+    g_assert_cmpuint (json_array_get_length (tp), ==, a->tipping_points->len);
+  }
 }
 
 int
@@ -494,5 +841,15 @@ main (int    argc,
   g_test_add_func ("/analysis/project/json", test_json);
   g_test_add_func ("/analysis/project/fit", test_fit);
   g_test_add_func ("/analysis/project/explicit-hybrid", test_explicit_hybrid);
+  g_test_add_func ("/analysis/project/hybrid-reserved", test_hybrid_reserved);
+  g_test_add_func ("/analysis/project/buy-needs-purchase-inputs", test_buy_needs_purchase_inputs);
+  g_test_add_func ("/analysis/project/api-latency", test_api_latency);
+  g_test_add_func ("/analysis/project/api-rate-limit", test_api_rate_limit);
+  g_test_add_func ("/analysis/project/quote-terms", test_quote_terms);
+  g_test_add_func ("/analysis/project/api-mean-tokens", test_api_mean_tokens);
+  g_test_add_func ("/analysis/project/ops-failure-waste", test_ops_failure_waste);
+  g_test_add_func ("/analysis/project/success-units", test_success_units);
+  g_test_add_func ("/analysis/project/run-workload", test_run_workload_project);
+  g_test_add_func ("/analysis/project/tipping-points", test_tipping_points);
   return g_test_run ();
 }

@@ -94,6 +94,44 @@ test_text_output (void)
   procura_test_rmtree (dir);
 }
 
+/* issue 16: no "nan" in the text output; a run's accepted count is its success
+ * probability, not a rounded 1; the quote terms are lines of their own */
+static void
+test_text_runs_and_terms (void)
+{
+  g_autofree char *dir = procura_test_mkdtemp ();
+  g_autofree char *path = write_input (dir, "inputs.json",
+    "{\"candidates\": [\n"
+    "  {\"name\": \"pretrain\", \"kind\": \"run\", \"gpus\": 64, \"price_per_gpu_hour\": 2,\n"
+    "   \"wall_clock_hours\": 100, \"success_probability\": 0.8}]}");
+  g_autofree char *path2 = write_input (dir, "terms.json",
+    "{\"demand\": {\"average\": 20, \"peak\": 30}, \"candidates\": [\n"
+    "  {\"name\": \"8xH100\", \"kind\": \"gpu\", \"price_per_gpu_hour\": 2.5, \"gpus_per_replica\": 8,\n"
+    "   \"capacity_at_slo\": 40, \"support_pct\": 10, \"setup_fee\": 1000, \"min_commitment\": 20000,\n"
+    "   \"storage_gb\": 100, \"storage_per_gb_month\": 0.1, \"egress_gb\": 10, \"egress_per_gb\": 0.5}]}");
+  const char *argv[] = { "cost", path, NULL };
+  const char *argv2[] = { "cost", path2, NULL };
+  g_autofree char *out = NULL, *err = NULL, *out2 = NULL, *err2 = NULL;
+
+  g_assert_cmpint (procura_test_run_cli (argv, &out, &err), ==, 0);
+  g_assert_null (strstr (out, "nan"));
+  /* 64 x 2 x 100 = 12,800 per run, 0.8 of runs complete: 16,000 per completed run */
+  g_assert_nonnull (strstr (out, "12800.00"));
+  g_assert_nonnull (strstr (out, "completed runs per run started 0.8"));
+  g_assert_nonnull (strstr (out, "cost per completed run 16000"));
+
+  /* G = 14,600; the floor 20,000: 5,400 short; storage 10, egress 5; support 10 % of
+   * 20,015 = 2001.50; setup fee 1000 in this window */
+  g_assert_cmpint (procura_test_run_cli (argv2, &out2, &err2), ==, 0);
+  g_assert_null (strstr (out2, "nan"));
+  g_assert_nonnull (strstr (out2, "commitment_shortfall"));
+  g_assert_nonnull (strstr (out2, "5400.00"));
+  g_assert_nonnull (strstr (out2, "2001.50"));
+  g_assert_nonnull (strstr (out2, "setup_fee"));
+  g_assert_nonnull (strstr (out2, "1000.00"));
+  procura_test_rmtree (dir);
+}
+
 static void
 test_errors (void)
 {
@@ -152,5 +190,6 @@ main (int    argc,
   g_test_add_func ("/analysis/cli-cost/worked-example", test_worked_example);
   g_test_add_func ("/analysis/cli-cost/text", test_text_output);
   g_test_add_func ("/analysis/cli-cost/errors", test_errors);
+  g_test_add_func ("/analysis/cli-cost/text-runs-and-terms", test_text_runs_and_terms);
   return g_test_run ();
 }

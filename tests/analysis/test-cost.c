@@ -247,12 +247,40 @@ test_api (void)
   r = procura_cost_evaluate (in, NULL);
   assert_close (r->cost_per_accepted, (c + 0.0004) * 1.05 / 0.9 + 1000.0 / 46830960.0, 1e-15);
 
-  /* a rate limit below the peak (30 x 1.05 x 60 = 1890 per minute) is noted */
+  /* a rate limit below the peak is a hard limit: 1000 requests/min with 0.05 retries
+   * is 1000 / 60 / 1.05 = 15.873 first attempts/s; the load-duration curve (peak 30,
+   * trough 2 x 20 - 30 = 10) is above it by (30 - 15.873)^2 / (2 x 20) = 4.989 req/s
+   * on average: refused, so the route is not feasible */
   procura_cost_result_free (g_steal_pointer (&r));
   in->rate_limit_rpm = 1000;
   r = procura_cost_evaluate (in, NULL);
-  g_assert_cmpuint (r->notes->len, ==, 1);
-  g_assert_nonnull (strstr (g_ptr_array_index (r->notes, 0), "1890"));
+  {
+    double limit = 1000.0 / 60.0 / 1.05;
+    double refused = (30 - limit) * (30 - limit) / 40.0;
+
+    g_assert_false (r->feasible);
+    g_assert_nonnull (strstr (r->infeasible_reason, "rate limit"));
+    assert_close (r->api_limit_rps, limit, 1e-12);
+    assert_close (r->api_peak_rps, limit, 1e-12);
+    assert_close (r->unserved_demand_average, refused, 1e-9);
+    assert_close (r->served_demand_average, 20 - refused, 1e-9);
+    /* the tokens billed are those of the requests served */
+    assert_close (r->lines[PROCURA_COST_API_TOKENS], (c + 0.0004) * (20 - refused) * 2628000 * 0.99, 1e-6);
+    g_assert_cmpuint (r->notes->len, ==, 1);
+  }
+  procura_cost_result_free (g_steal_pointer (&r));
+
+  /* tokens per minute: 5,250 tokens a request (1000 + 4000 cached + 250) at 2,000,000
+   * tokens/min is 6.349 requests/s, below the 1000/min limit: the tighter one rules */
+  in->rate_limit_tpm = 2e6;
+  assert_close (procura_cost_api_limit_rps (in), 2e6 / 5250.0 / 60.0 / 1.05, 1e-12);
+  /* above the peak: feasible, nothing refused */
+  in->rate_limit_rpm = 2000;
+  in->rate_limit_tpm = NAN;
+  r = procura_cost_evaluate (in, NULL);
+  g_assert_true (r->feasible);
+  g_assert_cmpfloat (r->unserved_demand_average, ==, 0);
+  assert_close (r->api_peak_rps, 30, 1e-12);
 }
 
 static void
@@ -290,9 +318,10 @@ test_hybrid (void)
   in->price_output_per_mtok = 2.0;
   in->labor_hours = 10;
   in->labor_rate = 50;
+  in->fixed_replicas = 2;
   r = procura_cost_evaluate (in, NULL);
   g_assert_nonnull (r);
-  /* sized for the average: ceil(20 / 12) = 2 replicas, 24 req/s; overflow 0.9 req/s */
+  /* 2 replicas (what carries the average, ceil(20 / 12)), 24 req/s; overflow 0.9 req/s */
   g_assert_cmpint (r->replicas, ==, 2);
   assert_close (r->api_demand_average, 0.9, 1e-12);
   assert_close (r->gpu_demand_average, 19.1, 1e-12);
@@ -307,6 +336,43 @@ test_hybrid (void)
   assert_close (r->all_in_cost, 2920 + 2838.24 + 500, CENT);
   assert_close (r->accepted_outputs, 20 * T730, 1e-6);
   assert_close (r->cost_per_accepted, (2920 + 2838.24 + 500) / (20 * T730), 1e-15);
+  procura_cost_result_free (g_steal_pointer (&r));
+
+  /* free to choose: 1 replica sends (30 - 12)^2 / 40 = 8.1 req/s to the API
+   * (1460 + 25,544.16 $), 2 replicas 0.9 req/s (2920 + 2838.24 $), 3 replicas cover the
+   * peak (4380 $): the third replica is cheaper than the tokens it saves */
+  in->fixed_replicas = 0;
+  r = procura_cost_evaluate (in, NULL);
+  g_assert_cmpint (r->replicas, ==, 3);
+  assert_close (r->api_demand_average, 0, 1e-12);
+  assert_close (r->all_in_cost, 4380 + 500, CENT);
+  procura_cost_result_free (g_steal_pointer (&r));
+
+  /* at 10 $ per GPU-hour a replica (7300 $) costs more than the tokens: 2 replicas,
+   * 14,600 + 2838.24 $, against 21,900 for 3 and 7300 + 25,544.16 for 1 */
+  in->price_per_gpu_hour = 10;
+  r = procura_cost_evaluate (in, NULL);
+  g_assert_cmpint (r->replicas, ==, 2);
+  assert_close (r->api_demand_average, 0.9, 1e-12);
+  assert_close (r->all_in_cost, 14600 + 2838.24 + 500, CENT);
+  procura_cost_result_free (g_steal_pointer (&r));
+
+  /* an API limit of 100 requests per minute (1.667 req/s): 2 replicas would leave a
+   * peak of 30 - 24 = 6 req/s to the API, so 3 replicas are the fewest allowed */
+  in->rate_limit_rpm = 100;
+  r = procura_cost_evaluate (in, NULL);
+  g_assert_true (r->feasible);
+  g_assert_cmpint (r->replicas, ==, 3);
+  g_assert_cmpfloat (r->api_peak_rps, <=, 100.0 / 60.0);
+  procura_cost_result_free (g_steal_pointer (&r));
+
+  /* fixed at 2 replicas with that limit: 6 - 1.667 req/s at the peak refused */
+  in->fixed_replicas = 2;
+  r = procura_cost_evaluate (in, NULL);
+  g_assert_false (r->feasible);
+  assert_close (r->api_peak_rps, 100.0 / 60.0, 1e-12);
+  /* refused: the triangle above 24 + 1.667 = (30 - 25.667)^2 / 40 */
+  assert_close (r->unserved_demand_average, (30 - 24 - 100.0 / 60.0) * (30 - 24 - 100.0 / 60.0) / 40.0, 1e-12);
 }
 
 static void

@@ -190,11 +190,38 @@ test_bad_top_level (void)
     }
 }
 
+/* issue 16: a quote dated in the future is refused, naming the quote and the date */
+static void
+test_future_date_refused (void)
+{
+  g_autoptr(GDateTime) now = g_date_time_new_now_utc ();
+  g_autoptr(GDateTime) later = g_date_time_add_days (now, 40);
+  g_autofree char *day = g_date_time_format (later, "%Y-%m-%d");
+  g_autofree char *text = g_strdup_printf ("{\"procura_quotes\": 1, \"quotes\": [{\"provider\": \"Acme\", "
+                                           "\"gpu\": \"H100\", \"gpu_count\": 8, \"price_per_hour\": 20, "
+                                           "\"seen\": \"%s\"}]}", day);
+  g_autoptr(ProcuraImportResult) r = procura_import_result_new ();
+  g_autoptr(GError) error = NULL;
+
+  g_assert_false (procura_importer_quote_json.parse ("q.json", text, strlen (text), r, NULL, &error));
+  g_assert_error (error, PROCURA_IMPORT_ERROR, PROCURA_IMPORT_ERROR_SCHEMA);
+  g_assert_nonnull (strstr (error->message, "q.json"));
+  g_assert_nonnull (strstr (error->message, "quotes[0].seen"));
+  g_assert_nonnull (strstr (error->message, day));
+  g_assert_nonnull (strstr (error->message, "Acme"));
+  g_assert_nonnull (strstr (error->message, "future"));
+  g_assert_cmpuint (r->quotes->len, ==, 0);
+}
+
 static void
 test_unknown_gpu_warns (void)
 {
-  const char *text = "{\"procura_quotes\": 1, \"quotes\": [{\"provider\": \"A\", \"gpu\": \"Tesla V100\","
-                     " \"gpu_count\": 8, \"price_per_hour\": 20, \"seen\": \"2099-01-01\"}]}";
+  /* seen today: neither stale nor in the future */
+  g_autoptr(GDateTime) now = g_date_time_new_now_utc ();
+  g_autofree char *day = g_date_time_format (now, "%Y-%m-%d");
+  g_autofree char *text = g_strdup_printf ("{\"procura_quotes\": 1, \"quotes\": [{\"provider\": \"A\", "
+                                           "\"gpu\": \"Tesla V100\", \"gpu_count\": 8, \"price_per_hour\": 20, "
+                                           "\"seen\": \"%s\"}]}", day);
   g_autoptr(ProcuraImportResult) r = procura_import_result_new ();
 
   g_assert_true (procura_importer_quote_json.parse ("q.json", text, strlen (text), r, NULL, NULL));
@@ -396,6 +423,7 @@ main (int   argc,
   g_test_add_func ("/quotes/example", test_example);
   g_test_add_func ("/quotes/round-trip", test_round_trip);
   g_test_add_func ("/quotes/bad-files", test_bad_files);
+  g_test_add_func ("/quotes/future-date-refused", test_future_date_refused);
   g_test_add_func ("/quotes/bad-top-level", test_bad_top_level);
   g_test_add_func ("/quotes/unknown-gpu", test_unknown_gpu_warns);
   g_test_add_func ("/quotes/staleness", test_staleness);

@@ -265,6 +265,10 @@ test_project_fields (Fixture       *f,
   brief->demand_average = 12;
   brief->demand_peak = 30;
   brief->window_hours = 720;
+  brief->input_tokens_mean = 600;     /* v4 */
+  brief->output_tokens_mean = 150;
+  brief->storage_gb = 2048;
+  brief->egress_gb = 300;
   g_assert_true (procura_store_save_brief (store, brief, &error));
   g_assert_no_error (error);
 
@@ -288,6 +292,10 @@ test_project_fields (Fixture       *f,
   g_clear_error (&error);
   {
     g_autoptr (ProcuraCandidate) c = make_candidate ("A");
+    c->purchase_price_per_gpu = 30000;   /* v4 */
+    c->depreciation_years = 4;
+    c->power_per_gpu_hour = 0.1;
+    c->hosting_per_gpu_month = 73;
     cid = procura_store_add_candidate (store, c, &error);
     g_assert_no_error (error);
   }
@@ -317,6 +325,17 @@ test_project_fields (Fixture       *f,
   g_assert_cmpfloat (p->brief->demand_average, ==, 12);
   g_assert_cmpfloat (p->brief->demand_peak, ==, 30);
   g_assert_cmpfloat (p->brief->window_hours, ==, 720);
+  g_assert_cmpfloat (p->brief->input_tokens_mean, ==, 600);
+  g_assert_cmpfloat (p->brief->output_tokens_mean, ==, 150);
+  g_assert_cmpfloat (p->brief->storage_gb, ==, 2048);
+  g_assert_cmpfloat (p->brief->egress_gb, ==, 300);
+  {
+    const ProcuraCandidate *c = g_ptr_array_index (p->candidates, 0);
+    g_assert_cmpfloat (c->purchase_price_per_gpu, ==, 30000);
+    g_assert_cmpfloat (c->depreciation_years, ==, 4);
+    g_assert_cmpfloat (c->power_per_gpu_hour, ==, 0.1);
+    g_assert_cmpfloat (c->hosting_per_gpu_month, ==, 73);
+  }
   missing = procura_brief_missing (p->brief);
   g_assert_cmpuint (g_strv_length (missing), ==, 0);
   g_assert_cmpfloat (p->assumptions.acceptance_rate, ==, 0.92);

@@ -14,4 +14,8 @@ ProcuraFitResult *procura_analysis_fit_candidate (const ProcuraProject   *projec
                                                   const ProcuraCandidate *candidate,
                                                   char                  **reason);
 
+/* Fills analysis->tipping_points for the winner and the runner-up (procura-tipping.c). */
+void procura_tipping_points_run (ProcuraAnalysis      *analysis,
+                                 const ProcuraProject *project);
+
 G_END_DECLS

@@ -86,7 +86,35 @@ typedef struct {
   double                cost_lo;
   double                cost_hi;
   char                 *cost_interval_reason;
+  /* hard constraints of an API route (docs/cost-model.md): its measured latency and
+   * its rate limits. latency_ms: the metric's percentile measured on the runs assigned
+   * to it (the worst run), NAN when none was measured. */
+  double                latency_ms;
+  char                 *latency_run;     /* label of that run */
+  gboolean              misses_target;   /* measured latency above the target: no cost */
+  gboolean              rate_limited;    /* its limits are below the demand: not ranked */
+  /* the API's request shape: "candidate", "mean" (the brief's average shape) or "p95"
+   * (the brief's p95 shape, no mean given: an upper bound); NULL for GPU candidates */
+  const char           *token_basis;
+  /* operations tests priced as failure waste: occurrences counted, per window */
+  double                ops_failed_requests;
+  double                ops_idle_replica_hours;
 } ProcuraCandidateAnalysis;
+
+/* One tipping point: the value of @input at which the winner and the runner-up cost
+ * the same per accepted output (docs/cost-model.md, "Tipping points"). */
+typedef struct {
+  char    *input;        /* "gpu_price", "api_price", "utilization", "acceptance_rate",
+                            "latency_target_ms", "demand_average" */
+  gint64   candidate_id; /* whose input (0: the project's, e.g. demand) */
+  char    *candidate_name;
+  double   current;      /* its value now */
+  double   value;        /* the value at which the ranking flips, NAN when it never does */
+  double   ratio;        /* value / current */
+  char    *note;         /* how it was found, or why there is none */
+} ProcuraTippingPoint;
+
+void procura_tipping_point_free (ProcuraTippingPoint *t);
 
 struct _ProcuraAnalysis {
   /* the figures used, after overrides */
@@ -110,8 +138,30 @@ struct _ProcuraAnalysis {
   ProcuraSeparation  ranking_separation;
   char              *ranking_uncertainty; /* one sentence with both intervals, NULL with < 2 ranked */
   char              *measure_next;        /* what to measure to separate them, NULL when separated */
+  /* what one accepted output is, as the figures count it ("accepted response",
+   * "accepted clip", ...), and the scale they are shown at (1, 1e3, 1e6) */
+  char         *unit_label;
+  double        unit_factor;
+  GPtrArray    *tipping_points;      /* ProcuraTippingPoint*: winner vs runner-up; may be empty */
+  gint64        tipping_winner;      /* candidate ids, 0 when there is no runner-up */
+  gint64        tipping_runner_up;
 };
+
 typedef struct _ProcuraAnalysis ProcuraAnalysis;
+
+/* The success unit Procura proposes for a workload type (COST-MODEL.md §1; English,
+ * not translated: the brief stores it), NULL for an unknown type. */
+const char *procura_success_unit_default (const char *workload_type);
+
+/* The candidates' cost per accepted output with one input changed (the tipping points
+ * and their tests): @input as in ProcuraTippingPoint, @value its new value, applied to
+ * @candidate_id (0: the project's input). Returns NAN when it has no cost then. */
+double procura_analysis_cost_with (const ProcuraAnalysis *analysis,
+                                   const ProcuraProject  *project,
+                                   gint64                 candidate_id,
+                                   const char            *input,
+                                   gint64                 input_candidate_id,
+                                   double                 value);
 
 ProcuraAnalysis *procura_analysis_run  (const ProcuraProject         *project,
                                         const ProcuraAnalysisOptions *options);

@@ -28,6 +28,13 @@ static const char * const line_names[PROCURA_COST_N_LINES] = {
   "operator_review",
   "checkpointing",
   "failed_run_waste",
+  "storage_volume",
+  "egress",
+  "overage",
+  "commitment_shortfall",
+  "support",
+  "setup_fee",
+  "failure_waste",
 };
 
 const char *
@@ -86,6 +93,18 @@ procura_cost_inputs_new (void)
   in->input_tokens = 0;
   in->output_tokens = 0;
   in->rate_limit_rpm = NAN;
+  in->rate_limit_tpm = NAN;
+  in->support_pct = 0;
+  in->setup_fee = 0;
+  in->setup_amortization_hours = NAN;
+  in->min_commitment = 0;
+  in->overage_per_gpu_hour = NAN;
+  in->storage_gb = 0;
+  in->storage_per_gb_month = 0;
+  in->egress_gb = 0;
+  in->egress_per_gb = 0;
+  in->ops_failed_requests = 0;
+  in->ops_idle_replica_hours = 0;
   in->trace = g_ptr_array_new_with_free_func ((GDestroyNotify) procura_cost_input_free);
   return in;
 }
@@ -178,6 +197,11 @@ validate_shared (const ProcuraCostInputs *in,
     { "labor_hours", in->labor_hours }, { "labor_rate", in->labor_rate },
     { "moderation", in->moderation }, { "queue_overhead", in->queue_overhead },
     { "operator_review", in->operator_review }, { "gateway", in->gateway },
+    { "setup_fee", in->setup_fee }, { "min_commitment", in->min_commitment },
+    { "storage_gb", in->storage_gb }, { "storage_per_gb_month", in->storage_per_gb_month },
+    { "egress_gb", in->egress_gb }, { "egress_per_gb", in->egress_per_gb },
+    { "ops_failed_requests", in->ops_failed_requests },
+    { "ops_idle_replica_hours", in->ops_idle_replica_hours },
   };
 
   CHECK (isfinite (in->window_hours) && in->window_hours > 0, "window_hours", "must be a number > 0");
@@ -196,6 +220,14 @@ validate_shared (const ProcuraCostInputs *in,
          "outputs_per_request", "must be a number > 0");
   for (guint i = 0; i < G_N_ELEMENTS (money); i++)
     CHECK (isfinite (money[i].v) && money[i].v >= 0, money[i].name, "must be a number >= 0");
+  CHECK (isfinite (in->support_pct) && in->support_pct >= 0 && in->support_pct <= 100,
+         "support_pct", "must be a percentage from 0 to 100");
+  CHECK (isnan (in->setup_amortization_hours) ||
+         (isfinite (in->setup_amortization_hours) && in->setup_amortization_hours > 0),
+         "setup_amortization_hours", "must be a number of hours > 0");
+  CHECK (isnan (in->overage_per_gpu_hour) ||
+         (isfinite (in->overage_per_gpu_hour) && in->overage_per_gpu_hour >= 0),
+         "overage_per_gpu_hour", "must be a number >= 0");
 
   return TRUE;
 }
@@ -237,7 +269,10 @@ procura_cost_inputs_validate (const ProcuraCostInputs *in,
       };
       for (guint i = 0; i < G_N_ELEMENTS (api); i++)
         CHECK (isfinite (api[i].v) && api[i].v >= 0, api[i].name, "must be a number >= 0");
-      CHECK (isnan (in->rate_limit_rpm) || in->rate_limit_rpm > 0, "rate_limit_rpm", "must be > 0");
+      CHECK (isnan (in->rate_limit_rpm) || (isfinite (in->rate_limit_rpm) && in->rate_limit_rpm > 0),
+             "rate_limit_rpm", "must be > 0");
+      CHECK (isnan (in->rate_limit_tpm) || (isfinite (in->rate_limit_tpm) && in->rate_limit_tpm > 0),
+             "rate_limit_tpm", "must be > 0");
     }
   return TRUE;
 }
@@ -250,6 +285,7 @@ procura_cost_result_free (ProcuraCostResult *r)
   if (r == NULL)
     return;
   g_free (r->name);
+  g_free (r->infeasible_reason);
   g_clear_pointer (&r->inputs, g_ptr_array_unref);
   g_clear_pointer (&r->notes, g_ptr_array_unref);
   g_free (r);
@@ -279,6 +315,11 @@ result_new (const ProcuraCostInputs *in,
   r->gpu_demand_average = NAN;
   r->api_demand_average = NAN;
   r->api_share = NAN;
+  r->feasible = TRUE;
+  r->served_demand_average = in != NULL ? in->demand_average : NAN;
+  r->unserved_demand_average = 0;
+  r->api_peak_rps = 0;
+  r->api_limit_rps = NAN;
   if (trace)
     {
       r->inputs = g_ptr_array_new_with_free_func ((GDestroyNotify) procura_cost_input_free);
@@ -390,9 +431,117 @@ static void
 outputs (ProcuraCostResult       *r,
          const ProcuraCostInputs *in)
 {
-  r->generated_outputs = in->demand_average * active_seconds (in) * (1.0 - in->failure_rate)
+  r->generated_outputs = r->served_demand_average * active_seconds (in) * (1.0 - in->failure_rate)
                          * in->outputs_per_request;
   r->accepted_outputs = r->generated_outputs * in->acceptance_rate;
+}
+
+static double
+positive (double v)
+{
+  return isfinite (v) && v > 0 ? v : 0;
+}
+
+/* The quote terms (docs/cost-model.md, "Quote terms"): storage volume, egress,
+ * overage, the commitment floor, support and the setup fee, each its own line. */
+static void
+quote_lines (ProcuraCostResult       *r,
+             const ProcuraCostInputs *in)
+{
+  double gpu_bill = 0, gpu_hours = 0, api_bill = 0, compute, floor_, months;
+
+  if (r->kind != PROCURA_CANDIDATE_API)
+    {
+      gpu_bill = positive (r->provisioned_gpu_cost);
+      gpu_hours = r->replicas * positive (r->billed_hours) * in->gpus_per_replica;
+    }
+  if (r->applies & BIT (PROCURA_COST_API_TOKENS))
+    api_bill = r->lines[PROCURA_COST_API_TOKENS] * (1.0 + in->retry_rate);
+
+  months = in->window_hours / 730.0;
+  if (positive (in->storage_gb) > 0 && positive (in->storage_per_gb_month) > 0)
+    {
+      r->lines[PROCURA_COST_STORAGE_VOLUME] = in->storage_gb * in->storage_per_gb_month * months;
+      r->applies |= BIT (PROCURA_COST_STORAGE_VOLUME);
+      use (r, in, "storage_gb", in->storage_gb);
+      use (r, in, "storage_per_gb_month", in->storage_per_gb_month);
+    }
+  if (positive (in->egress_gb) > 0 && positive (in->egress_per_gb) > 0)
+    {
+      r->lines[PROCURA_COST_EGRESS] = in->egress_gb * in->egress_per_gb;
+      r->applies |= BIT (PROCURA_COST_EGRESS);
+      use (r, in, "egress_gb", in->egress_gb);
+      use (r, in, "egress_per_gb", in->egress_per_gb);
+    }
+  /* GPU-hours above the commitment (min_commitment / price) are billed at the
+   * overage price instead of the committed one */
+  if (r->kind != PROCURA_CANDIDATE_API && !isnan (in->overage_per_gpu_hour) &&
+      positive (in->min_commitment) > 0 && positive (in->price_per_gpu_hour) > 0)
+    {
+      double committed_hours = in->min_commitment / in->price_per_gpu_hour;
+      double over = MAX (0.0, gpu_hours - committed_hours);
+
+      r->lines[PROCURA_COST_OVERAGE] = over * MAX (0.0, in->overage_per_gpu_hour - in->price_per_gpu_hour);
+      r->applies |= BIT (PROCURA_COST_OVERAGE);
+      use (r, in, "overage_per_gpu_hour", in->overage_per_gpu_hour);
+    }
+  compute = gpu_bill + api_bill + r->lines[PROCURA_COST_OVERAGE];
+  floor_ = positive (in->min_commitment);
+  if (floor_ > 0)
+    {
+      r->lines[PROCURA_COST_COMMITMENT_SHORTFALL] = MAX (0.0, floor_ - compute);
+      r->applies |= BIT (PROCURA_COST_COMMITMENT_SHORTFALL);
+      use (r, in, "min_commitment", in->min_commitment);
+    }
+  if (positive (in->support_pct) > 0)
+    {
+      r->lines[PROCURA_COST_SUPPORT] = in->support_pct / 100.0
+                                       * (compute + r->lines[PROCURA_COST_COMMITMENT_SHORTFALL]
+                                          + r->lines[PROCURA_COST_STORAGE_VOLUME]
+                                          + r->lines[PROCURA_COST_EGRESS]);
+      r->applies |= BIT (PROCURA_COST_SUPPORT);
+      use (r, in, "support_pct", in->support_pct);
+    }
+  if (positive (in->setup_fee) > 0)
+    {
+      double over_h = isnan (in->setup_amortization_hours) ? in->window_hours : in->setup_amortization_hours;
+
+      r->lines[PROCURA_COST_SETUP_FEE] = in->setup_fee * in->window_hours / over_h;
+      r->applies |= BIT (PROCURA_COST_SETUP_FEE);
+      use (r, in, "setup_fee", in->setup_fee);
+      use (r, in, "setup_amortization_hours", over_h);
+    }
+}
+
+/* Operations tests as failure waste: the requests they lose, each at the cost of a
+ * request without this line, and the replica-hours billed while recovering. */
+static void
+failure_waste (ProcuraCostResult       *r,
+               const ProcuraCostInputs *in)
+{
+  double requests, per_request, idle = 0;
+
+  if (positive (in->ops_failed_requests) == 0 && positive (in->ops_idle_replica_hours) == 0)
+    return;
+  requests = r->served_demand_average * active_seconds (in);
+  per_request = requests > 0 ? r->all_in_cost / requests : 0;
+  if (r->kind != PROCURA_CANDIDATE_API)
+    idle = in->ops_idle_replica_hours * in->gpus_per_replica * positive (in->price_per_gpu_hour);
+  r->lines[PROCURA_COST_FAILURE_WASTE] = in->ops_failed_requests * per_request + idle;
+  r->applies |= BIT (PROCURA_COST_FAILURE_WASTE);
+  use (r, in, "ops_failed_requests", in->ops_failed_requests);
+  use (r, in, "ops_idle_replica_hours", in->ops_idle_replica_hours);
+}
+
+/* quote terms, the total, the failure waste (priced on that total) and the total again */
+static void
+finish_all (ProcuraCostResult       *r,
+            const ProcuraCostInputs *in)
+{
+  quote_lines (r, in);
+  finish (r);
+  failure_waste (r, in);
+  finish (r);
 }
 
 /* GPU lines for @gpu_average requests/s served by the GPUs. */
@@ -481,7 +630,7 @@ serving_impl (const ProcuraCostInputs *in,
   r->api_demand_average = 0;
   r->api_share = 0;
   outputs (r, &gpu);
-  finish (r);
+  finish_all (r, &gpu);
   return r;
 }
 
@@ -518,17 +667,33 @@ api_lines (ProcuraCostResult       *r,
   use (r, in, "price_output_per_mtok", in->price_output_per_mtok);
   use (r, in, "gateway", in->gateway);
 
-  if (!isnan (in->rate_limit_rpm) && api_average > 0)
-    {
-      double peak_rpm = (in->kind == PROCURA_CANDIDATE_API ? peak_of (in) : api_average)
-                        * (1.0 + in->retry_rate) * 60.0;
-      use (r, in, "rate_limit_rpm", in->rate_limit_rpm);
-      if (peak_rpm > in->rate_limit_rpm && r->notes != NULL)
-        g_ptr_array_add (r->notes,
-                         g_strdup_printf ("the peak load (%.0f requests/min with retries) is above the "
-                                          "API's rate limit of %.0f requests/min",
-                                          peak_rpm, in->rate_limit_rpm));
-    }
+  if (!isnan (in->rate_limit_rpm))
+    use (r, in, "rate_limit_rpm", in->rate_limit_rpm);
+  if (!isnan (in->rate_limit_tpm))
+    use (r, in, "rate_limit_tpm", in->rate_limit_tpm);
+}
+
+double
+procura_cost_api_limit_rps (const ProcuraCostInputs *in)
+{
+  double limit = INFINITY;
+  double tokens = positive (in->input_tokens) + positive (in->cached_input_tokens) + positive (in->output_tokens);
+
+  if (!isnan (in->rate_limit_rpm) && in->rate_limit_rpm > 0)
+    limit = MIN (limit, in->rate_limit_rpm / 60.0);
+  if (!isnan (in->rate_limit_tpm) && in->rate_limit_tpm > 0 && tokens > 0)
+    limit = MIN (limit, in->rate_limit_tpm / tokens / 60.0);
+  return limit / (1.0 + positive (in->retry_rate));
+}
+
+static char *
+limit_text (const ProcuraCostInputs *in)
+{
+  if (!isnan (in->rate_limit_rpm) && !isnan (in->rate_limit_tpm))
+    return g_strdup_printf ("%.0f requests/min and %.0f tokens/min", in->rate_limit_rpm, in->rate_limit_tpm);
+  if (!isnan (in->rate_limit_tpm))
+    return g_strdup_printf ("%.0f tokens/min", in->rate_limit_tpm);
+  return g_strdup_printf ("%.0f requests/min", in->rate_limit_rpm);
 }
 
 static ProcuraCostResult *
@@ -548,13 +713,37 @@ api_impl (const ProcuraCostInputs *in,
   r->kind = PROCURA_CANDIDATE_API;
   r->replicas = 0;
   use_workload (r, in);
-  api_lines (r, &api, in->demand_average, api.window_hours * 3600.0);
+
+  /* the rate limits are hard: the load above them is not served */
+  r->api_limit_rps = procura_cost_api_limit_rps (&api);
+  r->api_peak_rps = MIN (peak_of (&api), r->api_limit_rps);
+  if (peak_of (&api) > r->api_limit_rps * (1.0 + 1e-12))
+    {
+      g_autofree char *limits = limit_text (&api);
+
+      r->unserved_demand_average = CLAMP (procura_cost_overflow (api.demand_average, peak_of (&api),
+                                                                 r->api_limit_rps),
+                                          0.0, api.demand_average);
+      r->served_demand_average = api.demand_average - r->unserved_demand_average;
+      r->feasible = FALSE;
+      r->infeasible_reason = g_strdup_printf ("over its rate limit: %s allow %.4g requests/s (with %.3g "
+                                              "retries per request), the peak demand is %.4g requests/s; "
+                                              "%.4g requests/s on average (%.1f %%) would be refused",
+                                              limits, r->api_limit_rps, api.retry_rate, peak_of (&api),
+                                              r->unserved_demand_average,
+                                              api.demand_average > 0
+                                              ? 100.0 * r->unserved_demand_average / api.demand_average : 0.0);
+      if (r->notes != NULL)
+        g_ptr_array_add (r->notes, g_strdup_printf ("not feasible: %s; the figures are for the part it "
+                                                    "serves", r->infeasible_reason));
+    }
+  api_lines (r, &api, r->served_demand_average, api.window_hours * 3600.0);
   add_window_lines (r, &api);
   r->gpu_demand_average = 0;
-  r->api_demand_average = in->demand_average;
+  r->api_demand_average = r->served_demand_average;
   r->api_share = 1;
   outputs (r, &api);
-  finish (r);
+  finish_all (r, &api);
   return r;
 }
 
@@ -592,15 +781,65 @@ procura_cost_overflow (double average,
   return (peak - capacity) * (peak - capacity) * span / (2.0 * (peak - trough));
 }
 
+/* The hybrid with @replicas GPU replicas (@h validated, always-on). */
+static ProcuraCostResult *
+hybrid_at (const ProcuraCostInputs *in,
+           const ProcuraCostInputs *h,
+           int                      replicas,
+           gboolean                 trace)
+{
+  ProcuraCostResult *r;
+  double gpu_capacity, overflow, api_limit;
+
+  /* requests/s (first attempts) the GPUs take at the target */
+  gpu_capacity = replicas * h->capacity_at_slo / (1.0 + h->retry_rate);
+  api_limit = procura_cost_api_limit_rps (h);
+  overflow = procura_cost_overflow (h->demand_average, peak_of (h), gpu_capacity);
+  overflow = CLAMP (overflow, 0.0, h->demand_average);
+
+  r = result_new (in, trace);
+  r->kind = PROCURA_CANDIDATE_HYBRID;
+  use_workload (r, h);
+  r->api_limit_rps = api_limit;
+  r->api_peak_rps = MAX (0.0, peak_of (h) - gpu_capacity);
+  if (r->api_peak_rps > api_limit * (1.0 + 1e-12))
+    {
+      /* the API's rate limits are hard: what neither takes is refused */
+      g_autofree char *limits = limit_text (h);
+      double refused = procura_cost_overflow (h->demand_average, peak_of (h), gpu_capacity + api_limit);
+
+      r->api_peak_rps = api_limit;
+      r->unserved_demand_average = CLAMP (refused, 0.0, overflow);
+      r->feasible = FALSE;
+      r->infeasible_reason = g_strdup_printf ("over the API's rate limit: %d replica%s take %.4g requests/s "
+                                              "and the API's %s allow %.4g more; the peak demand is %.4g "
+                                              "requests/s", replicas, replicas == 1 ? "" : "s", gpu_capacity,
+                                              limits, api_limit, peak_of (h));
+    }
+  overflow -= r->unserved_demand_average;
+  r->served_demand_average = h->demand_average - r->unserved_demand_average;
+  gpu_lines (r, h, replicas, r->served_demand_average - overflow);
+  api_lines (r, h, overflow, h->window_hours * 3600.0);
+  add_window_lines (r, h);
+  r->gpu_demand_average = r->served_demand_average - overflow;
+  r->api_demand_average = overflow;
+  r->api_share = h->demand_average > 0 ? overflow / h->demand_average : 0;
+  outputs (r, h);
+  finish_all (r, h);
+  return r;
+}
+
+#define HYBRID_MAX_SCAN 4096
+
 static ProcuraCostResult *
 hybrid_impl (const ProcuraCostInputs *in,
              gboolean                 trace,
-                     GError                 **error)
+             GError                 **error)
 {
   ProcuraCostInputs h;
   ProcuraCostResult *r;
-  int replicas;
-  double gpu_capacity, overflow;
+  int replicas, lo, hi, base;
+  double api_limit, peak_need;
 
   h = *in;
   h.kind = PROCURA_CANDIDATE_HYBRID;
@@ -608,33 +847,70 @@ hybrid_impl (const ProcuraCostInputs *in,
   if (!procura_cost_inputs_validate (&h, "", error))
     return NULL;
 
+  api_limit = procura_cost_api_limit_rps (&h);
+  base = (int) CLAMP (ceil_tolerant (h.demand_average * (1.0 + h.retry_rate) / h.capacity_at_slo),
+                      1.0, (double) (G_MAXINT / 4));
   if (h.fixed_replicas > 0)
-    replicas = h.fixed_replicas;
+    {
+      replicas = lo = hi = h.fixed_replicas;
+    }
   else
-    replicas = (int) CLAMP (ceil_tolerant (h.demand_average * (1.0 + h.retry_rate) / h.capacity_at_slo),
-                            1.0, (double) (G_MAXINT / 2));
+    {
+      /* the replica count that costs least, from the fewest that keep the API within
+       * its limits up to enough for the peak (the API then takes nothing): a tighter
+       * limit or a dearer input only takes choices away, so the cost never falls */
+      peak_need = CLAMP (ceil_tolerant (peak_of (&h) * (1.0 + h.retry_rate) / h.capacity_at_slo),
+                         1.0, (double) (G_MAXINT / 4));
+      lo = 1;
+      if (isfinite (api_limit))
+        lo = (int) CLAMP (ceil_tolerant ((peak_of (&h) - api_limit) * (1.0 + h.retry_rate) / h.capacity_at_slo),
+                          1.0, peak_need);
+      hi = (int) MAX ((double) lo, MIN (peak_need, (double) lo + HYBRID_MAX_SCAN));
+      replicas = lo;
+      {
+        double best = INFINITY;
 
-  /* requests/s (first attempts) the GPUs take at the target */
-  gpu_capacity = replicas * h.capacity_at_slo / (1.0 + h.retry_rate);
-  overflow = procura_cost_overflow (h.demand_average, peak_of (&h), gpu_capacity);
-  overflow = CLAMP (overflow, 0.0, h.demand_average);
+        for (int n = lo; n <= hi; n++)
+          {
+            g_autoptr(ProcuraCostResult) t = hybrid_at (in, &h, n, FALSE);
+            double c = t->feasible ? t->all_in_cost / MAX (t->accepted_outputs, 1e-300) : INFINITY;
 
-  r = result_new (in, trace);
-  r->kind = PROCURA_CANDIDATE_HYBRID;
-  use_workload (r, &h);
-  gpu_lines (r, &h, replicas, h.demand_average - overflow);
-  api_lines (r, &h, overflow, h.window_hours * 3600.0);
-  add_window_lines (r, &h);
-  r->gpu_demand_average = h.demand_average - overflow;
-  r->api_demand_average = overflow;
-  r->api_share = h.demand_average > 0 ? overflow / h.demand_average : 0;
-  outputs (r, &h);
-  finish (r);
-  if (r->notes != NULL)
+            if (c < best * (1.0 - 1e-12))
+              {
+                best = c;
+                replicas = n;
+              }
+          }
+      }
+    }
+
+  r = hybrid_at (in, &h, replicas, trace);
+  if (r->notes != NULL && !r->feasible)
+    g_ptr_array_add (r->notes, g_strdup_printf ("not feasible: %s", r->infeasible_reason));
+  if (r->notes != NULL && h.fixed_replicas == 0)
+    {
+      g_autofree char *why = NULL;
+
+      if (isfinite (api_limit) && lo > 1 && replicas == lo)
+        {
+          g_autofree char *limits = limit_text (&h);
+          why = g_strdup_printf ("the fewest that keep the API within its rate limit (%s, %.4g requests/s)",
+                                 limits, api_limit);
+        }
+      else
+        why = g_strdup_printf ("the count that costs least (from %d to %d tried; %d would carry the average)",
+                               lo, hi, base);
+      g_ptr_array_add (r->notes,
+                       g_strdup_printf ("%d GPU replica%s, %s; they take %.4g requests/s at the target and the "
+                                        "API takes %.1f %% of requests, the load above that",
+                                        replicas, replicas == 1 ? "" : "s", why,
+                                        replicas * h.capacity_at_slo / (1.0 + h.retry_rate),
+                                        100.0 * r->api_share));
+    }
+  else if (r->notes != NULL)
     g_ptr_array_add (r->notes,
-                   g_strdup_printf ("GPUs sized for the average load (%d replica%s, %.4g requests/s at "
-                                    "the target); the API takes %.1f %% of requests, the load above that",
-                                    replicas, replicas == 1 ? "" : "s", gpu_capacity, 100.0 * r->api_share));
+                     g_strdup_printf ("%d GPU replica%s (fixed); the API takes %.1f %% of requests, the load "
+                                      "above them", replicas, replicas == 1 ? "" : "s", 100.0 * r->api_share));
   return r;
 }
 
@@ -814,6 +1090,9 @@ procura_cost_run_workload (const ProcuraRunCostInputs *in,
   r->name = g_strdup (in->name);
   r->kind = PROCURA_CANDIDATE_GPU;
   r->run_workload = TRUE;
+  r->feasible = TRUE;
+  r->served_demand_average = NAN;
+  r->api_limit_rps = NAN;
   r->replicas = 1;
   r->utilization = NAN;
   r->billed_hours = hours;
@@ -1324,7 +1603,20 @@ procura_cost_inputs_from_json (JsonNode    *root,
           in->price_output_per_mtok = read_num (&rd, "price_output_per_mtok", NAN, TRUE);
           in->gateway = read_num (&rd, "gateway", 0, FALSE);
           in->rate_limit_rpm = read_num (&rd, "rate_limit_rpm", NAN, FALSE);
+          in->rate_limit_tpm = read_num (&rd, "rate_limit_tpm", NAN, FALSE);
         }
+      if (gpu_side)
+        in->overage_per_gpu_hour = read_num (&rd, "overage_per_gpu_hour", NAN, FALSE);
+      in->support_pct = read_num (&rd, "support_pct", 0, FALSE);
+      in->setup_fee = read_num (&rd, "setup_fee", 0, FALSE);
+      in->setup_amortization_hours = read_num (&rd, "setup_amortization_hours", NAN, FALSE);
+      in->min_commitment = read_num (&rd, "min_commitment", 0, FALSE);
+      in->storage_gb = read_num (&rd, "storage_gb", 0, FALSE);
+      in->storage_per_gb_month = read_num (&rd, "storage_per_gb_month", 0, FALSE);
+      in->egress_gb = read_num (&rd, "egress_gb", 0, FALSE);
+      in->egress_per_gb = read_num (&rd, "egress_per_gb", 0, FALSE);
+      in->ops_failed_requests = read_num (&rd, "ops_failed_requests", 0, FALSE);
+      in->ops_idle_replica_hours = read_num (&rd, "ops_idle_replica_hours", 0, FALSE);
       in->storage = read_num (&rd, "storage", 0, FALSE);
       in->network = read_num (&rd, "network", 0, FALSE);
       in->serving_stack = read_num (&rd, "serving_stack", 0, FALSE);
@@ -1347,6 +1639,9 @@ procura_cost_inputs_from_json (JsonNode    *root,
           "labor_hours", "labor_rate", "moderation", "queue_overhead", "operator_review",
           "input_tokens", "cached_input_tokens", "output_tokens", "price_input_per_mtok",
           "price_cached_per_mtok", "price_output_per_mtok", "gateway", "rate_limit_rpm",
+          "rate_limit_tpm", "overage_per_gpu_hour", "support_pct", "setup_fee",
+          "setup_amortization_hours", "min_commitment", "storage_gb", "storage_per_gb_month",
+          "egress_gb", "egress_per_gb", "ops_failed_requests", "ops_idle_replica_hours",
         };
         for (guint m = 0; m < G_N_ELEMENTS (members); m++)
           note_file (in, &rd, members[m], members[m]);
@@ -1401,6 +1696,23 @@ procura_cost_result_to_json (const ProcuraCostResult *r)
   procura_json_add_number (b, "generated_outputs", r->generated_outputs);
   procura_json_add_number (b, "accepted_outputs", r->accepted_outputs);
   procura_json_add_number (b, "cost_per_accepted", r->cost_per_accepted);
+  json_builder_set_member_name (b, "feasible");
+  json_builder_add_boolean_value (b, r->feasible);
+  if (!r->feasible)
+    {
+      json_builder_set_member_name (b, "infeasible_reason");
+      json_builder_add_string_value (b, r->infeasible_reason != NULL ? r->infeasible_reason : "");
+    }
+  if (!r->run_workload)
+    {
+      procura_json_add_number (b, "served_demand_average", r->served_demand_average);
+      procura_json_add_number (b, "unserved_demand_average", r->unserved_demand_average);
+    }
+  if (r->kind != PROCURA_CANDIDATE_GPU && !r->run_workload)
+    {
+      procura_json_add_number (b, "api_peak_rps", r->api_peak_rps);
+      procura_json_add_number (b, "api_limit_rps", isfinite (r->api_limit_rps) ? r->api_limit_rps : NAN);
+    }
   json_builder_set_member_name (b, "inputs");
   json_builder_begin_array (b);
   for (guint i = 0; i < r->inputs->len; i++)

@@ -41,6 +41,14 @@ typedef enum {
   PROCURA_COST_OPERATOR_REVIEW, /* media */
   PROCURA_COST_CHECKPOINTING,   /* run workloads */
   PROCURA_COST_FAILED_RUN_WASTE,/* run workloads */
+  /* quote terms (docs/cost-model.md): each its own line, applies when its input is set */
+  PROCURA_COST_STORAGE_VOLUME,  /* storage GB x price per GB-month x window months */
+  PROCURA_COST_EGRESS,          /* egress GB per window x price per GB */
+  PROCURA_COST_OVERAGE,         /* GPU-hours above the commitment x (overage - committed price) */
+  PROCURA_COST_COMMITMENT_SHORTFALL, /* minimum commitment not reached: the floor is billed */
+  PROCURA_COST_SUPPORT,         /* support % x the provider's bill */
+  PROCURA_COST_SETUP_FEE,       /* one-off fee spread over the term (or this window) */
+  PROCURA_COST_FAILURE_WASTE,   /* operations tests: failed requests + idle replica-hours */
   PROCURA_COST_N_LINES
 } ProcuraCostLine;
 
@@ -106,7 +114,23 @@ typedef struct {
   double  price_cached_per_mtok;
   double  price_output_per_mtok;
   double  gateway;               /* per window */
-  double  rate_limit_rpm;        /* NAN: none */
+  double  rate_limit_rpm;        /* NAN: none; a hard limit (requests/min, retries included) */
+  double  rate_limit_tpm;        /* NAN: none; a hard limit (input + cached + output tokens/min) */
+
+  /* quote terms (NAN or 0: none) */
+  double  support_pct;           /* 0..100, on top of the provider's bill */
+  double  setup_fee;             /* once */
+  double  setup_amortization_hours; /* the fee is spread over this many hours; NAN: the window */
+  double  min_commitment;        /* floor on the compute bill per window (already prorated) */
+  double  overage_per_gpu_hour;  /* price of GPU-hours above min_commitment / price; NAN: none */
+  double  storage_gb;            /* stored volume */
+  double  storage_per_gb_month;  /* a month is 730 h */
+  double  egress_gb;             /* per window */
+  double  egress_per_gb;
+
+  /* operations tests priced as failure waste, per window */
+  double  ops_failed_requests;   /* requests lost */
+  double  ops_idle_replica_hours;/* replica-hours billed while recovering */
 
   /* where each input came from: ProcuraCostInput*, may be empty */
   GPtrArray *trace;
@@ -157,6 +181,15 @@ typedef struct {
 
   GPtrArray *inputs;            /* ProcuraCostInput*: every input used, with origin */
   GPtrArray *notes;             /* char*: caveats, e.g. a rate limit below the peak */
+
+  /* hard constraints (rate limits): a candidate that cannot serve the demand is not
+   * feasible; its figures are then for the part it serves */
+  gboolean feasible;
+  char    *infeasible_reason;   /* NULL when feasible */
+  double   served_demand_average;   /* requests/s served (first attempts) */
+  double   unserved_demand_average; /* requests/s over the limit, not served */
+  double   api_peak_rps;        /* first-attempt requests/s sent to the API at the peak */
+  double   api_limit_rps;       /* the API's limit in first-attempt requests/s, NAN none */
 } ProcuraCostResult;
 
 void     procura_cost_result_free        (ProcuraCostResult *r);
@@ -175,15 +208,21 @@ ProcuraCostResult *procura_cost_serving  (const ProcuraCostInputs *in,
 /* The API route of §5. */
 ProcuraCostResult *procura_cost_api      (const ProcuraCostInputs *in,
                                           GError                 **error);
-/* The hybrid: GPU replicas sized for the AVERAGE (base) load,
- * replicas = max(1, ceil(average x (1 + retry_rate) / capacity_at_slo)) unless
- * fixed_replicas is set, and the API taking the load above the GPUs' capacity at the
- * target. The load over the window follows a linear load-duration curve from the peak
+/* The hybrid: GPU replicas for the base load and the API taking the load above the
+ * GPUs' capacity at the target. Unless fixed_replicas is set, the replica count is the
+ * one with the lowest cost per accepted output among those from the fewest that keep
+ * the API within its rate limits (1 without limits) up to enough for the peak,
+ * ceil(peak x (1 + retry_rate) / capacity_at_slo); with fixed_replicas, load that
+ * neither the GPUs nor the API's limits take is refused (not feasible). The load over the window follows a linear load-duration curve from the peak
  * down to a trough chosen so that its mean is the average (2 x average - peak, or 0
  * over a shorter span when that is negative); the overflow is the part of that curve
  * above replicas x capacity_at_slo / (1 + retry_rate). */
 ProcuraCostResult *procura_cost_hybrid   (const ProcuraCostInputs *in,
                                           GError                 **error);
+
+/* The API's rate limits (requests and tokens per minute) as first-attempt requests/s:
+ * min (rpm, tpm / tokens per request) / 60 / (1 + retry_rate); INFINITY without limits. */
+double procura_cost_api_limit_rps (const ProcuraCostInputs *in);
 
 /* Requests/s of the load-duration curve above @capacity (the hybrid's overflow). */
 double procura_cost_overflow (double average,

@@ -71,6 +71,60 @@ contains_ci (const char *haystack,
 
 #define STEADY_UTILIZATION 0.6
 #define STEADY_PEAK_RATIO  1.5
+#define HOURS_PER_YEAR     8760.0
+
+static gboolean
+reserved_model (const char *m)
+{
+  return m != NULL && (contains_ci (m, "reserved") || contains_ci (m, "committed") || contains_ci (m, "savings"));
+}
+
+/* The pricing model of the GPUs behind @ca (the candidate's, else its quote's). */
+static const char *
+pricing_model_of (const ProcuraProject           *p,
+                  const ProcuraCandidateAnalysis *ca)
+{
+  gint64 id = ca->derived ? ca->derived_from[0] : ca->candidate_id;
+  const ProcuraCandidate *c = procura_project_find_candidate ((ProcuraProject *) p, id);
+
+  if (c == NULL)
+    return NULL;
+  if (c->pricing_model != NULL && *c->pricing_model)
+    return c->pricing_model;
+  for (guint i = 0; c->quote_id != 0 && i < p->quotes->len; i++)
+    {
+      const ProcuraQuote *q = g_ptr_array_index (p->quotes, i);
+      if (q->id == c->quote_id)
+        return q->pricing_model;
+    }
+  return NULL;
+}
+
+/* Owning the GPUs, per GPU-hour: capex over the depreciation years, power and
+ * hosting; NAN unless every purchase input is given. */
+static double
+owned_cost_per_gpu_hour (const ProcuraCandidate *c)
+{
+  if (c == NULL || !procura_is_set (c->purchase_price_per_gpu) || !procura_is_set (c->depreciation_years) ||
+      c->depreciation_years <= 0 || !procura_is_set (c->power_per_gpu_hour) ||
+      !procura_is_set (c->hosting_per_gpu_month))
+    return NAN;
+  return c->purchase_price_per_gpu / (c->depreciation_years * HOURS_PER_YEAR) + c->power_per_gpu_hour
+         + c->hosting_per_gpu_month / 730.0;
+}
+
+/* Why the API routes that are not ranked are out: their hard limits. */
+static void
+constraint_reasons (ProcuraRecommendation *r,
+                    const ProcuraAnalysis *a)
+{
+  for (guint i = 0; i < a->candidates->len; i++)
+    {
+      const ProcuraCandidateAnalysis *ca = g_ptr_array_index (a->candidates, i);
+      if ((ca->misses_target || ca->rate_limited) && ca->cost_reason != NULL)
+        g_ptr_array_add (r->reasons, g_strdup_printf ("%s is out of the ranking: %s.", ca->name, ca->cost_reason));
+    }
+}
 
 ProcuraRecommendation *
 procura_recommend (const ProcuraProject   *p,
@@ -102,6 +156,7 @@ procura_recommend (const ProcuraProject   *p,
     }
   r->candidate_id = best->candidate_id;
   r->candidate_name = g_strdup (best->name);
+  constraint_reasons (r, a);
 
   /* per 1,000 accepted outputs reads better than a long fraction of a cent */
   reason (r, "%s has the lowest cost per accepted output: %.2f %s per 1,000 accepted outputs "
@@ -138,11 +193,20 @@ procura_recommend (const ProcuraProject   *p,
   if (best->kind == PROCURA_CANDIDATE_HYBRID)
     {
       r->choice = PROCURA_CHOICE_HYBRID;
-      reason (r, "GPUs for the base load and the API for the %.1f %% of requests above their capacity "
-              "beat both pure options: the GPUs stay busy and the peaks do not need idle replicas.",
-              100.0 * best->cost->api_share);
-      reason (r, "Rent the base GPUs on demand first; reserve them once the base load has held for a "
-              "few months.");
+      if (best_api == NULL)
+        reason (r, "GPUs for the base load and the API for the %.1f %% of requests above their capacity "
+                "beat the GPUs alone, and no API route can take the whole load on its own: the GPUs stay busy "
+                "and the API stays within its limits.", 100.0 * best->cost->api_share);
+      else
+        reason (r, "GPUs for the base load and the API for the %.1f %% of requests above their capacity "
+                "beat both pure options: the GPUs stay busy and the peaks do not need idle replicas.",
+                100.0 * best->cost->api_share);
+      if (reserved_model (pricing_model_of (p, best)))
+        reason (r, "The base GPUs are costed at a %s price: take that term for the base replicas (they run "
+                "all the time) and pay the API per token for the overflow.", pricing_model_of (p, best));
+      else
+        reason (r, "Rent the base GPUs on demand first; reserve them once the base load has held for a "
+                "few months.");
       return r;
     }
 
@@ -160,14 +224,31 @@ procura_recommend (const ProcuraProject   *p,
             best_api->cost->cost_per_accepted, cur,
             best_api->cost->cost_per_accepted / best->cost->cost_per_accepted);
 
-  if (owned_boundary && steady && best->cost->utilization >= STEADY_UTILIZATION)
-    {
-      r->choice = PROCURA_CHOICE_BUY;
-      reason (r, "The operating boundary (%s) keeps the workload on hardware you control, and the load "
-              "is steady (peak %.2f× average) with %.0f %% utilisation: owning the GPUs pays off over "
-              "their life.", b->operating_boundary, ratio, 100.0 * best->cost->utilization);
-    }
-  else if (steady && best->cost->utilization >= STEADY_UTILIZATION)
+  {
+    const ProcuraCandidate *bc = procura_project_find_candidate ((ProcuraProject *) p, best->candidate_id);
+    double owned = owned_cost_per_gpu_hour (bc);
+    double rented = best->inputs != NULL ? best->inputs->price_per_gpu_hour : NAN;
+
+    if (steady && best->cost->utilization >= STEADY_UTILIZATION && isfinite (owned) &&
+        (owned_boundary || (isfinite (rented) && owned < rented)))
+      {
+        r->choice = PROCURA_CHOICE_BUY;
+        reason (r, "Owning costs %.4g %s per GPU-hour (%.6g capex over %.4g years, %.4g power per GPU-hour, "
+                "%.4g hosting per GPU-month) against %.4g %s rented.", owned, cur,
+                bc->purchase_price_per_gpu, bc->depreciation_years, bc->power_per_gpu_hour,
+                bc->hosting_per_gpu_month, rented, cur);
+        reason (r, "The load is steady (peak %.2f× average) with %.0f %% utilisation%s%s%s: buying pays off "
+                "over the GPUs' life.", ratio, 100.0 * best->cost->utilization,
+                owned_boundary ? ", and the operating boundary (" : "",
+                owned_boundary ? b->operating_boundary : "", owned_boundary ? ") keeps it on your hardware" : "");
+        return r;
+      }
+    if (owned_boundary && !isfinite (owned))
+      reason (r, "Buying is not advised: it needs purchase inputs of its own for %s (capex per GPU, "
+              "depreciation years, power per GPU-hour, hosting per GPU-month), and they are not all given.",
+              best->name);
+  }
+  if (steady && best->cost->utilization >= STEADY_UTILIZATION)
     {
       r->choice = PROCURA_CHOICE_RESERVE;
       reason (r, "The load is steady (%s, peak %.2f× average) and keeps %d replica%s %.0f %% busy: a "
@@ -188,6 +269,9 @@ procura_recommend (const ProcuraProject   *p,
       if (best->cost->utilization < STEADY_UTILIZATION)
         reason (r, "Utilisation is %.0f %%, below the %.0f %% at which a reserved term usually pays off.",
                 100.0 * best->cost->utilization, 100.0 * STEADY_UTILIZATION);
+      if (reserved_model (pricing_model_of (p, best)))
+        reason (r, "%s is costed at a %s price: renting on demand costs more per hour than this figure; "
+                "re-cost it at the on-demand price before choosing.", best->name, pricing_model_of (p, best));
     }
   return r;
 }

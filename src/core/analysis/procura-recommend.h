@@ -36,10 +36,13 @@ struct _ProcuraAnalysis;
 /* The situation table:
  *   no costed candidate                                     -> undecided
  *   the cheapest per accepted output is the API             -> api
- *   the cheapest is the hybrid                              -> hybrid
+ *   the cheapest is the hybrid                              -> hybrid (its base GPUs
+ *     on their reserved term when costed at a reserved price, else rented first)
  *   a GPU candidate is cheapest, and
- *     the operating boundary is on-prem / sovereign / air-gapped, the duty cycle
- *     steady (always-on) and its utilisation >= 0.6         -> buy
+ *     the duty cycle steady (always-on), utilisation >= 0.6, the candidate's purchase
+ *     inputs all given (capex, depreciation years, power, hosting) and either the
+ *     operating boundary on-prem / sovereign / air-gapped or owning cheaper per
+ *     GPU-hour than the price                               -> buy (never without them)
  *     the duty cycle steady, peak <= 1.5 x average and utilisation >= 0.6
  *                                                           -> reserve
  *     otherwise (bursty, business hours, batch windows, low utilisation,

@@ -166,6 +166,23 @@ candidate_json (JsonBuilder                    *b,
   procura_json_add_string (b, "cost_reason", ca->cost_reason);
   cost_interval_json (b, ca);
 
+  /* hard constraints: the API's measured latency and its rate limits */
+  json_builder_set_member_name (b, "constraints");
+  json_builder_begin_object (b);
+  procura_json_add_number (b, "latency_ms", ca->latency_ms);
+  procura_json_add_string (b, "latency_run", ca->latency_run);
+  json_builder_set_member_name (b, "misses_target");
+  json_builder_add_boolean_value (b, ca->misses_target);
+  json_builder_set_member_name (b, "rate_limited");
+  json_builder_add_boolean_value (b, ca->rate_limited);
+  json_builder_end_object (b);
+  procura_json_add_string (b, "api_token_basis", ca->token_basis);
+  json_builder_set_member_name (b, "ops_waste");
+  json_builder_begin_object (b);
+  procura_json_add_number (b, "failed_requests", ca->ops_failed_requests);
+  procura_json_add_number (b, "idle_replica_hours", ca->ops_idle_replica_hours);
+  json_builder_end_object (b);
+
   /* the memory fit (computed by src/core/fit) at the brief's context and concurrency */
   json_builder_set_member_name (b, "fit");
   if (ca->fit != NULL)
@@ -286,6 +303,11 @@ procura_analysis_to_json (const ProcuraAnalysis *a,
   json_builder_end_object (b);
   procura_json_add_number (b, "window_hours", a->window_hours);
   procura_json_add_number (b, "acceptance_rate", a->acceptance_rate);
+  json_builder_set_member_name (b, "success_unit");
+  json_builder_begin_object (b);
+  procura_json_add_string (b, "label", a->unit_label);
+  procura_json_add_number (b, "per", a->unit_factor);
+  json_builder_end_object (b);
 
   json_builder_set_member_name (b, "candidates");
   json_builder_begin_array (b);
@@ -321,6 +343,31 @@ procura_analysis_to_json (const ProcuraAnalysis *a,
   procura_json_add_string (b, "uncertainty", a->ranking_uncertainty);
   procura_json_add_string (b, "measure_next", a->measure_next);
   json_builder_end_object (b);
+
+  json_builder_set_member_name (b, "tipping_points");
+  json_builder_begin_array (b);
+  for (guint i = 0; a->tipping_points != NULL && i < a->tipping_points->len; i++)
+    {
+      const ProcuraTippingPoint *t = g_ptr_array_index (a->tipping_points, i);
+      json_builder_begin_object (b);
+      procura_json_add_string (b, "input", t->input);
+      json_builder_set_member_name (b, "candidate_id");
+      if (t->candidate_id != 0)
+        json_builder_add_int_value (b, t->candidate_id);
+      else
+        json_builder_add_null_value (b);
+      procura_json_add_string (b, "candidate", t->candidate_name);
+      json_builder_set_member_name (b, "winner_id");
+      json_builder_add_int_value (b, a->tipping_winner);
+      json_builder_set_member_name (b, "runner_up_id");
+      json_builder_add_int_value (b, a->tipping_runner_up);
+      procura_json_add_number (b, "current", t->current);
+      procura_json_add_number (b, "value", t->value);
+      procura_json_add_number (b, "ratio", t->ratio);
+      procura_json_add_string (b, "note", t->note);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
 
   json_builder_set_member_name (b, "recommendation");
   json_builder_begin_object (b);
@@ -384,15 +431,19 @@ procura_analysis_to_text (const ProcuraAnalysis *a,
                                   ca->cost->cost_per_accepted, cur, 1000 * ca->cost->cost_per_accepted, cur);
           if (ca->cost_interval_reason != NULL)
             g_string_append_printf (s, "    interval: %s\n", ca->cost_interval_reason);
-          g_string_append_printf (s, "  all-in %.2f %s per window, %.0f accepted outputs", ca->cost->all_in_cost,
-                                  cur, ca->cost->accepted_outputs);
-          if (ca->kind != PROCURA_CANDIDATE_API)
+          if (ca->cost->run_workload)
+            g_string_append_printf (s, "  %.2f %s per run, %.4g completed runs per run started",
+                                    ca->cost->all_in_cost, cur, ca->cost->accepted_outputs);
+          else
+            g_string_append_printf (s, "  all-in %.2f %s per window, %.0f accepted outputs", ca->cost->all_in_cost,
+                                    cur, ca->cost->accepted_outputs);
+          if (ca->kind != PROCURA_CANDIDATE_API && isfinite (ca->cost->utilization))
             g_string_append_printf (s, ", %d replica%s at %.1f %% utilisation", ca->cost->replicas,
                                     ca->cost->replicas == 1 ? "" : "s", 100 * ca->cost->utilization);
           g_string_append_c (s, '\n');
           for (guint l = 0; l < PROCURA_COST_N_LINES; l++)
             if (procura_cost_result_line_applies (ca->cost, l))
-              g_string_append_printf (s, "    %-16s %12.2f\n", procura_cost_line_name (l), ca->cost->lines[l]);
+              g_string_append_printf (s, "    %-20s %12.2f\n", procura_cost_line_name (l), ca->cost->lines[l]);
         }
       else if (ca->cost_reason != NULL)
         g_string_append_printf (s, "  no cost: %s\n", ca->cost_reason);
@@ -434,6 +485,12 @@ procura_analysis_to_text (const ProcuraAnalysis *a,
     g_string_append_printf (s, "\nRanking withheld: %s\n", a->ranking_withheld_reason);
   else if (a->ranking_uncertainty != NULL && a->ranking_separation == PROCURA_SEPARATION_DISTINCT)
     g_string_append_printf (s, "\nRanking: %s\n", a->ranking_uncertainty);
+  if (a->tipping_points != NULL && a->tipping_points->len > 0)
+    {
+      g_string_append (s, "\nTipping points (#1 against #2):\n");
+      for (guint i = 0; i < a->tipping_points->len; i++)
+        g_string_append_printf (s, "  - %s\n", ((const ProcuraTippingPoint *) g_ptr_array_index (a->tipping_points, i))->note);
+    }
   if (a->recommendation != NULL)
     {
       g_string_append_printf (s, "\nRecommendation: %s", procura_choice_name (a->recommendation->choice));

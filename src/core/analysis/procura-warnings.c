@@ -344,11 +344,15 @@ procura_warnings_collect (const ProcuraProject *p,
                   g_strdup ("Enter the engineering hours per month this option needs and their hourly "
                             "cost."));
         }
-      if (ca->cost != NULL && ca->cost->notes != NULL && ca->kind == PROCURA_CANDIDATE_API)
-        for (guint k = 0; k < ca->cost->notes->len; k++)
-          warn (a, PROCURA_WARN_RATE_LIMIT, PROCURA_SEVERITY_WARNING, c->id,
-                g_strdup_printf ("%s: %s", c->name, (const char *) g_ptr_array_index (ca->cost->notes, k)),
-                g_strdup ("Ask for a higher rate limit, or plan a hybrid with GPUs for the base load."));
+      /* an API route's hard constraints (docs/cost-model.md): out of the ranking */
+      if (ca->kind == PROCURA_CANDIDATE_API && ca->rate_limited)
+        warn (a, PROCURA_WARN_RATE_LIMIT, PROCURA_SEVERITY_ERROR, c->id,
+              g_strdup_printf ("%s is %s", c->name, ca->cost_reason),
+              g_strdup ("Ask for a higher rate limit, or plan a hybrid with GPUs for the base load."));
+      if (ca->kind == PROCURA_CANDIDATE_API && ca->misses_target)
+        warn (a, PROCURA_WARN_MISSES_TARGET, PROCURA_SEVERITY_ERROR, c->id,
+              g_strdup_printf ("%s %s", c->name, ca->cost_reason),
+              g_strdup ("Ask for a faster tier or region, or loosen the target if the brief allows it."));
     }
 
   if (n_gpu > 0 && n_gpu_benchmarked == 0)

@@ -257,6 +257,17 @@ read_quote (Ctx        *c,
       g_autofree char *path = g_strdup_printf ("%s.seen", prefix);
       schema_error (c, path, "expected a date YYYY-MM-DD, got \"%s\"", s);
     }
+  else if (s != NULL && procura_days_since (s) < 0)
+    {
+      /* a price cannot have been seen on a day that has not come: a typo, or a quote
+       * that is not valid yet; either way it must not rank candidates today */
+      g_autofree char *path = g_strdup_printf ("%s.seen", prefix);
+      g_autofree char *today = procura_now_iso8601 ();
+      const char *who = get_string (c, o, prefix, "provider", FALSE);
+      schema_error (c, path, "the quote%s%s is dated %s, in the future (today is %.10s UTC): "
+                    "expected the day the price was seen", who != NULL ? " from " : "", who != NULL ? who : "",
+                    s, today);
+    }
   q->seen_date = g_strdup (s);
   if ((s = get_string (c, o, prefix, "currency", FALSE)) != NULL)
     {

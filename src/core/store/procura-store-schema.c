@@ -162,8 +162,20 @@ static const char migration_v3[] =
   "  UNIQUE (warning_id, candidate_id)\n"
   ");\n";
 
-/* Version 4: a file reference (path or URI) as evidence of a checklist answer. */
+/* Version 4: the cost model's own inputs (docs/cost-model.md). The brief asks for the
+ * mean request shape beside the p95 one (the API is billed on the mean) and the stored
+ * and egress volumes the quote's per-GB prices apply to; a candidate carries its
+ * purchase price inputs, without which "buy" is never advised. A checklist answer may
+ * name a file reference (path or URI) as its evidence. */
 static const char migration_v4[] =
+  "ALTER TABLE brief ADD COLUMN input_tokens_mean REAL;\n"
+  "ALTER TABLE brief ADD COLUMN output_tokens_mean REAL;\n"
+  "ALTER TABLE brief ADD COLUMN storage_gb REAL;\n"
+  "ALTER TABLE brief ADD COLUMN egress_gb REAL;\n"
+  "ALTER TABLE candidates ADD COLUMN purchase_price_per_gpu REAL;\n"
+  "ALTER TABLE candidates ADD COLUMN depreciation_years REAL;\n"
+  "ALTER TABLE candidates ADD COLUMN power_per_gpu_hour REAL;\n"
+  "ALTER TABLE candidates ADD COLUMN hosting_per_gpu_month REAL;\n"
   "ALTER TABLE checklist ADD COLUMN evidence_file TEXT;\n";
 
 const char *

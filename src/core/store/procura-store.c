@@ -1256,10 +1256,12 @@ write_brief (ProcuraStore        *store,
   g_autoptr (sqlite3_stmt) stmt = prepare (store,
     "INSERT OR REPLACE INTO brief (id, workload_type, model_shape, input_tokens, output_tokens,"
     " context_tokens, concurrency, success_unit, slo_metric, slo_percentile, slo_threshold_ms,"
-    " duty_cycle, operating_boundary, tooling, demand_average, demand_peak, window_hours)"
+    " duty_cycle, operating_boundary, tooling, demand_average, demand_peak, window_hours,"
+    " input_tokens_mean, output_tokens_mean, storage_gb, egress_gb)"
     " VALUES (1, :workload_type, :model_shape, :input_tokens, :output_tokens, :context_tokens,"
     " :concurrency, :success_unit, :slo_metric, :slo_percentile, :slo_threshold_ms, :duty_cycle,"
-    " :operating_boundary, :tooling, :demand_average, :demand_peak, :window_hours)", error);
+    " :operating_boundary, :tooling, :demand_average, :demand_peak, :window_hours,"
+    " :input_tokens_mean, :output_tokens_mean, :storage_gb, :egress_gb)", error);
 
   if (stmt == NULL)
     return FALSE;
@@ -1279,6 +1281,10 @@ write_brief (ProcuraStore        *store,
   bind_double (stmt, "demand_average", b->demand_average);
   bind_double (stmt, "demand_peak", b->demand_peak);
   bind_double (stmt, "window_hours", b->window_hours);
+  bind_double (stmt, "input_tokens_mean", b->input_tokens_mean);
+  bind_double (stmt, "output_tokens_mean", b->output_tokens_mean);
+  bind_double (stmt, "storage_gb", b->storage_gb);
+  bind_double (stmt, "egress_gb", b->egress_gb);
   return step_done (store, stmt, error, "cannot save the brief");
 }
 
@@ -1424,14 +1430,16 @@ procura_store_answer_warning (ProcuraStore  *store,
   " capacity_override, interconnect, storage, network, serving_stack, observability," \
   " labor_hours, labor_rate, api_provider, api_model, input_tokens, cached_input_tokens," \
   " output_tokens, price_input_per_mtok, price_cached_per_mtok, price_output_per_mtok," \
-  " gateway, rate_limit_rpm, notes"
+  " gateway, rate_limit_rpm, notes, purchase_price_per_gpu, depreciation_years," \
+  " power_per_gpu_hour, hosting_per_gpu_month"
 #define CANDIDATE_VALUES \
   ":name, :kind, :gpu_name, :gpus_per_replica, :provider, :pricing_model, :region, :engine," \
   " :tp, :pp, :quote_id, :price_per_gpu_hour, :price_date, :provisioning, :billed_hours," \
   " :target_utilization, :capacity_override, :interconnect, :storage, :network," \
   " :serving_stack, :observability, :labor_hours, :labor_rate, :api_provider, :api_model," \
   " :input_tokens, :cached_input_tokens, :output_tokens, :price_input_per_mtok," \
-  " :price_cached_per_mtok, :price_output_per_mtok, :gateway, :rate_limit_rpm, :notes"
+  " :price_cached_per_mtok, :price_output_per_mtok, :gateway, :rate_limit_rpm, :notes," \
+  " :purchase_price_per_gpu, :depreciation_years, :power_per_gpu_hour, :hosting_per_gpu_month"
 
 static gboolean
 validate_candidate (ProcuraStore            *store,
@@ -1493,6 +1501,10 @@ bind_candidate (sqlite3_stmt           *stmt,
   bind_double (stmt, "gateway", c->gateway);
   bind_double (stmt, "rate_limit_rpm", c->rate_limit_rpm);
   bind_text (stmt, "notes", c->notes);
+  bind_double (stmt, "purchase_price_per_gpu", c->purchase_price_per_gpu);
+  bind_double (stmt, "depreciation_years", c->depreciation_years);
+  bind_double (stmt, "power_per_gpu_hour", c->power_per_gpu_hour);
+  bind_double (stmt, "hosting_per_gpu_month", c->hosting_per_gpu_month);
 }
 
 static gboolean
@@ -1663,6 +1675,10 @@ read_candidate (sqlite3_stmt *stmt)
   c->gateway = col_double (stmt, "gateway");
   c->rate_limit_rpm = col_double (stmt, "rate_limit_rpm");
   c->notes = col_text (stmt, "notes");
+  c->purchase_price_per_gpu = col_double (stmt, "purchase_price_per_gpu");
+  c->depreciation_years = col_double (stmt, "depreciation_years");
+  c->power_per_gpu_hour = col_double (stmt, "power_per_gpu_hour");
+  c->hosting_per_gpu_month = col_double (stmt, "hosting_per_gpu_month");
   return c;
 }
 
@@ -3118,6 +3134,10 @@ procura_store_load_project (ProcuraStore      *store,
           b->demand_average = col_double (stmt, "demand_average");
           b->demand_peak = col_double (stmt, "demand_peak");
           b->window_hours = col_double (stmt, "window_hours");
+          b->input_tokens_mean = col_double (stmt, "input_tokens_mean");
+          b->output_tokens_mean = col_double (stmt, "output_tokens_mean");
+          b->storage_gb = col_double (stmt, "storage_gb");
+          b->egress_gb = col_double (stmt, "egress_gb");
         }
     }
   if (ok)
