@@ -466,3 +466,62 @@ procura_import_finalize (ProcuraImportResult *result)
       check_run (run);
     }
 }
+
+/* ------------------------------------------------------------------------- */
+/* The empty-run rule: a run without a single figure is not a result           */
+
+gboolean
+procura_import_run_has_metric (const ProcuraRun *run)
+{
+  return run->stats->len > 0 || run->samples->len > 0
+    || procura_is_set (run->request_throughput) || procura_is_set (run->output_throughput)
+    || procura_is_set (run->total_throughput) || run->completed >= 0 || run->failed >= 0;
+}
+
+gboolean
+procura_import_drop_empty_runs (const char          *name,
+                                const char          *importer_id,
+                                ProcuraImportResult *result,
+                                GError             **error)
+{
+  g_autoptr (GString) dropped = g_string_new (NULL);
+  guint n_dropped = 0, n_runs = result->runs->len;
+
+  for (guint i = 0; i < result->runs->len;)
+    {
+      ProcuraRun *run = g_ptr_array_index (result->runs, i);
+
+      if (procura_import_run_has_metric (run))
+        {
+          i++;
+          continue;
+        }
+      g_string_append_printf (dropped, "%s“%s”", n_dropped ? ", " : "",
+                              run->label ? run->label : "(unnamed)");
+      n_dropped++;
+      g_ptr_array_remove_index (result->runs, i);
+    }
+  if (n_runs > 0 && result->runs->len == 0)
+    {
+      g_set_error (error, PROCURA_IMPORT_ERROR, PROCURA_IMPORT_ERROR_SCHEMA,
+                   "%s: read as %s, but none of its %u runs holds a metric (no latency, throughput "
+                   "or request count): the file is not in this format, or in a layout of it "
+                   "that Procura does not read (runs: %s)",
+                   name, importer_id, n_runs, dropped->str);
+      return FALSE;
+    }
+  if (n_dropped > 0)
+    g_ptr_array_add (result->warnings,
+                     g_strdup_printf ("%s: %u of %u runs hold no metric (no latency, throughput or "
+                                      "request count) and were left out: %s",
+                                      name, n_dropped, n_runs, dropped->str));
+  if (result->runs->len == 0 && result->quotes->len == 0 && result->model_shapes->len == 0
+      && result->engine_logs->len == 0 && result->probe_results->len == 0)
+    {
+      g_set_error (error, PROCURA_IMPORT_ERROR, PROCURA_IMPORT_ERROR_SCHEMA,
+                   "%s: read as %s, but it yields nothing (no run, quote, model, engine log or "
+                   "probe result)", name, importer_id);
+      return FALSE;
+    }
+  return TRUE;
+}

@@ -115,6 +115,86 @@ avg_of (const char *name,
   return procura_json_number (name, m, p, "avg", out, error);
 }
 
+static const char *
+node_string (JsonNode *n)
+{
+  if (n && JSON_NODE_HOLDS_VALUE (n) && json_node_get_value_type (n) == G_TYPE_STRING
+      && *json_node_get_string (n) != '\0')
+    return json_node_get_string (n);
+  return NULL;
+}
+
+static double
+node_number (JsonNode *n)
+{
+  if (n && JSON_NODE_HOLDS_VALUE (n) && (json_node_get_value_type (n) == G_TYPE_INT64
+                                         || json_node_get_value_type (n) == G_TYPE_DOUBLE))
+    return json_node_get_double (n);
+  return NAN;
+}
+
+/* AIPerf's config file schema 2.0 ("benchmark": {model, phases: [{name, type,
+ * concurrency | rate, exclude_from_results}]}), kept as the input config from 0.10 on:
+ * the model (a string, or the first of a list) and the load of the last measured phase */
+static void
+aiperf_v2_config (ProcuraRun *run,
+                  JsonObject *b)
+{
+  JsonNode *n = json_object_get_member (b, "model");
+
+  if (run->scenario.model == NULL && node_string (n))
+    run->scenario.model = g_strdup (node_string (n));
+  if (n == NULL)
+    n = json_object_get_member (b, "models");
+  if (run->scenario.model == NULL && n && JSON_NODE_HOLDS_ARRAY (n)
+      && json_array_get_length (json_node_get_array (n)) > 0)
+    {
+      JsonNode *first = json_array_get_element (json_node_get_array (n), 0);
+      if (node_string (first))
+        run->scenario.model = g_strdup (node_string (first));
+      else if (JSON_NODE_HOLDS_OBJECT (first)
+               && node_string (json_object_get_member (json_node_get_object (first), "name")))
+        run->scenario.model = g_strdup (node_string (json_object_get_member (json_node_get_object (first), "name")));
+    }
+  n = json_object_get_member (b, "phases");
+  if (run->scenario.load_type != NULL || n == NULL || !JSON_NODE_HOLDS_ARRAY (n))
+    return;
+  for (guint i = json_array_get_length (json_node_get_array (n)); i-- > 0;)
+    {
+      JsonNode *e = json_array_get_element (json_node_get_array (n), i);
+      JsonObject *ph;
+      const char *type, *pname;
+      double conc, rate;
+      JsonNode *excl;
+
+      if (!JSON_NODE_HOLDS_OBJECT (e))
+        continue;
+      ph = json_node_get_object (e);
+      pname = node_string (json_object_get_member (ph, "name"));
+      excl = json_object_get_member (ph, "exclude_from_results");
+      if ((pname && g_str_equal (pname, "warmup"))
+          || (excl && JSON_NODE_HOLDS_VALUE (excl) && json_node_get_value_type (excl) == G_TYPE_BOOLEAN
+              && json_node_get_boolean (excl)))
+        continue;
+      type = node_string (json_object_get_member (ph, "type"));
+      conc = node_number (json_object_get_member (ph, "concurrency"));
+      rate = node_number (json_object_get_member (ph, "rate"));
+      if (isnan (rate))
+        rate = node_number (json_object_get_member (ph, "request_rate"));
+      if (!isnan (rate) && (type == NULL || !g_str_equal (type, "concurrency")))
+        {
+          run->scenario.load_type = g_strdup ("rate");
+          run->scenario.load_value = rate;
+        }
+      else if (!isnan (conc))
+        {
+          run->scenario.load_type = g_strdup ("concurrency");
+          run->scenario.load_value = conc;
+        }
+      return;
+    }
+}
+
 static void
 scenario_from_input_config (ProcuraRun *run,
                             JsonObject *ic)
@@ -143,6 +223,10 @@ scenario_from_input_config (ProcuraRun *run,
       if (JSON_NODE_HOLDS_VALUE (first) && json_node_get_value_type (first) == G_TYPE_STRING)
         run->scenario.model = g_strdup (json_node_get_string (first));
     }
+  /* AIPerf 0.10: the input config is the v2 config file (benchmark.model, benchmark.phases) */
+  n = json_object_get_member (ic, "benchmark");
+  if (n && JSON_NODE_HOLDS_OBJECT (n))
+    aiperf_v2_config (run, json_node_get_object (n));
   /* AIPerf: loadgen{concurrency, request_rate}; GenAI-Perf: perf_analyzer.stimulus */
   n = json_object_get_member (ic, "loadgen");
   if (n && JSON_NODE_HOLDS_OBJECT (n))
@@ -711,8 +795,10 @@ parse_aiperf_csv (const char          *name,
 {
   g_autoptr (ProcuraCsv) csv = procura_csv_parse (name, data, len, ',', error);
   g_autoptr (ProcuraRun) run = NULL;
-  guint header = 0;
-  gboolean system = FALSE, any = FALSE;
+  guint header = 0, telemetry_rows = 0;
+  gboolean system = FALSE, any = FALSE, telemetry = FALSE, gpu_mixed = FALSE;
+  int gpu_col = -1;
+  g_autofree char *gpu_name = NULL;
 
   if (csv == NULL)
     return FALSE;
@@ -729,6 +815,39 @@ parse_aiperf_csv (const char          *name,
         {
           header = r;
           system = nf == 2;
+          telemetry = FALSE;
+          continue;
+        }
+      /* A third table (GPU telemetry, written when --gpu-telemetry collected it): its
+       * header names the endpoint and the GPU before "Metric"; its figures are not a
+       * run's, but the GPU name is the run's GPU when every row agrees */
+      if (!telemetry)
+        for (guint c = 1; c < nf; c++)
+          if (g_strcmp0 (procura_csv_get (csv, r, c), "Metric") == 0)
+            {
+              telemetry = TRUE;
+              gpu_col = -1;
+              for (guint k = 0; k < nf; k++)
+                {
+                  const char *cell = procura_csv_get (csv, r, k);
+                  g_autofree char *low = cell ? g_ascii_strdown (cell, -1) : NULL;
+                  if (low && (g_str_equal (low, "gpu_name") || g_str_equal (low, "gpu name")))
+                    gpu_col = (int) k;
+                }
+              break;
+            }
+      if (telemetry)
+        {
+          const char *gpu = gpu_col >= 0 && (guint) gpu_col < nf ? procura_csv_get (csv, r, (guint) gpu_col) : NULL;
+
+          if (gpu != NULL && *gpu != '\0' && !g_str_equal (gpu, "GPU_Name") && !g_str_equal (gpu, "GPU Name"))
+            {
+              if (gpu_name == NULL)
+                gpu_name = g_strdup (gpu);
+              else if (!g_str_equal (gpu_name, gpu))
+                gpu_mixed = TRUE;
+            }
+          telemetry_rows++;
           continue;
         }
       if (!system)
@@ -798,6 +917,8 @@ parse_aiperf_csv (const char          *name,
             run->request_throughput = v;
           else if (g_str_has_prefix (label, "Output Token Throughput") && !strstr (label, "Per User"))
             run->output_throughput = v;
+          else if (g_str_has_prefix (label, "Total Token Throughput"))
+            run->total_throughput = v;
           else if (g_str_equal (label, "Request Count"))
             run->completed = (v >= 0 && v < 1e15) ? (gint64) v : -1;
           else if (g_str_equal (label, "Error Request Count"))
@@ -816,7 +937,14 @@ parse_aiperf_csv (const char          *name,
   run->scenario.input_len = run->input_tokens_mean;
   run->scenario.output_len = run->output_tokens_mean;
   run->label = g_strdup ("run");
-  result->format_version = g_strdup ("aiperf-csv");
+  if (telemetry_rows > 0)
+    {
+      if (gpu_name != NULL && !gpu_mixed)
+        run->scenario.gpu_name = g_steal_pointer (&gpu_name);
+      procura_run_add_warning (run, "the GPU telemetry table (%u rows) is not imported from the CSV; "
+                               "import profile_export_aiperf.json to keep it", telemetry_rows);
+    }
+  result->format_version = g_strdup (telemetry_rows > 0 ? "aiperf-csv-telemetry" : "aiperf-csv");
   g_ptr_array_add (result->runs, g_steal_pointer (&run));
   return TRUE;
 }

@@ -15,6 +15,7 @@ extern const ProcuraImporter procura_importer_vllm_latency;     /* "vllm-bench-l
 extern const ProcuraImporter procura_importer_vllm_throughput;  /* "vllm-bench-throughput" */
 extern const ProcuraImporter procura_importer_sglang_serve;     /* "sglang-bench-serving" */
 extern const ProcuraImporter procura_importer_guidellm;         /* "guidellm" */
+extern const ProcuraImporter procura_importer_guidellm_csv;     /* "guidellm-csv" */
 extern const ProcuraImporter procura_importer_genai_perf;       /* "genai-perf" */
 extern const ProcuraImporter procura_importer_aiperf;           /* "aiperf" */
 extern const ProcuraImporter procura_importer_aiperf_jsonl;     /* "aiperf-jsonl" */
@@ -49,6 +50,16 @@ void        procura_import_reported  (ProcuraRun *run,
  * count, warns where the file's own figures disagree, and warns about impossible data
  * (negative latencies, p99 below p50, zero completed requests). */
 void        procura_import_finalize  (ProcuraImportResult *result);
+
+/* The empty-run rule, applied by the registry after every parse: a run without any
+ * metric (no stat, sample, throughput or request count) is left out with a warning
+ * naming it; when no run is left, or the file yields nothing at all, the file is
+ * refused (a file of another format read by the wrong importer looks like this). */
+gboolean    procura_import_run_has_metric  (const ProcuraRun *run);
+gboolean    procura_import_drop_empty_runs (const char          *name,
+                                            const char          *importer_id,
+                                            ProcuraImportResult *result,
+                                            GError             **error);
 
 /* JSON Lines: calls @func for each non-blank line (parsed strictly). */
 typedef gboolean (*ProcuraJsonLineFunc) (JsonNode  *line,

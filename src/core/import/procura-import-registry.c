@@ -28,6 +28,7 @@ static const ProcuraImporter * const importers[] = {
   &procura_importer_vllm_throughput,
   &procura_importer_sglang_serve,
   &procura_importer_guidellm,
+  &procura_importer_guidellm_csv,
   &procura_importer_genai_perf,
   &procura_importer_aiperf,
   &procura_importer_aiperf_jsonl,
@@ -254,6 +255,8 @@ import_data (const char    *path_or_name,
     }
   /* The bytes are no longer needed: free them before the (memory-hungry) statistics */
   owned_release (owned);
+  if (!procura_import_drop_empty_runs (name, imp->id, result, error))
+    return NULL;
 
   if (result->format == NULL)
     result->format = g_strdup (imp->id);
