@@ -822,21 +822,24 @@ parse_aiperf_csv (const char          *name,
        * header names the endpoint and the GPU before "Metric"; its figures are not a
        * run's, but the GPU name is the run's GPU when every row agrees */
       if (!telemetry)
-        for (guint c = 1; c < nf; c++)
-          if (g_strcmp0 (procura_csv_get (csv, r, c), "Metric") == 0)
-            {
-              telemetry = TRUE;
-              gpu_col = -1;
-              for (guint k = 0; k < nf; k++)
-                {
-                  const char *cell = procura_csv_get (csv, r, k);
-                  g_autofree char *low = cell ? g_ascii_strdown (cell, -1) : NULL;
-                  if (low && (g_str_equal (low, "gpu_name") || g_str_equal (low, "gpu name")))
-                    gpu_col = (int) k;
-                }
-              break;
-            }
-      if (telemetry)
+        {
+          for (guint c = 1; c < nf && !telemetry; c++)
+            if (g_strcmp0 (procura_csv_get (csv, r, c), "Metric") == 0)
+              {
+                telemetry = TRUE;
+                gpu_col = -1;
+                for (guint k = 0; k < nf; k++)
+                  {
+                    const char *cell = procura_csv_get (csv, r, k);
+                    g_autofree char *low = cell ? g_ascii_strdown (cell, -1) : NULL;
+                    if (low && (g_str_equal (low, "gpu_name") || g_str_equal (low, "gpu name")))
+                      gpu_col = (int) k;
+                  }
+              }
+          if (telemetry)
+            continue;   /* the header row */
+        }
+      if (telemetry && nf > 1)
         {
           const char *gpu = gpu_col >= 0 && (guint) gpu_col < nf ? procura_csv_get (csv, r, (guint) gpu_col) : NULL;
 
@@ -850,6 +853,8 @@ parse_aiperf_csv (const char          *name,
           telemetry_rows++;
           continue;
         }
+      if (telemetry)
+        continue;
       if (!system)
         {
           g_autofree char *unit = csv_unit (label);

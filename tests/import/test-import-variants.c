@@ -1,0 +1,213 @@
+/* test-import-variants.c: schema generations and variants of the harnesses, from the
+ * project's own small files in tests/fixtures/import (written from the tools'
+ * documentation), and engine logs with failed and repeated starts
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "procura-import.h"
+#include "procura-test-util.h"
+
+static ProcuraImportResult *
+import_own (const char *file,
+            const char *expect_format)
+{
+  g_autofree char *rel = g_build_filename ("import", file, NULL);
+  g_autofree char *path = procura_test_fixture (rel);
+  g_autoptr (GError) error = NULL;
+  ProcuraImportResult *r = procura_import_file (path, NULL, NULL, &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (r);
+  g_assert_cmpstr (r->format, ==, expect_format);
+  return r;
+}
+
+static gboolean
+has_warning (GPtrArray  *warnings,
+             const char *needle)
+{
+  for (guint i = 0; i < warnings->len; i++)
+    if (strstr (g_ptr_array_index (warnings, i), needle) != NULL)
+      return TRUE;
+  return FALSE;
+}
+
+static double
+stat_of (const ProcuraRun *run,
+         const char       *metric,
+         const char       *stat)
+{
+  const ProcuraStat *s = procura_run_get_stat (run, metric, stat);
+  return s ? s->value : NAN;
+}
+
+static void
+test_sglang_2024 (void)
+{
+  g_autoptr (ProcuraImportResult) r = import_own ("sglang-2024-no-request-throughput.jsonl", "sglang-bench-serving");
+
+  g_assert_cmpuint (r->runs->len, ==, 2);
+  for (guint i = 0; i < 2; i++)
+    {
+      ProcuraRun *run = g_ptr_array_index (r->runs, i);
+
+      /* completed / duration, each figure read from the file */
+      g_assert_cmpfloat_with_epsilon (run->request_throughput,
+                                      (double) run->completed / run->duration_s, 1e-9);
+      g_assert_true (has_warning (run->warnings, "derived as completed / duration"));
+    }
+  g_assert_cmpfloat_with_epsilon (((ProcuraRun *) g_ptr_array_index (r->runs, 0))->request_throughput, 4.0, 1e-9);
+}
+
+static void
+test_aiperf_010 (void)
+{
+  g_autoptr (ProcuraImportResult) r = import_own ("aiperf-0.10-v2-config.json", "aiperf");
+  ProcuraRun *run;
+
+  g_assert_cmpuint (r->runs->len, ==, 1);
+  run = g_ptr_array_index (r->runs, 0);
+  g_assert_cmpstr (run->scenario.model, ==, "meta-llama/Llama-3.1-8B-Instruct");
+  /* the measured phase, not the warm-up */
+  g_assert_cmpstr (run->scenario.load_type, ==, "concurrency");
+  g_assert_cmpfloat (run->scenario.load_value, ==, 16);
+  g_assert_cmpint (run->completed, ==, 320);
+}
+
+static void
+test_aiperf_csv_telemetry (void)
+{
+  g_autoptr (ProcuraImportResult) r = import_own ("aiperf-telemetry.csv", "aiperf-csv");
+  ProcuraRun *run;
+
+  g_assert_cmpuint (r->runs->len, ==, 1);
+  run = g_ptr_array_index (r->runs, 0);
+  g_assert_cmpfloat (run->total_throughput, ==, 11300.0);
+  g_assert_cmpfloat (run->output_throughput, ==, 1300.0);
+  g_assert_cmpfloat (run->request_throughput, ==, 10.0);
+  g_assert_cmpfloat (stat_of (run, "ttft", "p99"), ==, 350.7);
+  g_assert_cmpstr (run->scenario.gpu_name, ==, "NVIDIA H100 80GB HBM3");
+  g_assert_true (has_warning (run->warnings, "GPU telemetry table (3 rows)"));
+  g_assert_cmpstr (r->format_version, ==, "aiperf-csv-telemetry");
+}
+
+static void
+test_guidellm_08_model (void)
+{
+  g_autoptr (ProcuraImportResult) r = import_own ("guidellm-0.8-model-per-benchmark.json", "guidellm");
+
+  g_assert_cmpuint (r->runs->len, ==, 2);
+  for (guint i = 0; i < 2; i++)
+    {
+      ProcuraRun *run = g_ptr_array_index (r->runs, i);
+      g_assert_cmpstr (run->scenario.model, ==, "Qwen/Qwen3-8B");
+      g_assert_cmpstr (run->scenario.load_type, ==, "concurrency");
+    }
+  g_assert_cmpfloat (((ProcuraRun *) g_ptr_array_index (r->runs, 1))->scenario.load_value, ==, 16);
+}
+
+/* An empty model at the top and none per benchmark: no model, not the model "" */
+static void
+test_guidellm_empty_model (void)
+{
+  static const char data[] =
+    "{\"metadata\": {\"version\": 2, \"guidellm_version\": \"0.8.0\"},"
+    " \"config\": {\"spec\": {\"backend\": {\"model\": \"\"}}},"
+    " \"benchmarks\": [{\"config\": {\"strategy\": {\"type_\": \"synchronous\"}}, \"duration\": 10,"
+    "   \"metrics\": {\"request_totals\": {\"successful\": 5, \"errored\": 0},"
+    "     \"time_to_first_token_ms\": {\"successful\": {\"mean\": 30.0}}}}]}";
+  g_autoptr (GError) error = NULL;
+  g_autoptr (ProcuraImportResult) r = procura_import_data ("g.json", data, strlen (data), NULL, NULL, &error);
+
+  g_assert_no_error (error);
+  g_assert_cmpuint (r->runs->len, ==, 1);
+  g_assert_null (((ProcuraRun *) g_ptr_array_index (r->runs, 0))->scenario.model);
+}
+
+static void
+test_guidellm_csv (void)
+{
+  g_autoptr (ProcuraImportResult) r = import_own ("guidellm-benchmarks.csv", "guidellm-csv");
+  ProcuraRun *a, *b;
+
+  g_assert_cmpuint (r->runs->len, ==, 2);
+  a = g_ptr_array_index (r->runs, 0);
+  b = g_ptr_array_index (r->runs, 1);
+  g_assert_cmpstr (a->scenario.model, ==, "Qwen/Qwen3-8B");
+  g_assert_cmpstr (a->scenario.load_type, ==, "concurrency");
+  g_assert_cmpfloat (a->scenario.load_value, ==, 1);
+  g_assert_cmpstr (b->scenario.load_type, ==, "throughput");
+  g_assert_cmpint (a->completed, ==, 40);
+  g_assert_cmpint (b->failed, ==, 3);
+  /* request latency is in seconds in the file */
+  g_assert_cmpfloat_with_epsilon (stat_of (a, "e2e", "mean"), 750.0, 1e-9);
+  g_assert_cmpfloat_with_epsilon (stat_of (a, "e2e", "p99"), 980.0, 1e-9);
+  g_assert_cmpfloat_with_epsilon (stat_of (b, "ttft", "p90"), 690.0, 1e-9);
+  g_assert_cmpfloat_with_epsilon (stat_of (b, "ttft", "max"), 1300.0, 1e-9);
+  g_assert_cmpfloat_with_epsilon (stat_of (a, "tpot", "mean"), 5.7, 1e-9);
+  g_assert_cmpfloat (b->request_throughput, ==, 20.0);
+  g_assert_cmpfloat (b->total_throughput, ==, 12800.0);
+  g_assert_true (has_warning (b->warnings, "12 requests were incomplete"));
+}
+
+static void
+test_vllm_validation_error (void)
+{
+  g_autoptr (ProcuraImportResult) r = import_own ("vllm-validation-error.log", "vllm-log");
+  ProcuraEngineLog *l;
+
+  g_assert_cmpuint (r->engine_logs->len, ==, 1);
+  l = g_ptr_array_index (r->engine_logs, 0);
+  g_assert_cmpstr (l->engine_version, ==, "0.11.0");
+  g_assert_cmpstr (l->model, ==, "Qwen/Qwen3-8B");
+  g_assert_cmpint (l->max_model_len, ==, 262144);
+  g_assert_cmpuint (l->errors->len, ==, 1);
+  g_assert_true (g_str_has_prefix (g_ptr_array_index (l->errors, 0),
+                                   "User-specified max_model_len (262144) is greater than the derived max_model_len"));
+  g_assert_null (strstr (g_ptr_array_index (l->errors, 0), "[type="));
+  g_assert_true (has_warning (r->warnings, "the engine failed to start: User-specified max_model_len"));
+}
+
+static void
+test_vllm_two_starts (void)
+{
+  g_autoptr (ProcuraImportResult) r = import_own ("vllm-two-starts.log", "vllm-log");
+  ProcuraEngineLog *first, *second;
+
+  g_assert_cmpuint (r->engine_logs->len, ==, 2);
+  first = g_ptr_array_index (r->engine_logs, 0);
+  second = g_ptr_array_index (r->engine_logs, 1);
+  /* the failed start keeps its own settings and error, the restart its own figures */
+  g_assert_cmpfloat (first->gpu_memory_utilization, ==, 0.3);
+  g_assert_cmpfloat (second->gpu_memory_utilization, ==, 0.9);
+  g_assert_cmpuint (first->errors->len, >=, 1);
+  g_assert_cmpstr (g_ptr_array_index (first->errors, 0), ==, "No available memory for the cache blocks");
+  g_assert_cmpuint (second->errors->len, ==, 0);
+  g_assert_cmpint (first->kv_tokens, <, 0);
+  g_assert_true (isnan (first->kv_available_gib));
+  g_assert_cmpint (second->kv_tokens, ==, 766816);
+  g_assert_cmpfloat (second->kv_available_gib, ==, 105.31);
+  g_assert_cmpfloat (first->weights_gib, ==, 15.27);
+  g_assert_true (has_warning (r->warnings, "start 1 of 2: the engine failed to start"));
+  g_assert_false (has_warning (r->warnings, "start 2 of 2"));
+}
+
+int
+main (int argc, char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/import/variants/sglang-2024", test_sglang_2024);
+  g_test_add_func ("/import/variants/aiperf-0.10", test_aiperf_010);
+  g_test_add_func ("/import/variants/aiperf-csv-telemetry", test_aiperf_csv_telemetry);
+  g_test_add_func ("/import/variants/guidellm-0.8-model", test_guidellm_08_model);
+  g_test_add_func ("/import/variants/guidellm-empty-model", test_guidellm_empty_model);
+  g_test_add_func ("/import/variants/guidellm-csv", test_guidellm_csv);
+  g_test_add_func ("/import/variants/vllm-validation-error", test_vllm_validation_error);
+  g_test_add_func ("/import/variants/vllm-two-starts", test_vllm_two_starts);
+  return g_test_run ();
+}
