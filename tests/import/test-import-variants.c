@@ -197,6 +197,55 @@ test_vllm_two_starts (void)
   g_assert_false (has_warning (r->warnings, "start 2 of 2"));
 }
 
+static void
+test_bad_data (void)
+{
+  g_autoptr (ProcuraImportResult) r = import_own ("vllm-bad-data.json", "vllm-bench-serve");
+  ProcuraRun *run;
+  const char *label;
+
+  g_assert_cmpuint (r->runs->len, ==, 1);
+  run = g_ptr_array_index (r->runs, 0);
+  label = run->label;
+  g_assert_nonnull (label);
+  /* each warning names the run */
+  for (guint i = 0; i < run->warnings->len; i++)
+    if (strstr (g_ptr_array_index (run->warnings, i), "per-request values are negative")
+        || strstr (g_ptr_array_index (run->warnings, i), "req/s although"))
+      g_assert_nonnull (strstr (g_ptr_array_index (run->warnings, i), label));
+  g_assert_true (has_warning (run->warnings, "the request throughput is 0 req/s although 6 requests completed"));
+  g_assert_true (has_warning (run->warnings, "1 of 6 successful requests produced no output token"));
+  g_assert_true (has_warning (run->warnings, "every inter-token latency value is 0 ms"));
+  g_assert_true (has_warning (run->warnings, "ttft: 1 of 6 per-request values are negative"));
+  g_assert_true (has_warning (run->warnings, "the key “mean_ttft_ms” appears twice"));
+  g_assert_true (has_warning (r->warnings, "the key “mean_ttft_ms” appears twice"));
+}
+
+static void
+test_bad_data_rate_and_infinity (void)
+{
+  static const char rate[] =
+    "{\"backend\": \"vllm\", \"model_id\": \"m\", \"request_rate\": 20.0, \"duration\": 10.0,"
+    " \"completed\": 50, \"failed\": 0, \"request_throughput\": 5.0, \"output_throughput\": 500.0,"
+    " \"mean_ttft_ms\": 40.0, \"median_ttft_ms\": 38.0, \"p99_ttft_ms\": 80.0}";
+  g_autoptr (GError) error = NULL;
+  g_autoptr (ProcuraImportResult) a = procura_import_data ("rate.json", rate, strlen (rate),
+                                                           "vllm-bench-serve", NULL, &error);
+  g_autoptr (ProcuraImportResult) b = NULL;
+  ProcuraRun *run;
+
+  g_assert_no_error (error);
+  run = g_ptr_array_index (a->runs, 0);
+  g_assert_true (has_warning (run->warnings, "the achieved rate (5 req/s) is 25% of the configured rate (20 req/s)"));
+
+  b = import_own ("sglang-infinite-samples.jsonl", "sglang-bench-serving");
+  run = g_ptr_array_index (b->runs, 0);
+  g_assert_true (has_warning (run->warnings, "ttft: 1 of 4 per-request values are infinite"));
+  /* the recomputed statistics leave the infinite sample out */
+  g_assert_true (isfinite (procura_run_get_stat (run, "ttft", "max")->value));
+  g_assert_cmpint (procura_run_get_stat (run, "ttft", "max")->samples, ==, 3);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -209,5 +258,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/import/variants/guidellm-csv", test_guidellm_csv);
   g_test_add_func ("/import/variants/vllm-validation-error", test_vllm_validation_error);
   g_test_add_func ("/import/variants/vllm-two-starts", test_vllm_two_starts);
+  g_test_add_func ("/import/variants/bad-data", test_bad_data);
+  g_test_add_func ("/import/variants/bad-data-rate-infinity", test_bad_data_rate_and_infinity);
   return g_test_run ();
 }
