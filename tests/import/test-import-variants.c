@@ -246,6 +246,34 @@ test_bad_data_rate_and_infinity (void)
   g_assert_cmpint (procura_run_get_stat (run, "ttft", "max")->samples, ==, 3);
 }
 
+static void
+test_aiperf_multi_run (void)
+{
+  g_autoptr (ProcuraImportResult) a = import_own ("aiperf-multi-run-aggregate.json", "aiperf-aggregate");
+  g_autoptr (ProcuraImportResult) c = import_own ("aiperf-multi-run-collated.json", "aiperf-aggregate");
+  ProcuraRun *run;
+
+  g_assert_cmpuint (a->runs->len, ==, 1);
+  run = g_ptr_array_index (a->runs, 0);
+  g_assert_cmpstr (a->format_version, ==, "aiperf-aggregate");
+  g_assert_cmpfloat (run->request_throughput, ==, 12.0);
+  g_assert_cmpfloat (run->output_throughput, ==, 1536.0);
+  g_assert_cmpfloat (stat_of (run, "ttft", "mean"), ==, 85.0);
+  g_assert_cmpfloat (stat_of (run, "ttft", "p99"), ==, 240.0);
+  g_assert_cmpfloat (stat_of (run, "tpot", "mean"), ==, 9.5);
+  g_assert_cmpfloat (stat_of (run, "e2e", "p99"), ==, 1900.0);
+  g_assert_cmpstr (run->label, ==, "mean of 5 runs");
+  g_assert_true (has_warning (run->warnings, "the mean over 5 runs"));
+  g_assert_true (has_warning (run->warnings, "confidence interval"));
+
+  run = g_ptr_array_index (c->runs, 0);
+  g_assert_cmpstr (c->format_version, ==, "aiperf-collated");
+  g_assert_cmpint (run->completed, ==, 2500);
+  g_assert_cmpfloat (stat_of (run, "ttft", "p90"), ==, 130.0);
+  g_assert_cmpfloat (stat_of (run, "e2e", "mean"), ==, 1200.0);
+  g_assert_cmpstr (run->label, ==, "5 runs pooled");
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -260,5 +288,6 @@ main (int argc, char *argv[])
   g_test_add_func ("/import/variants/vllm-two-starts", test_vllm_two_starts);
   g_test_add_func ("/import/variants/bad-data", test_bad_data);
   g_test_add_func ("/import/variants/bad-data-rate-infinity", test_bad_data_rate_and_infinity);
+  g_test_add_func ("/import/variants/aiperf-multi-run", test_aiperf_multi_run);
   return g_test_run ();
 }

@@ -475,7 +475,7 @@ check_bad_data (ProcuraRun *run)
     procura_run_add_warning (run, "%s: the successful requests produced no output token (mean 0): "
                              "they count as successes but served nothing", name);
   /* inter-token latency all zero: the tool did not stream, or did not time the tokens */
-  for (int k = 0; k < 2; k++)
+  for (int k = 0; k < 2 && run->completed != 0; k++)
     {
       const char *metric = k == 0 ? "itl" : "tpot";
       const ProcuraSamples *sm = procura_run_get_samples (run, metric);

@@ -969,3 +969,211 @@ const ProcuraImporter procura_importer_aiperf_csv = {
   sniff_aiperf_csv,
   parse_aiperf_csv,
 };
+
+/* ------------------------------------------------------------------------- */
+/* AIPerf multi-run files (--num-profile-runs >= 2):
+ * profile_export_aiperf_aggregate.json: per metric {mean, std, cv, se, ci_low,
+ *   ci_high, t_critical, unit} across the runs, the metric named by its tag, with a
+ *   statistic suffix where the figure is one of each run's statistics
+ *   ("time_to_first_token_p99": the mean over runs of each run's p99);
+ * profile_export_aiperf_collated.json: every run's requests pooled, the combined
+ *   statistics (mean, std, p50, p90, p95, p99, count) under "combined". */
+
+static const char * const aggregate_stats[] = { "avg", "mean", "min", "max", "std", "p1", "p5", "p10", "p25",
+                                                "p50", "p75", "p90", "p95", "p99", NULL };
+
+/* "time_to_first_token_p99" -> metric "ttft", stat "p99"; bare tag -> stat NULL */
+static const char *
+aggregate_key (const char  *key,
+               const char **stat)
+{
+  *stat = NULL;
+  for (gsize i = 0; i < G_N_ELEMENTS (latency_map); i++)
+    {
+      gsize kl = strlen (latency_map[i].key);
+
+      if (!g_str_has_prefix (key, latency_map[i].key))
+        continue;
+      if (key[kl] == '\0')
+        return latency_map[i].metric;
+      if (key[kl] == '_')
+        for (const char * const *s = aggregate_stats; *s; s++)
+          if (g_str_equal (key + kl + 1, *s))
+            {
+              *stat = *s;
+              return latency_map[i].metric;
+            }
+    }
+  return NULL;
+}
+
+static double
+block_number (JsonObject *b,
+              const char *key)
+{
+  JsonNode *n = b ? json_object_get_member (b, key) : NULL;
+  return node_number (n);
+}
+
+static JsonObject *
+member_object (JsonObject *o,
+               const char *key)
+{
+  JsonNode *n = o ? json_object_get_member (o, key) : NULL;
+  return n && JSON_NODE_HOLDS_OBJECT (n) ? json_node_get_object (n) : NULL;
+}
+
+/* The value of block @b: "mean" (aggregate, collated) or "avg" */
+static double
+block_value (JsonObject *b)
+{
+  double v = block_number (b, "mean");
+  return isnan (v) ? block_number (b, "avg") : v;
+}
+
+static gboolean
+parse_aiperf_aggregate (const char          *name,
+                        const char          *data,
+                        gsize                len,
+                        ProcuraImportResult *result,
+                        GCancellable        *cancellable,
+                        GError             **error)
+{
+  g_autoptr (JsonNode) root = procura_json_parse (name, data, len, 0, PROCURA_JSON_ALLOW_NONFINITE, error);
+  g_autoptr (ProcuraRun) run = NULL;
+  JsonObject *o, *metrics, *ic;
+  gboolean collated;
+  double n_runs = NAN, count, errors;
+  char nbuf[32];
+  GList *members;
+
+  if (root == NULL)
+    return FALSE;
+  if (!JSON_NODE_HOLDS_OBJECT (root))
+    {
+      g_set_error (error, PROCURA_IMPORT_ERROR, PROCURA_IMPORT_ERROR_SCHEMA,
+                   "%s: $: expected an object (an AIPerf multi-run aggregate), found %s", name,
+                   procura_json_node_type_name (root));
+      return FALSE;
+    }
+  o = json_node_get_object (root);
+  collated = member_object (o, "combined") != NULL;
+  metrics = collated ? member_object (o, "combined") : member_object (o, "metrics");
+  if (metrics == NULL)
+    metrics = o;
+  run = procura_run_new ();
+  members = json_object_get_members (metrics);
+  for (GList *l = members; l; l = l->next)
+    {
+      const char *key = l->data, *stat = NULL, *metric = aggregate_key (key, &stat);
+      JsonObject *b = member_object (metrics, key);
+      const char *unit = NULL;
+      double factor;
+
+      if (metric == NULL || b == NULL)
+        continue;
+      unit = node_string (json_object_get_member (b, "unit"));
+      factor = unit_to_ms (unit);
+      if (isnan (factor))
+        {
+          g_set_error (error, PROCURA_IMPORT_ERROR, PROCURA_IMPORT_ERROR_SCHEMA,
+                       "%s: $.%s.unit: expected a time unit (ms, s, us, ns), found “%s”", name, key, unit);
+          g_list_free (members);
+          return FALSE;
+        }
+      if (stat != NULL)
+        procura_import_reported (run, metric, g_str_equal (stat, "avg") ? "mean" : stat, block_value (b), factor);
+      else
+        {
+          /* a pooled distribution: its own statistics */
+          procura_import_reported (run, metric, "mean", block_value (b), factor);
+          for (const char * const *s = aggregate_stats; *s; s++)
+            if (**s == 'p' || g_str_equal (*s, "min") || g_str_equal (*s, "max") || g_str_equal (*s, "std"))
+              procura_import_reported (run, metric, *s, block_number (b, *s), factor);
+        }
+    }
+  g_list_free (members);
+  run->request_throughput = block_value (member_object (metrics, "request_throughput"));
+  if (isnan (run->request_throughput))
+    run->request_throughput = block_value (member_object (metrics, "request_throughput_avg"));
+  run->output_throughput = block_value (member_object (metrics, "output_token_throughput"));
+  if (isnan (run->output_throughput))
+    run->output_throughput = block_value (member_object (metrics, "output_token_throughput_avg"));
+  run->total_throughput = block_value (member_object (metrics, "total_token_throughput"));
+  run->input_tokens_mean = block_value (member_object (metrics, "input_sequence_length"));
+  run->output_tokens_mean = block_value (member_object (metrics, "output_sequence_length"));
+  run->scenario.input_len = run->input_tokens_mean;
+  run->scenario.output_len = run->output_tokens_mean;
+  count = block_value (member_object (metrics, "request_count"));
+  errors = block_value (member_object (metrics, "error_request_count"));
+  if (collated && count >= 0 && count < 1e15)
+    run->completed = (gint64) count;
+  if (collated && errors >= 0 && errors < 1e15)
+    run->failed = (gint64) errors;
+
+  /* how many runs, the confidence interval of the throughput */
+  {
+    JsonObject *meta = member_object (o, "metadata");
+    JsonNode *per_run = json_object_get_member (o, "per_run");
+
+    n_runs = block_number (meta, "num_runs");
+    if (isnan (n_runs))
+      n_runs = block_number (o, "num_runs");
+    if (isnan (n_runs) && per_run && JSON_NODE_HOLDS_ARRAY (per_run))
+      n_runs = json_array_get_length (json_node_get_array (per_run));
+  }
+  ic = member_object (o, "input_config");
+  if (ic != NULL)
+    scenario_from_input_config (run, ic);
+  if (isnan (n_runs))
+    g_strlcpy (nbuf, "several", sizeof nbuf);
+  else
+    g_snprintf (nbuf, sizeof nbuf, "%g", n_runs);
+  if (collated)
+    procura_run_add_warning (run, "the requests of %s runs pooled into one distribution (AIPerf collated "
+                             "file): not one run's figures", nbuf);
+  else
+    {
+      JsonObject *rt = member_object (metrics, "request_throughput");
+      double lo = block_number (rt, "ci_low"), hi = block_number (rt, "ci_high");
+
+      procura_run_add_warning (run, "the mean over %s runs (AIPerf multi-run aggregate): each figure is a mean "
+                               "of the runs' figures, not one run's", nbuf);
+      if (!isnan (lo) && !isnan (hi))
+        procura_run_add_warning (run, "request throughput across the runs: %.4g req/s, confidence interval "
+                                 "%.4g to %.4g req/s", run->request_throughput, lo, hi);
+    }
+  run->label = isnan (n_runs) ? g_strdup (collated ? "runs pooled" : "mean of runs")
+               : g_strdup_printf (collated ? "%g runs pooled" : "mean of %g runs", n_runs);
+  if (run->scenario.load_type != NULL)
+    {
+      char *l = g_strdup_printf ("%s, %s %g%s", run->label, run->scenario.load_type, run->scenario.load_value,
+                                 g_str_equal (run->scenario.load_type, "rate") ? " req/s" : "");
+      g_free (run->label);
+      run->label = l;
+    }
+  result->format_version = g_strdup (collated ? "aiperf-collated" : "aiperf-aggregate");
+  g_ptr_array_add (result->runs, g_steal_pointer (&run));
+  return TRUE;
+}
+
+static int
+sniff_aiperf_aggregate (const char *data,
+                        gsize       len)
+{
+  if (procura_sniff_first_char (data, len) != '{')
+    return 0;
+  if (procura_sniff_has (data, len, "\"ci_low\"") && procura_sniff_has (data, len, "\"t_critical\""))
+    return 92;
+  if (procura_sniff_has (data, len, "\"combined\"") && procura_sniff_has (data, len, "\"per_run\"")
+      && procura_sniff_has (data, len, "\"time_to_first_token"))
+    return 92;
+  return 0;
+}
+
+const ProcuraImporter procura_importer_aiperf_aggregate = {
+  "aiperf-aggregate",
+  "AIPerf multi-run aggregate or collated JSON (profile_export_aiperf_aggregate.json, _collated.json)",
+  sniff_aiperf_aggregate,
+  parse_aiperf_aggregate,
+};

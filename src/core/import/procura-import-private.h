@@ -20,6 +20,7 @@ extern const ProcuraImporter procura_importer_genai_perf;       /* "genai-perf" 
 extern const ProcuraImporter procura_importer_aiperf;           /* "aiperf" */
 extern const ProcuraImporter procura_importer_aiperf_jsonl;     /* "aiperf-jsonl" */
 extern const ProcuraImporter procura_importer_aiperf_csv;       /* "aiperf-csv" */
+extern const ProcuraImporter procura_importer_aiperf_aggregate; /* "aiperf-aggregate" */
 extern const ProcuraImporter procura_importer_llmperf_summary;  /* "llmperf-summary" */
 extern const ProcuraImporter procura_importer_llmperf_individual; /* "llmperf-individual" */
 extern const ProcuraImporter procura_importer_mlperf_summary;   /* "mlperf-summary" */

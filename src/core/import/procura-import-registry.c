@@ -33,6 +33,7 @@ static const ProcuraImporter * const importers[] = {
   &procura_importer_aiperf,
   &procura_importer_aiperf_jsonl,
   &procura_importer_aiperf_csv,
+  &procura_importer_aiperf_aggregate,
   &procura_importer_llmperf_summary,
   &procura_importer_llmperf_individual,
   &procura_importer_mlperf_summary,
