@@ -274,6 +274,89 @@ test_aiperf_multi_run (void)
   g_assert_cmpstr (run->label, ==, "5 runs pooled");
 }
 
+static void
+test_guidellm_yaml (void)
+{
+  g_autoptr (ProcuraImportResult) r = import_own ("guidellm-benchmarks.yaml", "guidellm-yaml");
+  ProcuraRun *run;
+
+  g_assert_cmpstr (r->format_version, ==, "guidellm-v1-yaml");
+  g_assert_cmpuint (r->runs->len, ==, 1);
+  run = g_ptr_array_index (r->runs, 0);
+  g_assert_cmpstr (run->scenario.model, ==, "Qwen/Qwen3-8B");
+  g_assert_cmpstr (run->scenario.load_type, ==, "rate");
+  g_assert_cmpfloat (run->scenario.load_value, ==, 2.5);
+  g_assert_cmpint (run->completed, ==, 148);
+  g_assert_cmpint (run->failed, ==, 2);
+  g_assert_cmpfloat (stat_of (run, "ttft", "p99"), ==, 80.5);
+  g_assert_cmpfloat_with_epsilon (stat_of (run, "e2e", "p90"), 1100.0, 1e-9);
+  g_assert_cmpfloat (run->request_throughput, ==, 2.47);
+}
+
+/* YAML the subset does not read is refused with its line */
+static void
+test_yaml_refused (void)
+{
+  static const char *bad[][2] = {
+    { "benchmarks:\n- &a x\n", ":2:" },
+    { "benchmarks:\n  text: |\n    x\n", ":2:" },
+    { "benchmarks:\n\t- x\n", ":2:" },
+    { "benchmarks:\n  a: 1\n a: 2\n", ":3:" },
+    { "benchmarks:\n  a: \"open\n", ":2:" },
+  };
+
+  for (gsize i = 0; i < G_N_ELEMENTS (bad); i++)
+    {
+      g_autoptr (GError) error = NULL;
+      g_autoptr (ProcuraImportResult) r = procura_import_data ("b.yaml", bad[i][0], strlen (bad[i][0]),
+                                                               "guidellm-yaml", NULL, &error);
+      g_assert_null (r);
+      g_assert_nonnull (error);
+      if (strstr (error->message, bad[i][1]) == NULL)
+        g_error ("case %" G_GSIZE_FORMAT ": %s", i, error->message);
+    }
+}
+
+/* The real YAML twin gives the runs of its JSON file */
+static void
+test_guidellm_yaml_twin (void)
+{
+  g_autofree char *json = procura_test_real_fixture ("guidellm/guidellmTest__benchmarks_stripped.json");
+  g_autofree char *yaml = procura_test_real_fixture ("guidellm/guidellmTest__benchmarks_stripped.yaml");
+  g_autoptr (ProcuraImportResult) a = NULL;
+  g_autoptr (ProcuraImportResult) b = NULL;
+  g_autoptr (GError) error = NULL;
+
+  if (json == NULL || yaml == NULL)
+    {
+      g_test_skip (procura_test_real_fixtures_missing ());
+      return;
+    }
+  a = procura_import_file (json, NULL, NULL, &error);
+  g_assert_no_error (error);
+  b = procura_import_file (yaml, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (b->format, ==, "guidellm-yaml");
+  g_assert_cmpuint (a->runs->len, ==, b->runs->len);
+  g_assert_cmpuint (a->runs->len, >, 0);
+  for (guint i = 0; i < a->runs->len; i++)
+    {
+      ProcuraRun *x = g_ptr_array_index (a->runs, i), *y = g_ptr_array_index (b->runs, i);
+
+      g_assert_cmpstr (x->label, ==, y->label);
+      g_assert_cmpstr (x->scenario.model, ==, y->scenario.model);
+      g_assert_cmpint (x->completed, ==, y->completed);
+      g_assert_cmpfloat (x->request_throughput, ==, y->request_throughput);
+      g_assert_cmpuint (x->stats->len, ==, y->stats->len);
+      g_assert_cmpuint (x->stats->len, >, 0);
+      for (guint k = 0; k < x->stats->len; k++)
+        {
+          const ProcuraStat *sx = g_ptr_array_index (x->stats, k);
+          g_assert_cmpfloat (stat_of (y, sx->metric, sx->stat), ==, sx->value);
+        }
+    }
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -289,5 +372,8 @@ main (int argc, char *argv[])
   g_test_add_func ("/import/variants/bad-data", test_bad_data);
   g_test_add_func ("/import/variants/bad-data-rate-infinity", test_bad_data_rate_and_infinity);
   g_test_add_func ("/import/variants/aiperf-multi-run", test_aiperf_multi_run);
+  g_test_add_func ("/import/variants/guidellm-yaml", test_guidellm_yaml);
+  g_test_add_func ("/import/variants/yaml-refused", test_yaml_refused);
+  g_test_add_func ("/import/variants/guidellm-yaml-twin", test_guidellm_yaml_twin);
   return g_test_run ();
 }

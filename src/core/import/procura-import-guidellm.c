@@ -17,6 +17,7 @@
 
 #include "procura-csv.h"
 #include "procura-import-private.h"
+#include "procura-yaml.h"
 
 static const struct {
   const char *key;
@@ -263,14 +264,11 @@ parse_benchmark (const char          *name,
 }
 
 static gboolean
-parse_guidellm (const char          *name,
-                const char          *data,
-                gsize                len,
-                ProcuraImportResult *result,
-                GCancellable        *cancellable,
-                GError             **error)
+parse_guidellm_root (const char          *name,
+                     JsonNode            *root,
+                     ProcuraImportResult *result,
+                     GError             **error)
 {
-  g_autoptr (JsonNode) root = procura_json_parse (name, data, len, 0, PROCURA_JSON_ALLOW_NONFINITE, error);
   JsonObject *o, *meta = NULL, *args = NULL, *config = NULL, *spec = NULL, *backend = NULL;
   JsonArray *benchmarks = NULL;
   const char *model = NULL;
@@ -386,6 +384,63 @@ parse_guidellm (const char          *name,
     }
   return TRUE;
 }
+
+static gboolean
+parse_guidellm (const char          *name,
+                const char          *data,
+                gsize                len,
+                ProcuraImportResult *result,
+                GCancellable        *cancellable,
+                GError             **error)
+{
+  g_autoptr (JsonNode) root = procura_json_parse (name, data, len, 0, PROCURA_JSON_ALLOW_NONFINITE, error);
+
+  return parse_guidellm_root (name, root, result, error);
+}
+
+/* benchmarks.yaml: the same report as benchmarks.json, written by PyYAML */
+static gboolean
+parse_guidellm_yaml (const char          *name,
+                     const char          *data,
+                     gsize                len,
+                     ProcuraImportResult *result,
+                     GCancellable        *cancellable,
+                     GError             **error)
+{
+  g_autoptr (JsonNode) root = procura_yaml_parse (name, data, len, error);
+
+  if (!parse_guidellm_root (name, root, result, error))
+    return FALSE;
+  {
+    char *v = g_strdup_printf ("%s-yaml", result->format_version ? result->format_version : "guidellm");
+    g_free (result->format_version);
+    result->format_version = v;
+  }
+  return TRUE;
+}
+
+static int
+sniff_guidellm_yaml (const char *data,
+                     gsize       len)
+{
+  char first = procura_sniff_first_char (data, len);
+
+  if (first == '{' || first == '[')
+    return 0;
+  if (procura_sniff_has (data, len, "benchmarks:")
+      && (procura_sniff_has (data, len, "type_: generative_benchmark")
+          || procura_sniff_has (data, len, "time_to_first_token_ms:")
+          || procura_sniff_has (data, len, "guidellm_version:")))
+    return 85;
+  return 0;
+}
+
+const ProcuraImporter procura_importer_guidellm_yaml = {
+  "guidellm-yaml",
+  "guidellm benchmarks.yaml (the YAML twin of benchmarks.json)",
+  sniff_guidellm_yaml,
+  parse_guidellm_yaml,
+};
 
 static int
 sniff_guidellm (const char *data,

@@ -16,6 +16,7 @@ extern const ProcuraImporter procura_importer_vllm_throughput;  /* "vllm-bench-t
 extern const ProcuraImporter procura_importer_sglang_serve;     /* "sglang-bench-serving" */
 extern const ProcuraImporter procura_importer_guidellm;         /* "guidellm" */
 extern const ProcuraImporter procura_importer_guidellm_csv;     /* "guidellm-csv" */
+extern const ProcuraImporter procura_importer_guidellm_yaml;    /* "guidellm-yaml" */
 extern const ProcuraImporter procura_importer_genai_perf;       /* "genai-perf" */
 extern const ProcuraImporter procura_importer_aiperf;           /* "aiperf" */
 extern const ProcuraImporter procura_importer_aiperf_jsonl;     /* "aiperf-jsonl" */

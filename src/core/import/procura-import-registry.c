@@ -29,6 +29,7 @@ static const ProcuraImporter * const importers[] = {
   &procura_importer_sglang_serve,
   &procura_importer_guidellm,
   &procura_importer_guidellm_csv,
+  &procura_importer_guidellm_yaml,
   &procura_importer_genai_perf,
   &procura_importer_aiperf,
   &procura_importer_aiperf_jsonl,
