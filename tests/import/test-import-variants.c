@@ -9,6 +9,8 @@
 #include <math.h>
 #include <string.h>
 
+#include <json-glib/json-glib.h>
+
 #include "procura-import.h"
 #include "procura-test-util.h"
 
@@ -357,6 +359,60 @@ test_guidellm_yaml_twin (void)
     }
 }
 
+/* Published results: InferenceX, per-configuration file and dashboard rows */
+static void
+test_inferencex (void)
+{
+  g_autofree char *one = procura_test_real_fixture ("public-datasets/inferencex/SemiAnalysisAI__inferencex-agg-kimik2.5-1k1k-int4-vllm-mi355x-tp8-conc4.json");
+  g_autofree char *rows = procura_test_real_fixture ("public-datasets/inferencex/SemiAnalysisAI__inferencex-app-api-benchmarks-dsr1-snapshot.json");
+  g_autoptr (ProcuraImportResult) a = NULL;
+  g_autoptr (ProcuraImportResult) b = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  JsonObject *src;
+  ProcuraRun *run;
+
+  if (one == NULL || rows == NULL)
+    {
+      g_test_skip (procura_test_real_fixtures_missing ());
+      return;
+    }
+  a = procura_import_file (one, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (a->format, ==, "inferencex");
+  g_assert_cmpuint (a->runs->len, ==, 1);
+  run = g_ptr_array_index (a->runs, 0);
+  /* figures checked against the file itself, read here with json-glib */
+  g_assert_true (json_parser_load_from_file (parser, one, NULL));
+  src = json_node_get_object (json_parser_get_root (parser));
+  g_assert_cmpstr (run->scenario.gpu_name, ==, json_object_get_string_member (src, "hw"));
+  g_assert_cmpint (run->scenario.tp, ==, json_object_get_int_member (src, "tp"));
+  g_assert_cmpint (run->scenario.gpu_count, ==, json_object_get_int_member (src, "tp"));
+  g_assert_cmpstr (run->scenario.engine_version, ==, "0.21.0");
+  g_assert_cmpfloat (run->scenario.load_value, ==, json_object_get_int_member (src, "conc"));
+  g_assert_cmpfloat_with_epsilon (stat_of (run, "ttft", "p99"),
+                                  1000.0 * json_object_get_double_member (src, "p99_ttft"), 1e-9);
+  g_assert_cmpfloat_with_epsilon (run->total_throughput,
+                                  json_object_get_double_member (src, "tput_per_gpu") * json_object_get_int_member (src, "tp"),
+                                  1e-9);
+  g_assert_true (has_warning (run->warnings, "published third-party result (SemiAnalysis InferenceX"));
+  g_assert_nonnull (strstr (run->extras_json, "\"third_party\""));
+  g_assert_nonnull (strstr (run->extras_json, "Apache-2.0"));
+
+  b = procura_import_file (rows, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (b->format_version, ==, "inferencex-dashboard");
+  g_assert_cmpuint (b->runs->len, ==, 435);
+  for (guint i = 0; i < b->runs->len; i++)
+    {
+      run = g_ptr_array_index (b->runs, i);
+      g_assert_nonnull (run->scenario.gpu_name);
+      g_assert_cmpint (run->scenario.gpu_count, >, 0);
+      g_assert_nonnull (strstr (run->extras_json, "\"date\""));
+      g_assert_nonnull (strstr (run->extras_json, "\"source\":\"https://github.com/SemiAnalysisAI/"));
+    }
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -375,5 +431,6 @@ main (int argc, char *argv[])
   g_test_add_func ("/import/variants/guidellm-yaml", test_guidellm_yaml);
   g_test_add_func ("/import/variants/yaml-refused", test_yaml_refused);
   g_test_add_func ("/import/variants/guidellm-yaml-twin", test_guidellm_yaml_twin);
+  g_test_add_func ("/import/variants/inferencex", test_inferencex);
   return g_test_run ();
 }

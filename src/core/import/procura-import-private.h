@@ -29,6 +29,7 @@ extern const ProcuraImporter procura_importer_mlperf_detail;    /* "mlperf-detai
 extern const ProcuraImporter procura_importer_lmbench_csv;      /* "lmbench-csv" */
 extern const ProcuraImporter procura_importer_vllm_log;         /* "vllm-log" */
 extern const ProcuraImporter procura_importer_sglang_log;       /* "sglang-log" */
+extern const ProcuraImporter procura_importer_inferencex;       /* "inferencex" */
 
 /* Sniff helpers: look only at the first 64 KiB (sniffers must stay cheap on 500 MB). */
 #define PROCURA_SNIFF_WINDOW 65536

@@ -1,0 +1,294 @@
+/* procura-import-published.c: published third-party results, SemiAnalysis InferenceX
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Two shapes of the same figures: a per-configuration result file written by
+ * InferenceX's result processing ({hw, conc, model, framework, precision, tp, ep, isl,
+ * osl, tput_per_gpu, mean_ttft, p99_ttft ...}), and the rows of the public dashboard's
+ * benchmarks API ([{hardware, framework, model, precision, prefill_tp, decode_tp,
+ * num_prefill_gpu, num_decode_gpu, isl, osl, conc, image, date, run_url, metrics:{...}}]).
+ * Latencies are in SECONDS; throughput is per GPU. Every run is marked third-party, with
+ * its publisher, licence, date and source in the extras and a warning.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "procura-import-private.h"
+
+#define PUBLISHER "SemiAnalysis InferenceX"
+#define LICENCE "Apache-2.0, with attribution to SemiAnalysis"
+
+static const struct {
+  const char *suffix;
+  const char *metric;
+} ix_metrics[] = {
+  { "ttft", "ttft" },
+  { "tpot", "tpot" },
+  { "itl", "itl" },
+  { "e2el", "e2e" },
+};
+
+static const struct {
+  const char *prefix;
+  const char *stat;
+} ix_stats[] = {
+  { "mean", "mean" }, { "median", "p50" }, { "std", "std" }, { "p90", "p90" }, { "p99", "p99" }, { "p99.9", "p99.9" },
+};
+
+static double
+num (JsonObject *o,
+     const char *key)
+{
+  JsonNode *n = o ? json_object_get_member (o, key) : NULL;
+
+  if (n && JSON_NODE_HOLDS_VALUE (n) && (json_node_get_value_type (n) == G_TYPE_INT64
+                                         || json_node_get_value_type (n) == G_TYPE_DOUBLE))
+    return json_node_get_double (n);
+  return NAN;
+}
+
+static const char *
+str (JsonObject *o,
+     const char *key)
+{
+  JsonNode *n = o ? json_object_get_member (o, key) : NULL;
+
+  if (n && JSON_NODE_HOLDS_VALUE (n) && json_node_get_value_type (n) == G_TYPE_STRING
+      && *json_node_get_string (n) != '\0')
+    return json_node_get_string (n);
+  return NULL;
+}
+
+static gboolean
+truthy (JsonObject *o,
+        const char *key)
+{
+  JsonNode *n = o ? json_object_get_member (o, key) : NULL;
+
+  if (n && JSON_NODE_HOLDS_VALUE (n) && json_node_get_value_type (n) == G_TYPE_BOOLEAN)
+    return json_node_get_boolean (n);
+  return g_strcmp0 (str (o, key), "true") == 0;
+}
+
+static int
+count_of (double v)
+{
+  return (v >= 1 && v < 1e6 && v == floor (v)) ? (int) v : -1;
+}
+
+/* "trt" -> "tensorrt-llm"; "dynamo-sglang" stays as it is */
+static char *
+engine_of (const char *framework)
+{
+  if (framework == NULL)
+    return NULL;
+  if (g_str_equal (framework, "trt"))
+    return g_strdup ("tensorrt-llm");
+  return g_ascii_strdown (framework, -1);
+}
+
+/* the image tag: "vllm/vllm-openai-rocm:v0.21.0" -> "0.21.0" */
+static char *
+version_of (const char *image)
+{
+  const char *colon = image ? strrchr (image, ':') : NULL;
+
+  if (colon == NULL || colon[1] == '\0')
+    return NULL;
+  colon++;
+  if (*colon == 'v' && g_ascii_isdigit (colon[1]))
+    colon++;
+  return g_strdup (colon);
+}
+
+/* One configuration: @cfg holds the scenario, @m the figures (the same object for the
+ * per-configuration file) */
+static void
+add_config (ProcuraImportResult *result,
+            JsonObject          *cfg,
+            JsonObject          *m,
+            guint                index)
+{
+  g_autoptr (ProcuraRun) run = procura_run_new ();
+  g_autoptr (JsonObject) extras = json_object_new ();
+  g_autoptr (JsonObject) third = json_object_new ();
+  const char *hw = str (cfg, "hw") ? str (cfg, "hw") : str (cfg, "hardware");
+  const char *date = str (cfg, "date");
+  const char *url = str (cfg, "run_url");
+  gboolean disagg = truthy (cfg, "disagg");
+  double gpus = NAN, per_gpu, conc = num (cfg, "conc");
+
+  run->scenario.model = g_strdup (str (cfg, "model"));
+  run->scenario.engine = engine_of (str (cfg, "framework"));
+  run->scenario.engine_version = version_of (str (cfg, "image"));
+  run->scenario.gpu_name = g_strdup (hw);
+  if (disagg || !isnan (num (cfg, "num_prefill_gpu")))
+    {
+      double p = num (cfg, "num_prefill_gpu"), d = num (cfg, "num_decode_gpu");
+      if (!isnan (p) && !isnan (d))
+        gpus = p + d;
+      if (!disagg)
+        run->scenario.tp = count_of (num (cfg, "decode_tp"));
+    }
+  else
+    {
+      run->scenario.tp = count_of (num (cfg, "tp"));
+      gpus = num (cfg, "tp");
+    }
+  run->scenario.gpu_count = count_of (gpus);
+  if (!isnan (conc))
+    {
+      run->scenario.load_type = g_strdup ("concurrency");
+      run->scenario.load_value = conc;
+    }
+  run->scenario.input_len = num (cfg, "isl");
+  run->scenario.output_len = num (cfg, "osl");
+
+  for (gsize i = 0; i < G_N_ELEMENTS (ix_metrics); i++)
+    for (gsize k = 0; k < G_N_ELEMENTS (ix_stats); k++)
+      {
+        g_autofree char *key = g_strdup_printf ("%s_%s", ix_stats[k].prefix, ix_metrics[i].suffix);
+        procura_import_reported (run, ix_metrics[i].metric, ix_stats[k].stat, num (m, key), 1000.0);
+      }
+  /* throughput per GPU times the GPUs: the whole deployment's */
+  per_gpu = num (m, "tput_per_gpu");
+  if (!isnan (per_gpu) && run->scenario.gpu_count > 0)
+    run->total_throughput = per_gpu * run->scenario.gpu_count;
+  per_gpu = num (m, "output_tput_per_gpu");
+  if (!isnan (per_gpu) && run->scenario.gpu_count > 0)
+    run->output_throughput = per_gpu * run->scenario.gpu_count;
+  if (run->scenario.gpu_count > 0 && (!isnan (run->total_throughput) || !isnan (run->output_throughput)))
+    procura_run_add_warning (run, "the file gives throughput per GPU: the run's throughput is that times its %d GPUs",
+                             run->scenario.gpu_count);
+  else if (!isnan (num (m, "tput_per_gpu")))
+    procura_run_add_warning (run, "the file gives throughput per GPU (%.4g tok/s) but not the GPU count: "
+                             "the run's throughput is unknown", num (m, "tput_per_gpu"));
+
+  json_object_set_string_member (third, "publisher", PUBLISHER);
+  json_object_set_string_member (third, "licence", LICENCE);
+  if (date)
+    json_object_set_string_member (third, "date", date);
+  if (url)
+    json_object_set_string_member (third, "source", url);
+  json_object_set_object_member (extras, "third_party", json_object_ref (third));
+  for (const char * const *k = (const char * const[]) { "precision", "spec_decoding", "spec_method", "ep",
+                                                        "dp_attention", "image", NULL }; *k; k++)
+    {
+      JsonNode *n = json_object_get_member (cfg, *k);
+      if (n != NULL && !JSON_NODE_HOLDS_NULL (n) && !JSON_NODE_HOLDS_OBJECT (n) && !JSON_NODE_HOLDS_ARRAY (n))
+        json_object_set_member (extras, *k, json_node_copy (n));
+    }
+  for (const char * const *k = (const char * const[]) { "mean_intvty", "median_intvty", "p99_intvty", "avg_power_w",
+                                                        "joules_per_output_token", NULL }; *k; k++)
+    if (!isnan (num (m, *k)))
+      json_object_set_double_member (extras, *k, num (m, *k));
+  {
+    g_autoptr (JsonNode) node = json_node_init_object (json_node_alloc (), extras);
+    run->extras_json = json_to_string (node, FALSE);
+  }
+  procura_run_add_warning (run, "published third-party result (%s, %s%s%s): not measured on your "
+                           "deployment; check its scenario against the brief", PUBLISHER, LICENCE,
+                           date ? ", " : "", date ? date : "");
+  {
+    char in[32] = "?", out[32] = "?";
+
+    if (!isnan (run->scenario.input_len))
+      g_snprintf (in, sizeof in, "%g", run->scenario.input_len);
+    if (!isnan (run->scenario.output_len))
+      g_snprintf (out, sizeof out, "%g", run->scenario.output_len);
+    run->label = g_strdup_printf ("%s %s %s, %s/%s, concurrency %g (row %u)", hw ? hw : "?",
+                                  run->scenario.engine ? run->scenario.engine : "?",
+                                  str (cfg, "precision") ? str (cfg, "precision") : "",
+                                  in, out, conc, index + 1);
+  }
+  g_ptr_array_add (result->runs, g_steal_pointer (&run));
+}
+
+static gboolean
+parse_inferencex (const char          *name,
+                  const char          *data,
+                  gsize                len,
+                  ProcuraImportResult *result,
+                  GCancellable        *cancellable,
+                  GError             **error)
+{
+  g_autoptr (JsonNode) root = procura_json_parse (name, data, len, 0, PROCURA_JSON_ALLOW_NONFINITE, error);
+
+  if (root == NULL)
+    return FALSE;
+  if (JSON_NODE_HOLDS_OBJECT (root))
+    {
+      JsonObject *o = json_node_get_object (root);
+      if (str (o, "hw") == NULL || isnan (num (o, "tput_per_gpu")))
+        {
+          g_set_error (error, PROCURA_IMPORT_ERROR, PROCURA_IMPORT_ERROR_SCHEMA,
+                       "%s: $: expected an InferenceX result with \"hw\" and \"tput_per_gpu\"", name);
+          return FALSE;
+        }
+      add_config (result, o, o, 0);
+      result->format_version = g_strdup ("inferencex-result");
+      return TRUE;
+    }
+  if (JSON_NODE_HOLDS_ARRAY (root))
+    {
+      JsonArray *a = json_node_get_array (root);
+
+      for (guint i = 0; i < json_array_get_length (a); i++)
+        {
+          JsonNode *e = json_array_get_element (a, i);
+          JsonObject *row, *m;
+          JsonNode *mn;
+
+          if ((i & 255) == 0 && g_cancellable_set_error_if_cancelled (cancellable, error))
+            return FALSE;
+          if (!JSON_NODE_HOLDS_OBJECT (e))
+            {
+              g_set_error (error, PROCURA_IMPORT_ERROR, PROCURA_IMPORT_ERROR_SCHEMA,
+                           "%s: $[%u]: expected a benchmark row (an object), found %s", name, i,
+                           procura_json_node_type_name (e));
+              return FALSE;
+            }
+          row = json_node_get_object (e);
+          mn = json_object_get_member (row, "metrics");
+          if (mn == NULL || !JSON_NODE_HOLDS_OBJECT (mn) || str (row, "hardware") == NULL)
+            {
+              g_set_error (error, PROCURA_IMPORT_ERROR, PROCURA_IMPORT_ERROR_SCHEMA,
+                           "%s: $[%u]: expected \"hardware\" and a \"metrics\" object (an InferenceX dashboard row)",
+                           name, i);
+              return FALSE;
+            }
+          m = json_node_get_object (mn);
+          add_config (result, row, m, i);
+        }
+      result->format_version = g_strdup ("inferencex-dashboard");
+      return TRUE;
+    }
+  g_set_error (error, PROCURA_IMPORT_ERROR, PROCURA_IMPORT_ERROR_SCHEMA,
+               "%s: $: expected an InferenceX result object or a list of dashboard rows, found %s", name,
+               procura_json_node_type_name (root));
+  return FALSE;
+}
+
+static int
+sniff_inferencex (const char *data,
+                  gsize       len)
+{
+  char first = procura_sniff_first_char (data, len);
+
+  if (first == '{' && procura_sniff_has (data, len, "\"hw\"") && procura_sniff_has (data, len, "\"tput_per_gpu\"")
+      && procura_sniff_has (data, len, "\"mean_ttft\""))
+    return 90;
+  if (first == '[' && procura_sniff_has (data, len, "\"hardware\"") && procura_sniff_has (data, len, "\"tput_per_gpu\"")
+      && procura_sniff_has (data, len, "\"metrics\"") && procura_sniff_has (data, len, "\"conc\""))
+    return 90;
+  return 0;
+}
+
+const ProcuraImporter procura_importer_inferencex = {
+  "inferencex",
+  "SemiAnalysis InferenceX published results (result JSON, dashboard rows)",
+  sniff_inferencex,
+  parse_inferencex,
+};
