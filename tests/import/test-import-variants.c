@@ -413,6 +413,54 @@ test_inferencex (void)
     }
 }
 
+/* MLPerf Inference results summaries: the LLM rows, with the system's GPU count */
+static void
+test_mlperf_results (void)
+{
+  g_autofree char *path = procura_test_real_fixture ("public-datasets/mlperf/mlcommons__inference-results-v5.1-summary_results.json");
+  g_autoptr (ProcuraImportResult) r = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  JsonArray *rows;
+  guint llm = 0, k = 0;
+
+  if (path == NULL)
+    {
+      g_test_skip (procura_test_real_fixtures_missing ());
+      return;
+    }
+  r = procura_import_file (path, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (r->format, ==, "mlperf-results");
+  g_assert_cmpstr (r->format_version, ==, "mlperf-results-v5.1");
+  /* every "Tokens/s" row of the file, in order, counted here independently */
+  g_assert_true (json_parser_load_from_file (parser, path, NULL));
+  rows = json_node_get_array (json_parser_get_root (parser));
+  for (guint i = 0; i < json_array_get_length (rows); i++)
+    {
+      JsonObject *row = json_array_get_object_element (rows, i);
+      ProcuraRun *run;
+
+      if (g_strcmp0 (json_object_get_string_member_with_default (row, "Performance_Units", ""), "Tokens/s") != 0)
+        continue;
+      llm++;
+      run = g_ptr_array_index (r->runs, k++);
+      g_assert_cmpfloat (run->output_throughput, ==, json_object_get_double_member (row, "Performance_Result"));
+      {
+        gint64 gpus = json_object_get_int_member (row, "a#") * json_object_get_int_member (row, "Nodes");
+        g_assert_cmpint (run->scenario.gpu_count, ==, gpus >= 1 ? gpus : -1);
+      }
+      {
+        const char *acc = json_object_get_string_member (row, "Accelerator");
+        g_assert_cmpstr (run->scenario.gpu_name, ==, *acc ? acc : NULL);
+      }
+      g_assert_nonnull (strstr (run->extras_json, "\"third_party\""));
+    }
+  g_assert_cmpuint (llm, >, 100);
+  g_assert_cmpuint (r->runs->len, ==, llm);
+  g_assert_cmpuint (r->warnings->len, >=, 1);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -432,5 +480,6 @@ main (int argc, char *argv[])
   g_test_add_func ("/import/variants/yaml-refused", test_yaml_refused);
   g_test_add_func ("/import/variants/guidellm-yaml-twin", test_guidellm_yaml_twin);
   g_test_add_func ("/import/variants/inferencex", test_inferencex);
+  g_test_add_func ("/import/variants/mlperf-results", test_mlperf_results);
   return g_test_run ();
 }

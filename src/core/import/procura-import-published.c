@@ -292,3 +292,157 @@ const ProcuraImporter procura_importer_inferencex = {
   sniff_inferencex,
   parse_inferencex,
 };
+
+/* ------------------------------------------------------------------------- */
+/* MLPerf Inference results summary (summary_results.json of a results round): one
+ * row per system × model × scenario. Only the LLM rows are runs (Performance_Units
+ * "Tokens/s": the whole system's output tokens per second, under the scenario's
+ * TTFT/TPOT constraints for Server and Interactive); the others are counted. */
+
+static char *
+engine_from_software (const char *software)
+{
+  g_autofree char *lower = software ? g_ascii_strdown (software, -1) : NULL;
+
+  if (lower == NULL)
+    return NULL;
+  if (strstr (lower, "vllm"))
+    return g_strdup ("vllm");
+  if (strstr (lower, "sglang"))
+    return g_strdup ("sglang");
+  if (strstr (lower, "tensorrt"))
+    return g_strdup ("tensorrt-llm");
+  return NULL;
+}
+
+static gboolean
+parse_mlperf_results (const char          *name,
+                      const char          *data,
+                      gsize                len,
+                      ProcuraImportResult *result,
+                      GCancellable        *cancellable,
+                      GError             **error)
+{
+  g_autoptr (JsonNode) root = procura_json_parse (name, data, len, 0, PROCURA_JSON_ALLOW_NONFINITE, error);
+  JsonArray *a;
+  guint other = 0, bad = 0;
+  const char *round = NULL;
+
+  if (root == NULL)
+    return FALSE;
+  if (!JSON_NODE_HOLDS_ARRAY (root))
+    {
+      g_set_error (error, PROCURA_IMPORT_ERROR, PROCURA_IMPORT_ERROR_SCHEMA,
+                   "%s: $: expected the list of an MLPerf round's results, found %s", name,
+                   procura_json_node_type_name (root));
+      return FALSE;
+    }
+  a = json_node_get_array (root);
+  for (guint i = 0; i < json_array_get_length (a); i++)
+    {
+      JsonNode *e = json_array_get_element (a, i);
+      g_autoptr (ProcuraRun) run = NULL;
+      g_autoptr (JsonObject) extras = NULL;
+      g_autoptr (JsonObject) third = NULL;
+      JsonObject *row;
+      const char *scenario, *units, *version, *details;
+      double value, per_node, nodes;
+
+      if ((i & 255) == 0 && g_cancellable_set_error_if_cancelled (cancellable, error))
+        return FALSE;
+      if (!JSON_NODE_HOLDS_OBJECT (e))
+        {
+          g_set_error (error, PROCURA_IMPORT_ERROR, PROCURA_IMPORT_ERROR_SCHEMA,
+                       "%s: $[%u]: expected a result row (an object), found %s", name, i,
+                       procura_json_node_type_name (e));
+          return FALSE;
+        }
+      row = json_node_get_object (e);
+      units = str (row, "Performance_Units");
+      if (units == NULL || g_ascii_strcasecmp (units, "Tokens/s") != 0)
+        {
+          other++;
+          continue;
+        }
+      value = num (row, "Performance_Result");
+      scenario = str (row, "Scenario");
+      if (isnan (value) || value < 0 || scenario == NULL)
+        {
+          bad++;
+          continue;
+        }
+      run = procura_run_new ();
+      run->scenario.model = g_strdup (str (row, "Model"));
+      run->scenario.gpu_name = g_strdup (str (row, "Accelerator"));
+      run->scenario.engine = engine_from_software (str (row, "Software"));
+      per_node = num (row, "a#");
+      nodes = num (row, "Nodes");
+      if (isnan (nodes))
+        nodes = 1;
+      run->scenario.gpu_count = count_of (per_node * nodes);
+      if (g_ascii_strcasecmp (scenario, "Offline") == 0)
+        {
+          run->scenario.load_type = g_strdup ("throughput");
+          run->scenario.load_value = INFINITY;
+        }
+      else
+        run->scenario.load_type = g_ascii_strdown (scenario, -1);
+      run->output_throughput = value;
+      version = str (row, "version");
+      details = str (row, "Details");
+      if (round == NULL)
+        round = version;
+      extras = json_object_new ();
+      third = json_object_new ();
+      json_object_set_string_member (third, "publisher", "MLCommons");
+      json_object_set_string_member (third, "licence", "MLPerf results: the round's terms of use and trademark rules apply");
+      if (version)
+        json_object_set_string_member (third, "date", version);
+      if (details)
+        json_object_set_string_member (third, "source", details);
+      json_object_set_object_member (extras, "third_party", json_object_ref (third));
+      for (const char * const *k = (const char * const[]) { "ID", "Submitter", "System", "Category", "Software",
+                                                            "weight_data_types", "Accuracy", NULL }; *k; k++)
+        if (str (row, *k))
+          json_object_set_string_member (extras, *k, str (row, *k));
+      {
+        g_autoptr (JsonNode) node = json_node_init_object (json_node_alloc (), extras);
+        run->extras_json = json_to_string (node, FALSE);
+      }
+      procura_run_add_warning (run, "published third-party result (MLCommons MLPerf Inference %s, %s): "
+                               "the whole system's output tokens per second under the %s scenario's "
+                               "latency constraints; no latency figures", version ? version : "",
+                               str (row, "Submitter") ? str (row, "Submitter") : "?", scenario);
+      run->label = g_strdup_printf ("%s, %s, %s, %s", str (row, "Submitter") ? str (row, "Submitter") : "?",
+                                    str (row, "Platform") ? str (row, "Platform") : "?",
+                                    run->scenario.model ? run->scenario.model : "?", scenario);
+      g_ptr_array_add (result->runs, g_steal_pointer (&run));
+    }
+  if (other > 0)
+    g_ptr_array_add (result->warnings,
+                     g_strdup_printf ("%s: %u rows are not LLM results in tokens per second (samples or queries "
+                                      "per second, latency) and were left out", name, other));
+  if (bad > 0)
+    g_ptr_array_add (result->warnings,
+                     g_strdup_printf ("%s: %u rows in tokens per second have no result or scenario and were left out",
+                                      name, bad));
+  result->format_version = round ? g_strdup_printf ("mlperf-results-%s", round) : g_strdup ("mlperf-results");
+  return TRUE;
+}
+
+static int
+sniff_mlperf_results (const char *data,
+                      gsize       len)
+{
+  if (procura_sniff_first_char (data, len) == '[' && procura_sniff_has (data, len, "\"Performance_Result\"")
+      && procura_sniff_has (data, len, "\"Submitter\"") && procura_sniff_has (data, len, "\"Scenario\""))
+    return 90;
+  return 0;
+}
+
+const ProcuraImporter procura_importer_mlperf_results = {
+  "mlperf-results",
+  "MLPerf Inference results summary (summary_results.json of a round)",
+  sniff_mlperf_results,
+  parse_mlperf_results,
+};
