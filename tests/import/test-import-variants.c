@@ -461,6 +461,48 @@ test_mlperf_results (void)
   g_assert_cmpuint (r->warnings->len, >=, 1);
 }
 
+/* llm-d-benchmark's standard report, v0.2, as YAML: the converter's golden file and the
+ * maintainers' annotated example (flow mappings with quoted keys, comments, .inf) */
+static void
+test_llmd_report (void)
+{
+  g_autofree char *golden = procura_test_real_fixture ("public-datasets/llm-d/llm-d__benchmark-report-v0.2-golden-vllm-benchmark.yaml");
+  g_autofree char *example = procura_test_real_fixture ("public-datasets/llm-d/llm-d__benchmark-report-v0.2-example-dummy.yaml");
+  g_autoptr (ProcuraImportResult) a = NULL;
+  g_autoptr (ProcuraImportResult) b = NULL;
+  g_autoptr (GError) error = NULL;
+  ProcuraRun *run;
+
+  if (golden == NULL || example == NULL)
+    {
+      g_test_skip (procura_test_real_fixtures_missing ());
+      return;
+    }
+  a = procura_import_file (golden, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (a->format, ==, "llmd-report");
+  g_assert_cmpstr (a->format_version, ==, "llmd-report-0.2-yaml");
+  run = g_ptr_array_index (a->runs, 0);
+  /* as the file states them: 200 requests, 2 failures, TTFT p99 114.7431 ms, p99.9 as "p99p9" */
+  g_assert_cmpint (run->completed, ==, 198);
+  g_assert_cmpint (run->failed, ==, 2);
+  g_assert_cmpfloat (stat_of (run, "ttft", "p99"), ==, 114.7431);
+  g_assert_cmpfloat (stat_of (run, "e2e", "p99.9"), ==, 17033.3706);
+  g_assert_cmpfloat (stat_of (run, "itl", "std"), ==, 1.5556);
+  g_assert_cmpfloat (run->request_throughput, ==, 5.0761);
+  g_assert_cmpstr (run->scenario.load_type, ==, "rate");
+  g_assert_cmpfloat (run->scenario.load_value, ==, 8.0);
+  g_assert_true (has_warning (run->warnings, "the achieved rate (5.076 req/s) is 63% of the configured rate"));
+
+  b = procura_import_file (example, NULL, NULL, &error);
+  g_assert_no_error (error);
+  run = g_ptr_array_index (b->runs, 0);
+  g_assert_cmpstr (run->scenario.model, ==, "Qwen/Qwen3-0.6B");
+  g_assert_cmpstr (run->scenario.gpu_name, ==, "NVIDIA-H100-80GB-HBM3");
+  g_assert_cmpint (run->scenario.tp, ==, 8);
+  g_assert_cmpint (run->scenario.gpu_count, ==, 8);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -481,5 +523,6 @@ main (int argc, char *argv[])
   g_test_add_func ("/import/variants/guidellm-yaml-twin", test_guidellm_yaml_twin);
   g_test_add_func ("/import/variants/inferencex", test_inferencex);
   g_test_add_func ("/import/variants/mlperf-results", test_mlperf_results);
+  g_test_add_func ("/import/variants/llmd-report", test_llmd_report);
   return g_test_run ();
 }

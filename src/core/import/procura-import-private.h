@@ -31,6 +31,7 @@ extern const ProcuraImporter procura_importer_vllm_log;         /* "vllm-log" */
 extern const ProcuraImporter procura_importer_sglang_log;       /* "sglang-log" */
 extern const ProcuraImporter procura_importer_inferencex;       /* "inferencex" */
 extern const ProcuraImporter procura_importer_mlperf_results;   /* "mlperf-results" */
+extern const ProcuraImporter procura_importer_llmd_report;      /* "llmd-report" */
 
 /* Sniff helpers: look only at the first 64 KiB (sniffers must stay cheap on 500 MB). */
 #define PROCURA_SNIFF_WINDOW 65536

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "procura-import-private.h"
+#include "procura-yaml.h"
 
 #define PUBLISHER "SemiAnalysis InferenceX"
 #define LICENCE "Apache-2.0, with attribution to SemiAnalysis"
@@ -445,4 +446,226 @@ const ProcuraImporter procura_importer_mlperf_results = {
   "MLPerf Inference results summary (summary_results.json of a round)",
   sniff_mlperf_results,
   parse_mlperf_results,
+};
+
+/* ------------------------------------------------------------------------- */
+/* llm-d-benchmark's standard benchmark report, v0.2 (YAML or JSON): results.
+ * request_performance.aggregate.{latency, requests, throughput}, the engine in
+ * scenario.stack[].standardized (kind inference_engine), the load in
+ * scenario.load.standardized. Statistics: mean, stddev, min, max, p0p1, p1 … p99p9. */
+
+static JsonObject *
+path_object (JsonObject *o,
+             const char *path)
+{
+  g_auto (GStrv) parts = g_strsplit (path, ".", -1);
+
+  for (char **p = parts; *p && o != NULL; p++)
+    {
+      JsonNode *n = json_object_get_member (o, *p);
+      o = n && JSON_NODE_HOLDS_OBJECT (n) ? json_node_get_object (n) : NULL;
+    }
+  return o;
+}
+
+/* .inf from YAML and "Infinity" read as strings: the number, for the load */
+static double
+num_or_inf (JsonObject *o,
+            const char *key)
+{
+  const char *s = str (o, key);
+
+  if (s != NULL && (g_str_equal (s, "Infinity") || g_str_equal (s, ".inf")))
+    return INFINITY;
+  return num (o, key);
+}
+
+static double
+latency_factor (const char *units)
+{
+  if (units == NULL || g_str_equal (units, "ms") || g_str_equal (units, "ms/token"))
+    return 1.0;
+  if (g_str_equal (units, "s") || g_str_equal (units, "s/token"))
+    return 1000.0;
+  if (g_str_equal (units, "us") || g_str_equal (units, "us/token"))
+    return 1e-3;
+  return NAN;
+}
+
+static gboolean
+parse_llmd_report (const char          *name,
+                   const char          *data,
+                   gsize                len,
+                   ProcuraImportResult *result,
+                   GCancellable        *cancellable,
+                   GError             **error)
+{
+  static const struct { const char *key, *metric; } lat[] = {
+    { "time_to_first_token", "ttft" }, { "time_per_output_token", "tpot" },
+    { "inter_token_latency", "itl" }, { "request_latency", "e2e" },
+  };
+  static const struct { const char *key, *stat; } st[] = {
+    { "mean", "mean" }, { "stddev", "std" }, { "min", "min" }, { "max", "max" }, { "p0p1", "p0.1" },
+    { "p1", "p1" }, { "p5", "p5" }, { "p10", "p10" }, { "p25", "p25" }, { "p50", "p50" }, { "p75", "p75" },
+    { "p90", "p90" }, { "p95", "p95" }, { "p99", "p99" }, { "p99p9", "p99.9" },
+  };
+  char first = procura_sniff_first_char (data, len);
+  g_autoptr (JsonNode) root = first == '{' ? procura_json_parse (name, data, len, 0, PROCURA_JSON_ALLOW_NONFINITE, error)
+                                           : procura_yaml_parse (name, data, len, error);
+  g_autoptr (ProcuraRun) run = NULL;
+  g_autoptr (JsonObject) extras = json_object_new ();
+  JsonObject *o, *agg, *latency, *requests, *tput, *load;
+  JsonNode *stack;
+  const char *version;
+  double total, failures, rate, conc;
+
+  if (root == NULL)
+    return FALSE;
+  if (!JSON_NODE_HOLDS_OBJECT (root))
+    {
+      g_set_error (error, PROCURA_IMPORT_ERROR, PROCURA_IMPORT_ERROR_SCHEMA,
+                   "%s: expected an llm-d benchmark report (a mapping with version, scenario, results)", name);
+      return FALSE;
+    }
+  o = json_node_get_object (root);
+  version = str (o, "version");
+  if (version == NULL && !isnan (num (o, "version")))
+    version = "0.2";
+  if (version == NULL || !g_str_has_prefix (version, "0.2"))
+    {
+      g_set_error (error, PROCURA_IMPORT_ERROR, PROCURA_IMPORT_ERROR_SCHEMA,
+                   "%s: $.version: expected a benchmark report version 0.2 or 0.2.x, found %s", name,
+                   version ? version : "nothing");
+      return FALSE;
+    }
+  agg = path_object (o, "results.request_performance.aggregate");
+  if (agg == NULL)
+    {
+      g_set_error (error, PROCURA_IMPORT_ERROR, PROCURA_IMPORT_ERROR_SCHEMA,
+                   "%s: $.results.request_performance.aggregate: expected the aggregate results, found nothing", name);
+      return FALSE;
+    }
+  run = procura_run_new ();
+  latency = path_object (agg, "latency");
+  for (gsize i = 0; i < G_N_ELEMENTS (lat); i++)
+    {
+      JsonObject *m = path_object (latency, lat[i].key);
+      double factor;
+
+      if (m == NULL)
+        continue;
+      factor = latency_factor (str (m, "units"));
+      if (isnan (factor))
+        {
+          g_set_error (error, PROCURA_IMPORT_ERROR, PROCURA_IMPORT_ERROR_SCHEMA,
+                       "%s: $.results.request_performance.aggregate.latency.%s.units: expected ms, s or "
+                       "ms/token, found “%s”", name, lat[i].key, str (m, "units"));
+          return FALSE;
+        }
+      for (gsize k = 0; k < G_N_ELEMENTS (st); k++)
+        procura_import_reported (run, lat[i].metric, st[k].stat, num (m, st[k].key), factor);
+    }
+  requests = path_object (agg, "requests");
+  total = num (requests, "total");
+  failures = num (requests, "failures");
+  if (total >= 0 && total < 1e15)
+    {
+      double f = (failures >= 0 && failures <= total) ? failures : 0;
+      run->completed = (gint64) (total - f);
+      if (failures >= 0 && failures <= total)
+        run->failed = (gint64) failures;
+    }
+  run->input_tokens_mean = num (path_object (requests, "input_length"), "mean");
+  run->output_tokens_mean = num (path_object (requests, "output_length"), "mean");
+  tput = path_object (agg, "throughput");
+  run->request_throughput = num (path_object (tput, "request_rate"), "mean");
+  run->output_throughput = num (path_object (tput, "output_token_rate"), "mean");
+  run->total_throughput = num (path_object (tput, "total_token_rate"), "mean");
+
+  load = path_object (o, "scenario.load.standardized");
+  rate = num_or_inf (load, "rate_qps");
+  conc = num_or_inf (load, "concurrency");
+  if (!isnan (rate))
+    {
+      run->scenario.load_type = g_strdup ("rate");
+      run->scenario.load_value = rate;
+    }
+  else if (!isnan (conc))
+    {
+      run->scenario.load_type = g_strdup ("concurrency");
+      run->scenario.load_value = conc;
+    }
+  run->scenario.input_len = num (path_object (load, "input_seq_len"), "value");
+  if (isnan (run->scenario.input_len))
+    run->scenario.input_len = run->input_tokens_mean;
+  run->scenario.output_len = num (path_object (load, "output_seq_len"), "value");
+  if (isnan (run->scenario.output_len))
+    run->scenario.output_len = run->output_tokens_mean;
+
+  stack = path_object (o, "scenario") ? json_object_get_member (path_object (o, "scenario"), "stack") : NULL;
+  if (stack != NULL && JSON_NODE_HOLDS_ARRAY (stack))
+    for (guint i = 0; i < json_array_get_length (json_node_get_array (stack)); i++)
+      {
+        JsonNode *e = json_array_get_element (json_node_get_array (stack), i);
+        JsonObject *sd = JSON_NODE_HOLDS_OBJECT (e) ? path_object (json_node_get_object (e), "standardized") : NULL;
+        JsonObject *acc, *par;
+
+        if (sd == NULL || g_strcmp0 (str (sd, "kind"), "inference_engine") != 0)
+          continue;
+        acc = path_object (sd, "accelerator");
+        par = path_object (acc, "parallelism");
+        run->scenario.model = g_strdup (str (path_object (sd, "model"), "name"));
+        run->scenario.engine = g_strdup (str (sd, "tool"));
+        run->scenario.engine_version = g_strdup (str (sd, "tool_version"));
+        run->scenario.gpu_name = g_strdup (str (acc, "model"));
+        run->scenario.gpu_count = count_of (num (acc, "count"));
+        run->scenario.tp = count_of (num (par, "tp"));
+        run->scenario.pp = count_of (num (par, "pp"));
+        run->scenario.dp = count_of (num (par, "dp"));
+        break;   /* the first engine; disaggregated stacks say so below */
+      }
+  {
+    JsonObject *time = path_object (o, "run.time");
+    const char *uid = str (path_object (o, "run"), "uid");
+    if (uid)
+      json_object_set_string_member (extras, "report_uid", uid);
+    if (str (time, "start"))
+      json_object_set_string_member (extras, "start", str (time, "start"));
+    if (str (time, "end"))
+      json_object_set_string_member (extras, "end", str (time, "end"));
+    if (str (load, "tool"))
+      json_object_set_string_member (extras, "load_tool", str (load, "tool"));
+    if (str (path_object (o, "run"), "description"))
+      json_object_set_string_member (extras, "description", str (path_object (o, "run"), "description"));
+    json_object_set_string_member (extras, "report_version", version);
+  }
+  {
+    g_autoptr (JsonNode) node = json_node_init_object (json_node_alloc (), extras);
+    run->extras_json = json_to_string (node, FALSE);
+  }
+  run->label = run->scenario.load_type == NULL ? g_strdup ("benchmark report")
+               : g_str_equal (run->scenario.load_type, "rate")
+                 ? (isinf (rate) ? g_strdup ("rate unlimited") : g_strdup_printf ("rate %g req/s", rate))
+                 : g_strdup_printf ("concurrency %g", conc);
+  result->format_version = g_strdup_printf ("llmd-report-%s%s", version, first == '{' ? "" : "-yaml");
+  g_ptr_array_add (result->runs, g_steal_pointer (&run));
+  return TRUE;
+}
+
+static int
+sniff_llmd_report (const char *data,
+                   gsize       len)
+{
+  if ((procura_sniff_has (data, len, "request_performance") && procura_sniff_has (data, len, "aggregate"))
+      && (procura_sniff_has (data, len, "version: '0.2") || procura_sniff_has (data, len, "\"version\": \"0.2")
+          || procura_sniff_has (data, len, "version: \"0.2") || procura_sniff_has (data, len, "version: 0.2")))
+    return 88;
+  return 0;
+}
+
+const ProcuraImporter procura_importer_llmd_report = {
+  "llmd-report",
+  "llm-d-benchmark standard benchmark report v0.2 (YAML or JSON)",
+  sniff_llmd_report,
+  parse_llmd_report,
 };

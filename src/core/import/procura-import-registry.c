@@ -44,6 +44,7 @@ static const ProcuraImporter * const importers[] = {
   &procura_importer_sglang_log,
   &procura_importer_inferencex,
   &procura_importer_mlperf_results,
+  &procura_importer_llmd_report,
   /* other areas: quotes and price catalogs, model config.json, probe output */
   &procura_importer_quote_json,
   &procura_importer_skypilot_csv,

@@ -277,7 +277,71 @@ next_line:
 
 static JsonNode *parse_node (Parser *p, guint indent, GError **error);
 
-/* A flow collection on one line: [a, b] or {k: v}, of scalars */
+/* The items of a one-line flow collection: split at the commas outside quotes */
+static GPtrArray *
+flow_items (const char *inner)
+{
+  GPtrArray *items = g_ptr_array_new_with_free_func (g_free);
+  const char *start = inner;
+  char q = 0;
+
+  for (const char *c = inner;; c++)
+    {
+      if (q)
+        {
+          if (*c == '\0')
+            break;
+          if (q == '"' && *c == '\\' && c[1])
+            c++;
+          else if (*c == q)
+            q = 0;
+          continue;
+        }
+      if (*c == '"' || *c == '\'')
+        q = *c;
+      else if (*c == ',' || *c == '\0')
+        {
+          g_autofree char *item = g_strndup (start, (gsize) (c - start));
+          g_strstrip (item);
+          if (*item != '\0' || *c == ',')
+            g_ptr_array_add (items, g_steal_pointer (&item));
+          if (*c == '\0')
+            break;
+          start = c + 1;
+        }
+    }
+  if (q)
+    {
+      g_ptr_array_unref (items);
+      return NULL;
+    }
+  return items;
+}
+
+/* One scalar of a flow collection, plain or quoted (one line) */
+static JsonNode *
+flow_scalar (Parser     *p,
+             const char *t,
+             guint       line,
+             GError    **error)
+{
+  if (*t == '"' || *t == '\'')
+    {
+      /* a quoted scalar on its line: parse it as one, on a scratch parser */
+      Line l = { 0, g_strdup (t), line };
+      g_autoptr (GArray) one = g_array_new (FALSE, FALSE, sizeof (Line));
+      Parser sub = { p->name, one, 0, 0 };
+      JsonNode *n;
+
+      g_array_append_val (one, l);
+      n = quoted_scalar (&sub, l.text, line, error);
+      g_free (l.text);
+      return n;
+    }
+  return plain_scalar (t);
+}
+
+/* A flow collection on one line: [a, "b"] or {k: v, "k2": "v2"}, of scalars */
 static JsonNode *
 flow (Parser     *p,
       const char *t,
@@ -285,38 +349,78 @@ flow (Parser     *p,
       GError    **error)
 {
   g_autofree char *inner = NULL;
-  gsize len = strlen (t);
+  g_autoptr (GPtrArray) items = NULL;
+  g_autofree char *body = g_strdup (t);
+  gsize len;
   gboolean map = t[0] == '{';
   JsonNode *node;
 
-  if (len < 2 || t[len - 1] != (map ? '}' : ']'))
+  strip_comment (body);
+  len = strlen (body);
+  if (len < 2 || body[len - 1] != (map ? '}' : ']'))
     {
-      fail (p, error, line, "a flow %s that spans lines or nests; only one-line flow collections of plain scalars are read",
+      fail (p, error, line, "a flow %s that spans lines; only one-line flow collections are read",
             map ? "mapping" : "sequence");
       return NULL;
     }
-  inner = g_strstrip (g_strndup (t + 1, len - 2));
-  if (strpbrk (inner, "[]{}\"'") != NULL)
+  inner = g_strstrip (g_strndup (body + 1, len - 2));
+  items = flow_items (inner);
+  if (items == NULL)
     {
-      fail (p, error, line, "a nested or quoted flow collection; only one-line flow collections of plain scalars are read");
+      fail (p, error, line, "an unterminated quoted string in a flow collection");
       return NULL;
+    }
+  for (guint i = 0; i < items->len; i++)
+    {
+      const char *it = g_ptr_array_index (items, i);
+      if (*it == '\0' || *it == '[' || *it == '{')
+        {
+          fail (p, error, line, "a nested or empty item in a flow collection; only flat one-line flow collections are read");
+          return NULL;
+        }
     }
   if (map)
     {
       JsonObject *o = json_object_new ();
-      g_auto (GStrv) items = *inner ? g_strsplit (inner, ",", -1) : g_new0 (char *, 1);
 
-      for (char **i = items; *i; i++)
+      for (guint i = 0; i < items->len; i++)
         {
-          char *colon = key_colon (g_strstrip (*i));
-          if (colon == NULL)
+          char *it = g_ptr_array_index (items, i);
+          char *colon = NULL, *kend;
+          g_autofree char *key = NULL;
+          JsonNode *v;
+
+          if (*it == '"' || *it == '\'')
+            {
+              char q = *it;
+              for (kend = it + 1; *kend && *kend != q; kend++)
+                if (q == '"' && *kend == '\\' && kend[1])
+                  kend++;
+              if (*kend == q)
+                {
+                  key = g_strndup (it + 1, (gsize) (kend - it - 1));
+                  colon = kend + 1;
+                  while (*colon == ' ')
+                    colon++;
+                  if (*colon != ':')
+                    colon = NULL;
+                }
+            }
+          else if ((colon = key_colon (it)) != NULL)
+            key = g_strchomp (g_strndup (it, (gsize) (colon - it)));
+          if (colon == NULL || key == NULL)
             {
               json_object_unref (o);
-              fail (p, error, line, "“%s” in a flow mapping; expected key: value", *i);
+              fail (p, error, line, "“%s” in a flow mapping; expected key: value", it);
               return NULL;
             }
-          *colon = '\0';
-          json_object_set_member (o, g_strchomp (*i), plain_scalar (g_strstrip (colon + 1)));
+          v = flow_scalar (p, g_strstrip (colon + 1), line, error);
+          if (v == NULL)
+            {
+              json_object_unref (o);
+              return NULL;
+            }
+          json_object_set_member (o, key, v);
         }
       node = json_node_init_object (json_node_alloc (), o);
       json_object_unref (o);
@@ -324,10 +428,17 @@ flow (Parser     *p,
   else
     {
       JsonArray *a = json_array_new ();
-      g_auto (GStrv) items = *inner ? g_strsplit (inner, ",", -1) : g_new0 (char *, 1);
 
-      for (char **i = items; *i; i++)
-        json_array_add_element (a, plain_scalar (g_strstrip (*i)));
+      for (guint i = 0; i < items->len; i++)
+        {
+          JsonNode *v = flow_scalar (p, g_ptr_array_index (items, i), line, error);
+          if (v == NULL)
+            {
+              json_array_unref (a);
+              return NULL;
+            }
+          json_array_add_element (a, v);
+        }
       node = json_node_init_array (json_node_alloc (), a);
       json_array_unref (a);
     }
