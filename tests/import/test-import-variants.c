@@ -503,6 +503,41 @@ test_llmd_report (void)
   g_assert_cmpint (run->scenario.gpu_count, ==, 8);
 }
 
+/* SGLang runs inside a vLLM-format file (--metadata framework=sgl): the engine the file
+ * states, not the client backend's name */
+static void
+test_engine_from_metadata (void)
+{
+  static const char line[] =
+    "{\"backend\": \"vllm\", \"model_id\": \"m\", \"framework\": \"%s\", \"request_rate\": 1.0,"
+    " \"completed\": 10, \"duration\": 10.0, \"request_throughput\": 1.0, \"mean_ttft_ms\": 40.0}";
+  static const char *cases[][2] = { { "sgl", "sglang" }, { "vllm", "vllm" }, { "TRT", "tensorrt-llm" } };
+  g_autofree char *path = procura_test_real_fixture ("vllm-bench-serve/nerdalert__results_append.jsonl");
+
+  for (gsize i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *text = g_strdup_printf (line, cases[i][0]);
+      g_autoptr (GError) error = NULL;
+      g_autoptr (ProcuraImportResult) r = procura_import_data ("m.json", text, strlen (text), "vllm-bench-serve",
+                                                               NULL, &error);
+      g_assert_no_error (error);
+      g_assert_cmpstr (((ProcuraRun *) g_ptr_array_index (r->runs, 0))->scenario.engine, ==, cases[i][1]);
+    }
+  /* the real file: each line says its framework */
+  if (path != NULL)
+    {
+      g_autoptr (GError) error = NULL;
+      g_autoptr (ProcuraImportResult) r = procura_import_file (path, NULL, NULL, &error);
+      guint sgl = 0;
+
+      g_assert_no_error (error);
+      for (guint i = 0; i < r->runs->len; i++)
+        if (g_strcmp0 (((ProcuraRun *) g_ptr_array_index (r->runs, i))->scenario.engine, "sglang") == 0)
+          sgl++;
+      g_assert_cmpuint (sgl, ==, 6);
+    }
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -524,5 +559,6 @@ main (int argc, char *argv[])
   g_test_add_func ("/import/variants/inferencex", test_inferencex);
   g_test_add_func ("/import/variants/mlperf-results", test_mlperf_results);
   g_test_add_func ("/import/variants/llmd-report", test_llmd_report);
+  g_test_add_func ("/import/variants/engine-from-metadata", test_engine_from_metadata);
   return g_test_run ();
 }
