@@ -8,6 +8,7 @@
  */
 #include "config.h"
 
+#include <math.h>
 #include <stdint.h>
 
 #include "procura-import.h"
@@ -28,6 +29,15 @@ check (ProcuraImportResult *r,
       g_autofree char *text = json_to_string (node, FALSE);
       if (text == NULL)
         __builtin_trap ();
+      /* the empty-run rule: no run without a single figure */
+      for (guint i = 0; i < r->runs->len; i++)
+        {
+          const ProcuraRun *run = g_ptr_array_index (r->runs, i);
+          if (run->stats->len == 0 && run->samples->len == 0 && isnan (run->request_throughput)
+              && isnan (run->output_throughput) && isnan (run->total_throughput)
+              && run->completed < 0 && run->failed < 0)
+            __builtin_trap ();
+        }
     }
 }
 

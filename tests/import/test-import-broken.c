@@ -432,7 +432,8 @@ test_detection (void)
   g_autoptr (GError) error = NULL;
   g_autoptr (ProcuraImportResult) r = NULL;
   /* both MLPerf formats claim this text equally: the error lists both */
-  const char *both = ":::MLLOG {\"key\": \"x\", \"value\": 1}\nMLPerf Results Summary\nScenario : Server\n";
+  const char *both = ":::MLLOG {\"key\": \"result_completed_samples_per_sec\", \"value\": 1}\n"
+                     "MLPerf Results Summary\nScenario : Server\n";
 
   g_assert_null (import_text (both, NULL, &error));
   g_assert_error (error, PROCURA_IMPORT_ERROR, PROCURA_IMPORT_ERROR_AMBIGUOUS);
@@ -445,6 +446,14 @@ test_detection (void)
   g_assert_no_error (error);
   g_assert_cmpstr (r->format, ==, "mlperf-detail");
   g_clear_pointer (&r, procura_import_result_free);
+  /* a detail log without a single figure is refused (the empty-run rule), naming the importer */
+  {
+    const char *none = ":::MLLOG {\"key\": \"x\", \"value\": 1}\nMLPerf Results Summary\nScenario : Server\n";
+    g_assert_null (import_text (none, "mlperf-detail", &error));
+    g_assert_error (error, PROCURA_IMPORT_ERROR, PROCURA_IMPORT_ERROR_SCHEMA);
+    g_assert_nonnull (strstr (error->message, "read as mlperf-detail, but none of its 1 runs holds a metric"));
+    g_clear_error (&error);
+  }
   /* the content decides, not the name: a vLLM result called .csv */
   {
     const char *t = "{\"model_id\": \"m\", \"mean_ttft_ms\": 1.5, \"mean_tpot_ms\": 2}";

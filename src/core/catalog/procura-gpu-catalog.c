@@ -425,3 +425,58 @@ procura_gpu_catalog_lookup (const char *any_name)
 {
   return procura_gpu_catalog_lookup_full (any_name, NAN);
 }
+
+/* Provider GPU names, per cloud, to catalog ids: each provider's own spelling as its
+ * price list (SkyPilot's per-cloud catalogs) gives it, where the generic rules would
+ * pick another card of the family. Compared case-insensitively and exactly. */
+static const struct {
+  const char *provider;
+  const char *name;
+  const char *id;
+} provider_names[] = {
+  /* RunPod: plain names are the PCIe cards, "-SXM" the boards */
+  { "runpod", "A100-80GB", "a100-pcie-80gb" },
+  { "runpod", "A100-80GB-SXM", "a100-sxm-80gb" },
+  { "runpod", "A100-40GB", "a100-pcie-40gb" },
+  { "runpod", "H100", "h100-pcie-80gb" },
+  { "runpod", "H100-SXM", "h100-sxm-80gb" },
+  { "runpod", "H100-NVL", "h100-nvl-94gb" },
+  { "runpod", "H200-SXM", "h200-sxm-141gb" },
+  { "runpod", "B200", "b200-sxm-180gb" },
+  { "runpod", "MI300X", "mi300x-192gb" },
+  /* GCP: a2-highgpu (A100 40 GB SXM), a2-ultragpu (A100 80 GB SXM), a3 (H100 SXM) */
+  { "gcp", "A100", "a100-sxm-40gb" },
+  { "gcp", "A100-80GB", "a100-sxm-80gb" },
+  { "gcp", "H100", "h100-sxm-80gb" },
+  { "gcp", "H100-MEGA", "h100-sxm-80gb" },
+  { "gcp", "H200", "h200-sxm-141gb" },
+  { "gcp", "B200", "b200-sxm-180gb" },
+  /* AWS: p4d (A100 40 GB SXM), p4de (A100 80 GB SXM), p5 (H100 SXM), p5e/p5en (H200) */
+  { "aws", "A100", "a100-sxm-40gb" },
+  { "aws", "A100-80GB", "a100-sxm-80gb" },
+  { "aws", "H100", "h100-sxm-80gb" },
+  { "aws", "H200", "h200-sxm-141gb" },
+  { "aws", "B200", "b200-sxm-180gb" },
+  /* Nebius: the SXM boards */
+  { "nebius", "H100", "h100-sxm-80gb" },
+  { "nebius", "H200", "h200-sxm-141gb" },
+  { "nebius", "B200", "b200-sxm-180gb" },
+  { "nebius", "L40S", "l40s-48gb" },
+};
+
+const ProcuraGpuSpec *
+procura_gpu_catalog_lookup_provider (const char *provider,
+                                     const char *name,
+                                     double      memory_gb_hint)
+{
+  if (provider != NULL && name != NULL)
+    for (gsize i = 0; i < G_N_ELEMENTS (provider_names); i++)
+      if (g_ascii_strcasecmp (provider, provider_names[i].provider) == 0
+          && g_ascii_strcasecmp (name, provider_names[i].name) == 0)
+        {
+          const ProcuraGpuSpec *spec = procura_gpu_catalog_get (provider_names[i].id);
+          if (spec != NULL)
+            return spec;
+        }
+  return procura_gpu_catalog_lookup_full (name, memory_gb_hint);
+}

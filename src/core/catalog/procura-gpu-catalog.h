@@ -59,6 +59,15 @@ const ProcuraGpuSpec          *procura_gpu_catalog_lookup (const char *any_name)
  * hint more than 15 % away from every candidate is ignored (it is wrong data). */
 const ProcuraGpuSpec          *procura_gpu_catalog_lookup_full (const char *any_name,
                                                                 double      memory_gb_hint);
+/* Same, for a name as a provider's price list spells it: the provider's own names are
+ * read first (after SkyPilot's per-cloud name maps: RunPod's "A100-80GB" is the PCIe
+ * card and its "A100-80GB-SXM" the SXM board, RunPod's plain "H100" the PCIe card,
+ * GCP's and AWS's plain "A100" the 40 GB SXM board...), then the generic rules.
+ * @provider is the cloud's short name ("runpod", "gcp", "aws", "azure", "lambda",
+ * "nebius", "vast"...), case-insensitive; NULL for none. */
+const ProcuraGpuSpec          *procura_gpu_catalog_lookup_provider (const char *provider,
+                                                                    const char *name,
+                                                                    double      memory_gb_hint);
 /* Catalog entry by exact id ("h100-sxm-80gb"), NULL when absent. */
 const ProcuraGpuSpec          *procura_gpu_catalog_get    (const char *id);
 /* All entries, in catalog order; @n receives the count (may be NULL). The array is

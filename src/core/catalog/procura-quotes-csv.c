@@ -111,6 +111,7 @@ typedef struct {
   GHashTable          *unknown;     /* gpu name → row count */
   guint                skipped_no_price;
   guint                skipped_tpu;
+  guint                skipped_cpu;
   guint                gpu_only;    /* GCP GPU rows priced without a host */
   guint                duplicates;
 } Sink;
@@ -268,7 +269,11 @@ add_quote (Sink       *s,
     /* the instance type often says the form the accelerator name leaves out
      * (Lambda's "gpu_1x_h100_pcie" lists its GPU as plain "H100") */
     g_autofree char *full = g_strconcat (gpu, variant_hint (sku), NULL);
-    spec = procura_gpu_catalog_lookup_full (full, memory_hint_gb);
+    const char *hint = variant_hint (sku);
+
+    /* the provider's own name first, unless the instance type says the form */
+    spec = *hint == '\0' ? procura_gpu_catalog_lookup_provider (s->provider, gpu, memory_hint_gb)
+                          : procura_gpu_catalog_lookup_full (full, memory_hint_gb);
   }
   if (spec != NULL)
     q->gpu_id = g_strdup (spec->id);
@@ -361,6 +366,8 @@ sink_finish (Sink                *s,
     g_ptr_array_add (msgs, g_strdup_printf ("%s: %u GPU prices have no host VM row of their own "
                                             "(GPUs attached to a VM you choose): they exclude the "
                                             "host VM's price, as their notes say", s->file, s->gpu_only));
+  if (s->skipped_cpu > 0)
+    g_ptr_array_add (msgs, g_strdup_printf ("%s: %u CPU-only rows skipped (no GPU)", s->file, s->skipped_cpu));
   if (s->skipped_tpu > 0)
     g_ptr_array_add (msgs, g_strdup_printf ("%s: %u TPU rows skipped (not GPUs)", s->file, s->skipped_tpu));
   if (s->skipped_no_price > 0)
@@ -616,7 +623,10 @@ skypilot_parse (const char          *name,
 
           /* a GCP host VM with built-in GPUs? */
           if (!split || !gcp_host_gpus (instance, &gpu_acc, &gpu_count))
-            continue;   /* CPU-only */
+            {
+              s.skipped_cpu++;
+              continue;   /* CPU-only */
+            }
           key = g_strdup_printf ("%s|%d|%s|%s", gpu_acc, gpu_count, region ? region : "",
                                  cell (csv, r, c.zone) ? cell (csv, r, c.zone) : "");
           g = g_hash_table_lookup (gcp_gpus, key);
@@ -786,7 +796,10 @@ gpuhunt_parse (const char          *name,
           return FALSE;
         }
       if (gpu == NULL || !parse_double (cell (csv, r, ccount), &count) || count < 1)
-        continue;   /* CPU-only */
+        {
+          s.skipped_cpu++;
+          continue;   /* CPU-only */
+        }
       if (count != floor (count) || count > 1e6)
         {
           s.skipped_no_price++;

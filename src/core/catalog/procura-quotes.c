@@ -355,7 +355,7 @@ read_quote (Ctx        *c,
         }
       if (!c->failed)
         {
-          spec = procura_gpu_catalog_lookup (q->gpu_name);
+          spec = procura_gpu_catalog_lookup_provider (q->provider, q->gpu_name, NAN);
           if (spec != NULL)
             q->gpu_id = g_strdup (spec->id);
           else

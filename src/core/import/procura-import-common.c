@@ -341,27 +341,40 @@ cmp_gsize (const void *a,
   return (x > y) - (x < y);
 }
 
+/* How a warning names its run: the label, or "the run" */
+static const char *
+run_name (const ProcuraRun *run)
+{
+  return run->label ? run->label : "the run";
+}
+
 static void
 recompute (ProcuraRun           *run,
            const ProcuraSamples *s)
 {
   static const double pcts[] = { 1, 5, 10, 25, 50, 75, 90, 95, 99, 99.9 };
   g_autofree double *v = NULL;
-  gsize n = 0, negative = 0;
+  gsize n = 0, negative = 0, infinite = 0;
   double mean, std;
 
   v = g_new (double, MAX (s->n, 1));
   for (gsize i = 0; i < s->n; i++)
-    if (!isnan (s->values[i]))
+    if (isinf (s->values[i]))
+      infinite++;
+    else if (!isnan (s->values[i]))
       {
         if (s->values[i] < 0)
           negative++;
         v[n++] = s->values[i];
       }
   if (negative > 0)
-    procura_run_add_warning (run, "%s: %" G_GSIZE_FORMAT " of %" G_GSIZE_FORMAT
+    procura_run_add_warning (run, "%s: %s: %" G_GSIZE_FORMAT " of %" G_GSIZE_FORMAT
                              " per-request values are negative (impossible latencies)",
-                             s->metric, negative, n);
+                             run_name (run), s->metric, negative, n);
+  if (infinite > 0)
+    procura_run_add_warning (run, "%s: %s: %" G_GSIZE_FORMAT " of %" G_GSIZE_FORMAT
+                             " per-request values are infinite; left out of the recomputed statistics",
+                             run_name (run), s->metric, infinite, s->n);
   if (n == 0)
     return;
   mean = procura_stats_mean (v, n);
@@ -403,6 +416,95 @@ recompute (ProcuraRun           *run,
 
       procura_run_add_stat (run, s->metric, stat, p, PROCURA_SOURCE_RECOMPUTED, (gint64) n);
       compare (run, s->metric, stat, p);
+    }
+}
+
+/* Data that passes every parse and is still wrong: each a warning naming the run */
+static void
+check_bad_data (ProcuraRun *run)
+{
+  const char *name = run_name (run);
+  const ProcuraSamples *out_len = procura_run_get_samples (run, "output_len");
+  const double *figures[] = { &run->request_throughput, &run->output_throughput, &run->total_throughput,
+                              &run->duration_s, &run->input_tokens_mean, &run->output_tokens_mean };
+  const char *figure_names[] = { "request throughput", "output throughput", "total throughput",
+                                 "duration", "mean input tokens", "mean output tokens" };
+
+  for (guint i = 0; i < run->stats->len; i++)
+    {
+      const ProcuraStat *st = g_ptr_array_index (run->stats, i);
+      if (isinf (st->value))
+        procura_run_add_warning (run, "%s: %s %s is infinite (%s): not a measurement", name,
+                                 st->metric, st->stat,
+                                 st->source == PROCURA_SOURCE_RECOMPUTED ? "recomputed" : "as reported");
+    }
+  for (gsize i = 0; i < G_N_ELEMENTS (figures); i++)
+    {
+      double v = *figures[i];
+      if (isinf (v))
+        procura_run_add_warning (run, "%s: the %s is infinite: not a measurement", name, figure_names[i]);
+      else if (!isnan (v) && v < 0 && i > 0)
+        procura_run_add_warning (run, "%s: the %s is negative (%.4g): impossible", name, figure_names[i], v);
+    }
+  if (run->request_throughput == 0 && run->completed > 0)
+    procura_run_add_warning (run, "%s: the request throughput is 0 req/s although %" G_GINT64_FORMAT
+                             " requests completed: the throughput figure is wrong or missing", name, run->completed);
+  /* the load asked for against the load achieved */
+  if (g_strcmp0 (run->scenario.load_type, "rate") == 0 && isfinite (run->scenario.load_value)
+      && run->scenario.load_value > 0 && run->request_throughput > 0 && isfinite (run->request_throughput))
+    {
+      double ratio = run->request_throughput / run->scenario.load_value;
+      if (ratio < 0.8 || ratio > 1.25)
+        procura_run_add_warning (run, "%s: the achieved rate (%.4g req/s) is %.0f%% of the configured rate "
+                                 "(%.4g req/s): the client or the server could not keep the load",
+                                 name, run->request_throughput, 100.0 * ratio, run->scenario.load_value);
+    }
+  /* "successful" requests that produced no token */
+  if (out_len != NULL && out_len->n > 0)
+    {
+      gsize zero = 0;
+      for (gsize i = 0; i < out_len->n; i++)
+        if (out_len->values[i] == 0)
+          zero++;
+      if (zero > 0)
+        procura_run_add_warning (run, "%s: %" G_GSIZE_FORMAT " of %" G_GSIZE_FORMAT " successful requests "
+                                 "produced no output token: they count as successes but served nothing",
+                                 name, zero, out_len->n);
+    }
+  else if (run->output_tokens_mean == 0 && run->completed > 0)
+    procura_run_add_warning (run, "%s: the successful requests produced no output token (mean 0): "
+                             "they count as successes but served nothing", name);
+  /* inter-token latency all zero: the tool did not stream, or did not time the tokens */
+  for (int k = 0; k < 2 && run->completed != 0; k++)
+    {
+      const char *metric = k == 0 ? "itl" : "tpot";
+      const ProcuraSamples *sm = procura_run_get_samples (run, metric);
+      gboolean all_zero = FALSE;
+
+      if (sm != NULL && sm->n > 0)
+        {
+          gsize zero = 0, finite = 0;
+          for (gsize i = 0; i < sm->n; i++)
+            if (isfinite (sm->values[i]))
+              {
+                finite++;
+                if (sm->values[i] == 0)
+                  zero++;
+              }
+          all_zero = finite > 0 && zero == finite;
+        }
+      else
+        {
+          const ProcuraStat *mean = procura_run_get_stat (run, metric, "mean");
+          const ProcuraStat *max = procura_run_get_stat (run, metric, "max");
+          const ProcuraStat *p99 = procura_run_get_stat (run, metric, "p99");
+          all_zero = mean != NULL && mean->value == 0 && (max == NULL || max->value == 0)
+                     && (p99 == NULL || p99->value == 0);
+        }
+      if (all_zero)
+        procura_run_add_warning (run, "%s: every %s value is 0 ms: the tokens were not streamed or not "
+                                 "timed, so the %s figures say nothing", name,
+                                 k == 0 ? "inter-token latency" : "time per output token", metric);
     }
 }
 
@@ -448,6 +550,7 @@ check_run (ProcuraRun *run)
   if (run->completed > 0 && run->failed > 0)
     procura_run_add_warning (run, "%" G_GINT64_FORMAT " of %" G_GINT64_FORMAT " requests failed",
                              run->failed, run->completed + run->failed);
+  check_bad_data (run);
 }
 
 void
@@ -465,4 +568,63 @@ procura_import_finalize (ProcuraImportResult *result)
         }
       check_run (run);
     }
+}
+
+/* ------------------------------------------------------------------------- */
+/* The empty-run rule: a run without a single figure is not a result           */
+
+gboolean
+procura_import_run_has_metric (const ProcuraRun *run)
+{
+  return run->stats->len > 0 || run->samples->len > 0
+    || procura_is_set (run->request_throughput) || procura_is_set (run->output_throughput)
+    || procura_is_set (run->total_throughput) || run->completed >= 0 || run->failed >= 0;
+}
+
+gboolean
+procura_import_drop_empty_runs (const char          *name,
+                                const char          *importer_id,
+                                ProcuraImportResult *result,
+                                GError             **error)
+{
+  g_autoptr (GString) dropped = g_string_new (NULL);
+  guint n_dropped = 0, n_runs = result->runs->len;
+
+  for (guint i = 0; i < result->runs->len;)
+    {
+      ProcuraRun *run = g_ptr_array_index (result->runs, i);
+
+      if (procura_import_run_has_metric (run))
+        {
+          i++;
+          continue;
+        }
+      g_string_append_printf (dropped, "%s“%s”", n_dropped ? ", " : "",
+                              run->label ? run->label : "(unnamed)");
+      n_dropped++;
+      g_ptr_array_remove_index (result->runs, i);
+    }
+  if (n_runs > 0 && result->runs->len == 0)
+    {
+      g_set_error (error, PROCURA_IMPORT_ERROR, PROCURA_IMPORT_ERROR_SCHEMA,
+                   "%s: read as %s, but none of its %u runs holds a metric (no latency, throughput "
+                   "or request count): the file is not in this format, or in a layout of it "
+                   "that Procura does not read (runs: %s)",
+                   name, importer_id, n_runs, dropped->str);
+      return FALSE;
+    }
+  if (n_dropped > 0)
+    g_ptr_array_add (result->warnings,
+                     g_strdup_printf ("%s: %u of %u runs hold no metric (no latency, throughput or "
+                                      "request count) and were left out: %s",
+                                      name, n_dropped, n_runs, dropped->str));
+  if (result->runs->len == 0 && result->quotes->len == 0 && result->model_shapes->len == 0
+      && result->engine_logs->len == 0 && result->probe_results->len == 0)
+    {
+      g_set_error (error, PROCURA_IMPORT_ERROR, PROCURA_IMPORT_ERROR_SCHEMA,
+                   "%s: read as %s, but it yields nothing (no run, quote, model, engine log or "
+                   "probe result)", name, importer_id);
+      return FALSE;
+    }
+  return TRUE;
 }

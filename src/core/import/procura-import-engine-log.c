@@ -144,37 +144,47 @@ add_error (ProcuraEngineLog *l,
     g_ptr_array_add (l->errors, g_strndup (msg, 400));
 }
 
-static gboolean
-parse_vllm_log (const char          *name,
-                const char          *data,
-                gsize                len,
-                ProcuraImportResult *result,
-                GCancellable        *cancellable,
-                GError             **error)
+/* The lines that open a start of the server: a second one of the same kind in a
+ * segment means the server was started again (a restart after a failure, as
+ * Kubernetes restarts a container into the same log) */
+enum {
+  START_VERSION = 1 << 0,   /* "vLLM API server version X" */
+  START_ARGS    = 1 << 1,   /* "non-default args: {...}" */
+};
+
+static guint
+start_marker (const char *line)
+{
+  if (strstr (line, "vLLM API server version "))
+    return START_VERSION;
+  if (strstr (line, "non-default args: "))
+    return START_ARGS;
+  return 0;
+}
+
+/* Reads lines [@from, @to) as one start of the server; @any says whether a startup
+ * line was found */
+static ProcuraEngineLog *
+read_start (char     **lines,
+            gsize      from,
+            gsize      to,
+            gboolean  *any_out)
 {
   g_autoptr (ProcuraEngineLog) l = procura_engine_log_new ();
-  g_autofree char *text = NULL;
-  g_auto (GStrv) lines = NULL;
-  gboolean any = FALSE;
+  gboolean any = FALSE, in_validation = FALSE;
   double v;
 
-  if (memchr (data, '\0', len) != NULL)
-    {
-      g_set_error (error, PROCURA_IMPORT_ERROR, PROCURA_IMPORT_ERROR_SYNTAX,
-                   "%s: binary data (a NUL byte); expected a vLLM server log (text)", name);
-      return FALSE;
-    }
-  text = g_utf8_make_valid (data, (gssize) len);
-  lines = g_strsplit (text, "\n", -1);
   l->engine = g_strdup ("vllm");
-  for (char **p = lines; *p; p++)
+  for (gsize i = from; i < to; i++)
     {
-      char *line = *p;
+      char *line = lines[i];
       const char *s;
 
-      strip_ansi (line);
       if (l->engine_version == NULL && (s = strstr (line, "vLLM API server version ")) != NULL)
-        l->engine_version = g_strstrip (g_strdup (s + 24));
+        {
+          l->engine_version = g_strstrip (g_strdup (s + 24));
+          any = TRUE;
+        }
       else if (l->engine_version == NULL && (s = strstr (line, "LLM engine (v")) != NULL)
         {
           const char *e = strchr (s + 13, ')');
@@ -208,8 +218,8 @@ parse_vllm_log (const char          *name,
         {
           /* the dict may be wrapped over the next lines */
           g_autoptr (GString) dict = g_string_new (s + 18);
-          for (int k = 1; k <= 20 && strchr (dict->str, '}') == NULL && p[k] != NULL; k++)
-            g_string_append (dict, p[k]);
+          for (gsize k = 1; k <= 20 && strchr (dict->str, '}') == NULL && i + k < to; k++)
+            g_string_append (dict, lines[i + k]);
           from_args (l, dict->str);
           any = TRUE;
         }
@@ -245,6 +255,23 @@ parse_vllm_log (const char          *name,
           any = TRUE;
         }
 
+      /* Argument validation (pydantic): "ValidationError: 1 validation error for
+       * ModelConfig", then "  Value error, <message> [type=value_error, ...]" */
+      if (strstr (line, "ValidationError: ") && strstr (line, "validation error"))
+        {
+          in_validation = TRUE;
+          continue;
+        }
+      if (in_validation && (s = strstr (line, "Value error, ")) != NULL)
+        {
+          g_autofree char *msg = g_strdup (s + 13);
+          char *cut = strstr (msg, " [type=");
+          if (cut)
+            *cut = '\0';
+          add_error (l, g_strstrip (msg));
+          in_validation = FALSE;
+          continue;
+        }
       if ((s = strstr (line, "No available memory for the cache blocks")) != NULL)
         add_error (l, "No available memory for the cache blocks");
       else if ((s = strstr (line, "CUDA out of memory")) != NULL)
@@ -253,7 +280,59 @@ parse_vllm_log (const char          *name,
                || (s = strstr (line, "ValueError: ")) != NULL || (s = strstr (line, "RuntimeError: ")) != NULL)
         add_error (l, g_strstrip (line + (strstr (line, "Error: ") ? (gsize) (strstr (line, "Error: ") - line) + 7 : 0)));
     }
-  if (!any && l->errors->len == 0)
+  *any_out = any;
+  return g_steal_pointer (&l);
+}
+
+static gboolean
+parse_vllm_log (const char          *name,
+                const char          *data,
+                gsize                len,
+                ProcuraImportResult *result,
+                GCancellable        *cancellable,
+                GError             **error)
+{
+  g_autoptr (GPtrArray) starts = g_ptr_array_new_with_free_func ((GDestroyNotify) procura_engine_log_free);
+  g_autofree char *text = NULL;
+  g_auto (GStrv) lines = NULL;
+  gsize n_lines, from = 0;
+  guint seen = 0;
+
+  if (memchr (data, '\0', len) != NULL)
+    {
+      g_set_error (error, PROCURA_IMPORT_ERROR, PROCURA_IMPORT_ERROR_SYNTAX,
+                   "%s: binary data (a NUL byte); expected a vLLM server log (text)", name);
+      return FALSE;
+    }
+  text = g_utf8_make_valid (data, (gssize) len);
+  lines = g_strsplit (text, "\n", -1);
+  n_lines = g_strv_length (lines);
+  for (gsize i = 0; i <= n_lines; i++)
+    {
+      guint marker = 0;
+
+      if (i < n_lines)
+        {
+          strip_ansi (lines[i]);
+          marker = start_marker (lines[i]);
+        }
+
+      /* a marker already seen in this start opens the next one */
+      if (i == n_lines || (marker & seen) != 0)
+        {
+          gboolean any = FALSE;
+          ProcuraEngineLog *l = read_start (lines, from, i, &any);
+
+          if (any || l->errors->len > 0)
+            g_ptr_array_add (starts, l);
+          else
+            procura_engine_log_free (l);
+          from = i;
+          seen = 0;
+        }
+      seen |= marker;
+    }
+  if (starts->len == 0)
     {
       g_set_error (error, PROCURA_IMPORT_ERROR, PROCURA_IMPORT_ERROR_SCHEMA,
                    "%s: no vLLM startup line found (engine config, “Model loading took”, “GPU KV cache size”); "
@@ -261,10 +340,27 @@ parse_vllm_log (const char          *name,
       return FALSE;
     }
   result->format_version = g_strdup ("log");
-  for (guint i = 0; i < l->errors->len; i++)
-    g_ptr_array_add (result->warnings, g_strdup_printf ("the engine failed to start: %s",
-                                                        (const char *) g_ptr_array_index (l->errors, i)));
-  g_ptr_array_add (result->engine_logs, g_steal_pointer (&l));
+  for (guint k = 0; k < starts->len; k++)
+    {
+      ProcuraEngineLog *l = g_ptr_array_index (starts, k);
+
+      for (guint i = 0; i < l->errors->len; i++)
+        {
+          if (starts->len > 1)
+            g_ptr_array_add (result->warnings,
+                             g_strdup_printf ("start %u of %u: the engine failed to start: %s", k + 1, starts->len,
+                                              (const char *) g_ptr_array_index (l->errors, i)));
+          else
+            g_ptr_array_add (result->warnings, g_strdup_printf ("the engine failed to start: %s",
+                                                                (const char *) g_ptr_array_index (l->errors, i)));
+        }
+      g_ptr_array_add (result->engine_logs, l);
+    }
+  g_ptr_array_set_free_func (starts, NULL);
+  if (result->engine_logs->len > 1)
+    g_ptr_array_add (result->warnings,
+                     g_strdup_printf ("%s: the log holds %u starts of the server, each read as its own engine log, in order",
+                                      name, result->engine_logs->len));
   return TRUE;
 }
 
@@ -275,6 +371,10 @@ sniff_vllm_log (const char *data,
   if (procura_sniff_has (data, len, "vLLM API server version") || procura_sniff_has (data, len, "LLM engine (v")
       || procura_sniff_has (data, len, "Available KV cache memory:") || procura_sniff_has (data, len, "vllm.entrypoints"))
     return 85;
+  /* a start that fails in argument validation prints only its arguments and a traceback */
+  if (procura_sniff_has (data, len, "non-default args: {'model_tag'")
+      || procura_sniff_has (data, len, "/vllm/engine/arg_utils.py") || procura_sniff_has (data, len, "/vllm/entrypoints/"))
+    return 80;
   return 0;
 }
 

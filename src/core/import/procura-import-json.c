@@ -275,6 +275,7 @@ procura_import_result_to_json (const ProcuraImportResult *r)
       procura_json_add_string (b, "provider", q->provider);
       procura_json_add_string (b, "sku", q->sku);
       procura_json_add_string (b, "gpu_name", q->gpu_name);
+      procura_json_add_string (b, "gpu_id", q->gpu_id);
       procura_json_add_count (b, "gpu_count", q->gpu_count);
       set_num (b, "price_per_hour", q->price_per_hour);
       procura_json_add_string (b, "currency", q->currency);

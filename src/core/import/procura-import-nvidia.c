@@ -115,6 +115,86 @@ avg_of (const char *name,
   return procura_json_number (name, m, p, "avg", out, error);
 }
 
+static const char *
+node_string (JsonNode *n)
+{
+  if (n && JSON_NODE_HOLDS_VALUE (n) && json_node_get_value_type (n) == G_TYPE_STRING
+      && *json_node_get_string (n) != '\0')
+    return json_node_get_string (n);
+  return NULL;
+}
+
+static double
+node_number (JsonNode *n)
+{
+  if (n && JSON_NODE_HOLDS_VALUE (n) && (json_node_get_value_type (n) == G_TYPE_INT64
+                                         || json_node_get_value_type (n) == G_TYPE_DOUBLE))
+    return json_node_get_double (n);
+  return NAN;
+}
+
+/* AIPerf's config file schema 2.0 ("benchmark": {model, phases: [{name, type,
+ * concurrency | rate, exclude_from_results}]}), kept as the input config from 0.10 on:
+ * the model (a string, or the first of a list) and the load of the last measured phase */
+static void
+aiperf_v2_config (ProcuraRun *run,
+                  JsonObject *b)
+{
+  JsonNode *n = json_object_get_member (b, "model");
+
+  if (run->scenario.model == NULL && node_string (n))
+    run->scenario.model = g_strdup (node_string (n));
+  if (n == NULL)
+    n = json_object_get_member (b, "models");
+  if (run->scenario.model == NULL && n && JSON_NODE_HOLDS_ARRAY (n)
+      && json_array_get_length (json_node_get_array (n)) > 0)
+    {
+      JsonNode *first = json_array_get_element (json_node_get_array (n), 0);
+      if (node_string (first))
+        run->scenario.model = g_strdup (node_string (first));
+      else if (JSON_NODE_HOLDS_OBJECT (first)
+               && node_string (json_object_get_member (json_node_get_object (first), "name")))
+        run->scenario.model = g_strdup (node_string (json_object_get_member (json_node_get_object (first), "name")));
+    }
+  n = json_object_get_member (b, "phases");
+  if (run->scenario.load_type != NULL || n == NULL || !JSON_NODE_HOLDS_ARRAY (n))
+    return;
+  for (guint i = json_array_get_length (json_node_get_array (n)); i-- > 0;)
+    {
+      JsonNode *e = json_array_get_element (json_node_get_array (n), i);
+      JsonObject *ph;
+      const char *type, *pname;
+      double conc, rate;
+      JsonNode *excl;
+
+      if (!JSON_NODE_HOLDS_OBJECT (e))
+        continue;
+      ph = json_node_get_object (e);
+      pname = node_string (json_object_get_member (ph, "name"));
+      excl = json_object_get_member (ph, "exclude_from_results");
+      if ((pname && g_str_equal (pname, "warmup"))
+          || (excl && JSON_NODE_HOLDS_VALUE (excl) && json_node_get_value_type (excl) == G_TYPE_BOOLEAN
+              && json_node_get_boolean (excl)))
+        continue;
+      type = node_string (json_object_get_member (ph, "type"));
+      conc = node_number (json_object_get_member (ph, "concurrency"));
+      rate = node_number (json_object_get_member (ph, "rate"));
+      if (isnan (rate))
+        rate = node_number (json_object_get_member (ph, "request_rate"));
+      if (!isnan (rate) && (type == NULL || !g_str_equal (type, "concurrency")))
+        {
+          run->scenario.load_type = g_strdup ("rate");
+          run->scenario.load_value = rate;
+        }
+      else if (!isnan (conc))
+        {
+          run->scenario.load_type = g_strdup ("concurrency");
+          run->scenario.load_value = conc;
+        }
+      return;
+    }
+}
+
 static void
 scenario_from_input_config (ProcuraRun *run,
                             JsonObject *ic)
@@ -143,6 +223,10 @@ scenario_from_input_config (ProcuraRun *run,
       if (JSON_NODE_HOLDS_VALUE (first) && json_node_get_value_type (first) == G_TYPE_STRING)
         run->scenario.model = g_strdup (json_node_get_string (first));
     }
+  /* AIPerf 0.10: the input config is the v2 config file (benchmark.model, benchmark.phases) */
+  n = json_object_get_member (ic, "benchmark");
+  if (n && JSON_NODE_HOLDS_OBJECT (n))
+    aiperf_v2_config (run, json_node_get_object (n));
   /* AIPerf: loadgen{concurrency, request_rate}; GenAI-Perf: perf_analyzer.stimulus */
   n = json_object_get_member (ic, "loadgen");
   if (n && JSON_NODE_HOLDS_OBJECT (n))
@@ -711,8 +795,10 @@ parse_aiperf_csv (const char          *name,
 {
   g_autoptr (ProcuraCsv) csv = procura_csv_parse (name, data, len, ',', error);
   g_autoptr (ProcuraRun) run = NULL;
-  guint header = 0;
-  gboolean system = FALSE, any = FALSE;
+  guint header = 0, telemetry_rows = 0;
+  gboolean system = FALSE, any = FALSE, telemetry = FALSE, gpu_mixed = FALSE;
+  int gpu_col = -1;
+  g_autofree char *gpu_name = NULL;
 
   if (csv == NULL)
     return FALSE;
@@ -729,8 +815,46 @@ parse_aiperf_csv (const char          *name,
         {
           header = r;
           system = nf == 2;
+          telemetry = FALSE;
           continue;
         }
+      /* A third table (GPU telemetry, written when --gpu-telemetry collected it): its
+       * header names the endpoint and the GPU before "Metric"; its figures are not a
+       * run's, but the GPU name is the run's GPU when every row agrees */
+      if (!telemetry)
+        {
+          for (guint c = 1; c < nf && !telemetry; c++)
+            if (g_strcmp0 (procura_csv_get (csv, r, c), "Metric") == 0)
+              {
+                telemetry = TRUE;
+                gpu_col = -1;
+                for (guint k = 0; k < nf; k++)
+                  {
+                    const char *cell = procura_csv_get (csv, r, k);
+                    g_autofree char *low = cell ? g_ascii_strdown (cell, -1) : NULL;
+                    if (low && (g_str_equal (low, "gpu_name") || g_str_equal (low, "gpu name")))
+                      gpu_col = (int) k;
+                  }
+              }
+          if (telemetry)
+            continue;   /* the header row */
+        }
+      if (telemetry && nf > 1)
+        {
+          const char *gpu = gpu_col >= 0 && (guint) gpu_col < nf ? procura_csv_get (csv, r, (guint) gpu_col) : NULL;
+
+          if (gpu != NULL && *gpu != '\0' && !g_str_equal (gpu, "GPU_Name") && !g_str_equal (gpu, "GPU Name"))
+            {
+              if (gpu_name == NULL)
+                gpu_name = g_strdup (gpu);
+              else if (!g_str_equal (gpu_name, gpu))
+                gpu_mixed = TRUE;
+            }
+          telemetry_rows++;
+          continue;
+        }
+      if (telemetry)
+        continue;
       if (!system)
         {
           g_autofree char *unit = csv_unit (label);
@@ -798,6 +922,8 @@ parse_aiperf_csv (const char          *name,
             run->request_throughput = v;
           else if (g_str_has_prefix (label, "Output Token Throughput") && !strstr (label, "Per User"))
             run->output_throughput = v;
+          else if (g_str_has_prefix (label, "Total Token Throughput"))
+            run->total_throughput = v;
           else if (g_str_equal (label, "Request Count"))
             run->completed = (v >= 0 && v < 1e15) ? (gint64) v : -1;
           else if (g_str_equal (label, "Error Request Count"))
@@ -816,7 +942,14 @@ parse_aiperf_csv (const char          *name,
   run->scenario.input_len = run->input_tokens_mean;
   run->scenario.output_len = run->output_tokens_mean;
   run->label = g_strdup ("run");
-  result->format_version = g_strdup ("aiperf-csv");
+  if (telemetry_rows > 0)
+    {
+      if (gpu_name != NULL && !gpu_mixed)
+        run->scenario.gpu_name = g_steal_pointer (&gpu_name);
+      procura_run_add_warning (run, "the GPU telemetry table (%u rows) is not imported from the CSV; "
+                               "import profile_export_aiperf.json to keep it", telemetry_rows);
+    }
+  result->format_version = g_strdup (telemetry_rows > 0 ? "aiperf-csv-telemetry" : "aiperf-csv");
   g_ptr_array_add (result->runs, g_steal_pointer (&run));
   return TRUE;
 }
@@ -835,4 +968,212 @@ const ProcuraImporter procura_importer_aiperf_csv = {
   "AIPerf profile_export_aiperf.csv",
   sniff_aiperf_csv,
   parse_aiperf_csv,
+};
+
+/* ------------------------------------------------------------------------- */
+/* AIPerf multi-run files (--num-profile-runs >= 2):
+ * profile_export_aiperf_aggregate.json: per metric {mean, std, cv, se, ci_low,
+ *   ci_high, t_critical, unit} across the runs, the metric named by its tag, with a
+ *   statistic suffix where the figure is one of each run's statistics
+ *   ("time_to_first_token_p99": the mean over runs of each run's p99);
+ * profile_export_aiperf_collated.json: every run's requests pooled, the combined
+ *   statistics (mean, std, p50, p90, p95, p99, count) under "combined". */
+
+static const char * const aggregate_stats[] = { "avg", "mean", "min", "max", "std", "p1", "p5", "p10", "p25",
+                                                "p50", "p75", "p90", "p95", "p99", NULL };
+
+/* "time_to_first_token_p99" -> metric "ttft", stat "p99"; bare tag -> stat NULL */
+static const char *
+aggregate_key (const char  *key,
+               const char **stat)
+{
+  *stat = NULL;
+  for (gsize i = 0; i < G_N_ELEMENTS (latency_map); i++)
+    {
+      gsize kl = strlen (latency_map[i].key);
+
+      if (!g_str_has_prefix (key, latency_map[i].key))
+        continue;
+      if (key[kl] == '\0')
+        return latency_map[i].metric;
+      if (key[kl] == '_')
+        for (const char * const *s = aggregate_stats; *s; s++)
+          if (g_str_equal (key + kl + 1, *s))
+            {
+              *stat = *s;
+              return latency_map[i].metric;
+            }
+    }
+  return NULL;
+}
+
+static double
+block_number (JsonObject *b,
+              const char *key)
+{
+  JsonNode *n = b ? json_object_get_member (b, key) : NULL;
+  return node_number (n);
+}
+
+static JsonObject *
+member_object (JsonObject *o,
+               const char *key)
+{
+  JsonNode *n = o ? json_object_get_member (o, key) : NULL;
+  return n && JSON_NODE_HOLDS_OBJECT (n) ? json_node_get_object (n) : NULL;
+}
+
+/* The value of block @b: "mean" (aggregate, collated) or "avg" */
+static double
+block_value (JsonObject *b)
+{
+  double v = block_number (b, "mean");
+  return isnan (v) ? block_number (b, "avg") : v;
+}
+
+static gboolean
+parse_aiperf_aggregate (const char          *name,
+                        const char          *data,
+                        gsize                len,
+                        ProcuraImportResult *result,
+                        GCancellable        *cancellable,
+                        GError             **error)
+{
+  g_autoptr (JsonNode) root = procura_json_parse (name, data, len, 0, PROCURA_JSON_ALLOW_NONFINITE, error);
+  g_autoptr (ProcuraRun) run = NULL;
+  JsonObject *o, *metrics, *ic;
+  gboolean collated;
+  double n_runs = NAN, count, errors;
+  char nbuf[32];
+  GList *members;
+
+  if (root == NULL)
+    return FALSE;
+  if (!JSON_NODE_HOLDS_OBJECT (root))
+    {
+      g_set_error (error, PROCURA_IMPORT_ERROR, PROCURA_IMPORT_ERROR_SCHEMA,
+                   "%s: $: expected an object (an AIPerf multi-run aggregate), found %s", name,
+                   procura_json_node_type_name (root));
+      return FALSE;
+    }
+  o = json_node_get_object (root);
+  collated = member_object (o, "combined") != NULL;
+  metrics = collated ? member_object (o, "combined") : member_object (o, "metrics");
+  if (metrics == NULL)
+    metrics = o;
+  run = procura_run_new ();
+  members = json_object_get_members (metrics);
+  for (GList *l = members; l; l = l->next)
+    {
+      const char *key = l->data, *stat = NULL, *metric = aggregate_key (key, &stat);
+      JsonObject *b = member_object (metrics, key);
+      const char *unit = NULL;
+      double factor;
+
+      if (metric == NULL || b == NULL)
+        continue;
+      unit = node_string (json_object_get_member (b, "unit"));
+      factor = unit_to_ms (unit);
+      if (isnan (factor))
+        {
+          g_set_error (error, PROCURA_IMPORT_ERROR, PROCURA_IMPORT_ERROR_SCHEMA,
+                       "%s: $.%s.unit: expected a time unit (ms, s, us, ns), found “%s”", name, key, unit);
+          g_list_free (members);
+          return FALSE;
+        }
+      if (stat != NULL)
+        procura_import_reported (run, metric, g_str_equal (stat, "avg") ? "mean" : stat, block_value (b), factor);
+      else
+        {
+          /* a pooled distribution: its own statistics */
+          procura_import_reported (run, metric, "mean", block_value (b), factor);
+          for (const char * const *s = aggregate_stats; *s; s++)
+            if (**s == 'p' || g_str_equal (*s, "min") || g_str_equal (*s, "max") || g_str_equal (*s, "std"))
+              procura_import_reported (run, metric, *s, block_number (b, *s), factor);
+        }
+    }
+  g_list_free (members);
+  run->request_throughput = block_value (member_object (metrics, "request_throughput"));
+  if (isnan (run->request_throughput))
+    run->request_throughput = block_value (member_object (metrics, "request_throughput_avg"));
+  run->output_throughput = block_value (member_object (metrics, "output_token_throughput"));
+  if (isnan (run->output_throughput))
+    run->output_throughput = block_value (member_object (metrics, "output_token_throughput_avg"));
+  run->total_throughput = block_value (member_object (metrics, "total_token_throughput"));
+  run->input_tokens_mean = block_value (member_object (metrics, "input_sequence_length"));
+  run->output_tokens_mean = block_value (member_object (metrics, "output_sequence_length"));
+  run->scenario.input_len = run->input_tokens_mean;
+  run->scenario.output_len = run->output_tokens_mean;
+  count = block_value (member_object (metrics, "request_count"));
+  errors = block_value (member_object (metrics, "error_request_count"));
+  if (collated && count >= 0 && count < 1e15)
+    run->completed = (gint64) count;
+  if (collated && errors >= 0 && errors < 1e15)
+    run->failed = (gint64) errors;
+
+  /* how many runs, the confidence interval of the throughput */
+  {
+    JsonObject *meta = member_object (o, "metadata");
+    JsonNode *per_run = json_object_get_member (o, "per_run");
+
+    n_runs = block_number (meta, "num_runs");
+    if (isnan (n_runs))
+      n_runs = block_number (o, "num_runs");
+    if (isnan (n_runs) && per_run && JSON_NODE_HOLDS_ARRAY (per_run))
+      n_runs = json_array_get_length (json_node_get_array (per_run));
+  }
+  ic = member_object (o, "input_config");
+  if (ic != NULL)
+    scenario_from_input_config (run, ic);
+  if (isnan (n_runs))
+    g_strlcpy (nbuf, "several", sizeof nbuf);
+  else
+    g_snprintf (nbuf, sizeof nbuf, "%g", n_runs);
+  if (collated)
+    procura_run_add_warning (run, "the requests of %s runs pooled into one distribution (AIPerf collated "
+                             "file): not one run's figures", nbuf);
+  else
+    {
+      JsonObject *rt = member_object (metrics, "request_throughput");
+      double lo = block_number (rt, "ci_low"), hi = block_number (rt, "ci_high");
+
+      procura_run_add_warning (run, "the mean over %s runs (AIPerf multi-run aggregate): each figure is a mean "
+                               "of the runs' figures, not one run's", nbuf);
+      if (!isnan (lo) && !isnan (hi))
+        procura_run_add_warning (run, "request throughput across the runs: %.4g req/s, confidence interval "
+                                 "%.4g to %.4g req/s", run->request_throughput, lo, hi);
+    }
+  run->label = isnan (n_runs) ? g_strdup (collated ? "runs pooled" : "mean of runs")
+               : g_strdup_printf (collated ? "%g runs pooled" : "mean of %g runs", n_runs);
+  if (run->scenario.load_type != NULL)
+    {
+      char *l = g_strdup_printf ("%s, %s %g%s", run->label, run->scenario.load_type, run->scenario.load_value,
+                                 g_str_equal (run->scenario.load_type, "rate") ? " req/s" : "");
+      g_free (run->label);
+      run->label = l;
+    }
+  result->format_version = g_strdup (collated ? "aiperf-collated" : "aiperf-aggregate");
+  g_ptr_array_add (result->runs, g_steal_pointer (&run));
+  return TRUE;
+}
+
+static int
+sniff_aiperf_aggregate (const char *data,
+                        gsize       len)
+{
+  if (procura_sniff_first_char (data, len) != '{')
+    return 0;
+  if (procura_sniff_has (data, len, "\"ci_low\"") && procura_sniff_has (data, len, "\"t_critical\""))
+    return 92;
+  if (procura_sniff_has (data, len, "\"combined\"") && procura_sniff_has (data, len, "\"per_run\"")
+      && procura_sniff_has (data, len, "\"time_to_first_token"))
+    return 92;
+  return 0;
+}
+
+const ProcuraImporter procura_importer_aiperf_aggregate = {
+  "aiperf-aggregate",
+  "AIPerf multi-run aggregate or collated JSON (profile_export_aiperf_aggregate.json, _collated.json)",
+  sniff_aiperf_aggregate,
+  parse_aiperf_aggregate,
 };

@@ -15,10 +15,13 @@ extern const ProcuraImporter procura_importer_vllm_latency;     /* "vllm-bench-l
 extern const ProcuraImporter procura_importer_vllm_throughput;  /* "vllm-bench-throughput" */
 extern const ProcuraImporter procura_importer_sglang_serve;     /* "sglang-bench-serving" */
 extern const ProcuraImporter procura_importer_guidellm;         /* "guidellm" */
+extern const ProcuraImporter procura_importer_guidellm_csv;     /* "guidellm-csv" */
+extern const ProcuraImporter procura_importer_guidellm_yaml;    /* "guidellm-yaml" */
 extern const ProcuraImporter procura_importer_genai_perf;       /* "genai-perf" */
 extern const ProcuraImporter procura_importer_aiperf;           /* "aiperf" */
 extern const ProcuraImporter procura_importer_aiperf_jsonl;     /* "aiperf-jsonl" */
 extern const ProcuraImporter procura_importer_aiperf_csv;       /* "aiperf-csv" */
+extern const ProcuraImporter procura_importer_aiperf_aggregate; /* "aiperf-aggregate" */
 extern const ProcuraImporter procura_importer_llmperf_summary;  /* "llmperf-summary" */
 extern const ProcuraImporter procura_importer_llmperf_individual; /* "llmperf-individual" */
 extern const ProcuraImporter procura_importer_mlperf_summary;   /* "mlperf-summary" */
@@ -26,6 +29,9 @@ extern const ProcuraImporter procura_importer_mlperf_detail;    /* "mlperf-detai
 extern const ProcuraImporter procura_importer_lmbench_csv;      /* "lmbench-csv" */
 extern const ProcuraImporter procura_importer_vllm_log;         /* "vllm-log" */
 extern const ProcuraImporter procura_importer_sglang_log;       /* "sglang-log" */
+extern const ProcuraImporter procura_importer_inferencex;       /* "inferencex" */
+extern const ProcuraImporter procura_importer_mlperf_results;   /* "mlperf-results" */
+extern const ProcuraImporter procura_importer_llmd_report;      /* "llmd-report" */
 
 /* Sniff helpers: look only at the first 64 KiB (sniffers must stay cheap on 500 MB). */
 #define PROCURA_SNIFF_WINDOW 65536
@@ -49,6 +55,16 @@ void        procura_import_reported  (ProcuraRun *run,
  * count, warns where the file's own figures disagree, and warns about impossible data
  * (negative latencies, p99 below p50, zero completed requests). */
 void        procura_import_finalize  (ProcuraImportResult *result);
+
+/* The empty-run rule, applied by the registry after every parse: a run without any
+ * metric (no stat, sample, throughput or request count) is left out with a warning
+ * naming it; when no run is left, or the file yields nothing at all, the file is
+ * refused (a file of another format read by the wrong importer looks like this). */
+gboolean    procura_import_run_has_metric  (const ProcuraRun *run);
+gboolean    procura_import_drop_empty_runs (const char          *name,
+                                            const char          *importer_id,
+                                            ProcuraImportResult *result,
+                                            GError             **error);
 
 /* JSON Lines: calls @func for each non-blank line (parsed strictly). */
 typedef gboolean (*ProcuraJsonLineFunc) (JsonNode  *line,

@@ -28,10 +28,13 @@ static const ProcuraImporter * const importers[] = {
   &procura_importer_vllm_throughput,
   &procura_importer_sglang_serve,
   &procura_importer_guidellm,
+  &procura_importer_guidellm_csv,
+  &procura_importer_guidellm_yaml,
   &procura_importer_genai_perf,
   &procura_importer_aiperf,
   &procura_importer_aiperf_jsonl,
   &procura_importer_aiperf_csv,
+  &procura_importer_aiperf_aggregate,
   &procura_importer_llmperf_summary,
   &procura_importer_llmperf_individual,
   &procura_importer_mlperf_summary,
@@ -39,6 +42,9 @@ static const ProcuraImporter * const importers[] = {
   &procura_importer_lmbench_csv,
   &procura_importer_vllm_log,
   &procura_importer_sglang_log,
+  &procura_importer_inferencex,
+  &procura_importer_mlperf_results,
+  &procura_importer_llmd_report,
   /* other areas: quotes and price catalogs, model config.json, probe output */
   &procura_importer_quote_json,
   &procura_importer_skypilot_csv,
@@ -211,6 +217,7 @@ import_data (const char    *path_or_name,
   ProcuraProvenance *prov;
   GThread *hasher = NULL;
   HashJob job = { NULL, 0 };
+  g_autoptr (GPtrArray) notes = g_ptr_array_new_with_free_func (g_free);
   gboolean ok;
 
   imp = pick (name, data, len, format, error);
@@ -243,7 +250,9 @@ import_data (const char    *path_or_name,
 
   if (owned != NULL)
     procura_json_bulk_set_padding (data, len + PROCURA_JSON_BULK_PADDING);
+  procura_json_set_notes (notes);
   ok = imp->parse (name, data, len, result, cancellable, error);
+  procura_json_set_notes (NULL);
   procura_json_bulk_set_padding (NULL, 0);
   if (hasher != NULL)
     prov->sha256 = g_thread_join (hasher);
@@ -254,6 +263,17 @@ import_data (const char    *path_or_name,
     }
   /* The bytes are no longer needed: free them before the (memory-hungry) statistics */
   owned_release (owned);
+  if (!procura_import_drop_empty_runs (name, imp->id, result, error))
+    return NULL;
+  /* Duplicate keys: the file's own warning, and each run's, since any of its figures
+   * may be the one the tool overwrote */
+  for (guint i = 0; i < notes->len; i++)
+    {
+      for (guint r = 0; r < result->runs->len; r++)
+        procura_run_add_warning (g_ptr_array_index (result->runs, r), "%s",
+                                 (const char *) g_ptr_array_index (notes, i));
+      g_ptr_array_add (result->warnings, g_strdup (g_ptr_array_index (notes, i)));
+    }
 
   if (result->format == NULL)
     result->format = g_strdup (imp->id);

@@ -188,6 +188,15 @@ sglang_line (JsonNode  *node,
       || !procura_json_number (name, o, path, "random_input_len", &rin, error)
       || !procura_json_number (name, o, path, "random_output_len", &rout, error))
     return FALSE;
+  /* bench_serving of 2024 wrote no request_throughput: derive it, and say so */
+  if (isnan (run->request_throughput) && run->completed > 0 && run->duration_s > 0
+      && isfinite (run->duration_s))
+    {
+      run->request_throughput = (double) run->completed / run->duration_s;
+      procura_run_add_warning (run, "the file has no request_throughput (SGLang bench_serving before 2025): "
+                               "derived as completed / duration = %" G_GINT64_FORMAT " / %.4g s = %.4g req/s",
+                               run->completed, run->duration_s, run->request_throughput);
+    }
   if (!isnan (conc) && (isnan (rate) || isinf (rate)))
     {
       run->scenario.load_type = g_strdup ("concurrency");

@@ -475,7 +475,21 @@ procura_import_scenario_from_metadata (ProcuraScenario *sc,
   if (sc->gpu_name == NULL && (s = first_string (o, gpu_keys)) != NULL)
     sc->gpu_name = g_strdup (s);
   if (sc->engine == NULL && (s = first_string (o, engine_keys)) != NULL)
-    sc->engine = g_ascii_strdown (s, -1);
+    {
+      /* the short names harnesses use, as Procura names the engines */
+      static const char * const aliases[][2] = {
+        { "sgl", "sglang" }, { "trt", "tensorrt-llm" }, { "trtllm", "tensorrt-llm" }, { "trt-llm", "tensorrt-llm" },
+        { "tensorrt_llm", "tensorrt-llm" }, { "tensorrtllm", "tensorrt-llm" },
+      };
+      g_autofree char *lower = g_ascii_strdown (s, -1);
+
+      sc->engine = NULL;
+      for (gsize i = 0; i < G_N_ELEMENTS (aliases) && sc->engine == NULL; i++)
+        if (g_str_equal (lower, aliases[i][0]))
+          sc->engine = g_strdup (aliases[i][1]);
+      if (sc->engine == NULL)
+        sc->engine = g_steal_pointer (&lower);
+    }
   if (sc->engine_version == NULL && (s = first_string (o, version_keys)) != NULL)
     sc->engine_version = g_strdup (s);
   if (sc->gpu_count < 0)
@@ -524,11 +538,13 @@ serve_run (const char          *name,
   if (!procura_json_string (name, o, path, "model_id", &s, error))
     return FALSE;
   run->scenario.model = g_strdup (s);
+  /* the engine the file states (--metadata framework=sgl) wins: "backend" names the
+   * client's protocol, which other engines serve too */
+  procura_import_scenario_from_metadata (&run->scenario, o);
   if (!procura_json_string (name, o, path, "backend", &s, error))
     return FALSE;
-  if (s != NULL && g_str_equal (s, "vllm"))
+  if (run->scenario.engine == NULL && s != NULL && g_str_equal (s, "vllm"))
     run->scenario.engine = g_strdup ("vllm");
-  procura_import_scenario_from_metadata (&run->scenario, o);
 
   rate_node = json_object_get_member (o, "request_rate");
   if (!procura_json_number (name, o, path, "request_rate", &rate, error)

@@ -15,7 +15,26 @@ typedef struct {
   gint64      index;     /* array element index */
   const char *key;       /* last key read in an object (points into the text) */
   gsize       key_len;
+  guint       key_first; /* the object's first key in Scanner.keys */
 } Level;
+
+typedef struct {
+  const char *key;
+  gsize       len;
+} KeySpan;
+
+/* Duplicate keys are looked for among an object's first keys only: enough for every
+ * format read, and no quadratic cost on an object keyed by thousands of ids */
+#define DUPLICATE_SCAN_KEYS 512
+#define MAX_NOTES 20
+
+static _Thread_local GPtrArray *json_notes;
+
+void
+procura_json_set_notes (GPtrArray *notes)
+{
+  json_notes = notes;
+}
 
 typedef struct {
   const char       *name;
@@ -28,6 +47,8 @@ typedef struct {
   int               depth;
   GString          *out;
   gsize             copied;
+  GArray           *keys;   /* KeySpan of the open objects, innermost last */
+  guint             n_duplicates;
 } Scanner;
 
 static char *
@@ -89,6 +110,39 @@ scanner_fail (Scanner    *s,
   g_set_error (error, PROCURA_IMPORT_ERROR, code, "%s:%u:%u: %s (at %s)",
                s->name, line + s->line_base, column, what, path);
   return FALSE;
+}
+
+/* Records a key of the innermost object; a key seen before in that object is a note
+ * (json-glib keeps the last value; the tool may have meant either) */
+static void
+note_key (Scanner    *s,
+          const char *key,
+          gsize       len)
+{
+  guint first = s->stack[s->depth - 1].key_first;
+  KeySpan span = { key, len };
+
+  for (guint i = first; i < s->keys->len && i < first + DUPLICATE_SCAN_KEYS; i++)
+    {
+      const KeySpan *k = &g_array_index (s->keys, KeySpan, i);
+
+      if (k->len == len && memcmp (k->key, key, len) == 0)
+        {
+          if (s->n_duplicates++ < MAX_NOTES && json_notes->len < 2 * MAX_NOTES)
+            {
+              g_autofree char *path = scanner_path (s);
+              guint line, column;
+
+              position_of (s->data, s->pos, &line, &column);
+              g_ptr_array_add (json_notes,
+                               g_strdup_printf ("%s:%u:%u: the key “%.*s” appears twice in the same object "
+                                                "(at %s); the last value is used", s->name,
+                                                line + s->line_base, column, (int) MIN (len, 80), key, path));
+            }
+          return;
+        }
+    }
+  g_array_append_val (s->keys, span);
 }
 
 static void
@@ -326,11 +380,13 @@ procura_json_check (const char        *name,
                     gsize             *rewritten_len,
                     GError           **error)
 {
-  Scanner s = { name, data, len, 0, line_base, flags, NULL, 0, NULL, 0 };
+  Scanner s = { name, data, len, 0, line_base, flags, NULL, 0, NULL, 0, NULL, 0 };
   Level stack[PROCURA_JSON_MAX_DEPTH];
   gboolean ok = FALSE;
 
   s.stack = stack;
+  if (json_notes != NULL)
+    s.keys = g_array_new (FALSE, FALSE, sizeof (KeySpan));
   *rewritten = NULL;
   *rewritten_len = 0;
 
@@ -378,6 +434,7 @@ value:
       stack[s.depth].index = 0;
       stack[s.depth].key = NULL;
       stack[s.depth].key_len = 0;
+      stack[s.depth].key_first = s.keys ? s.keys->len : 0;
       s.depth++;
       s.pos++;
       skip_ws (&s);
@@ -465,6 +522,8 @@ key:
       goto out;
     stack[s.depth - 1].key = data + kstart;
     stack[s.depth - 1].key_len = s.pos - 1 - kstart;
+    if (s.keys != NULL)
+      note_key (&s, data + kstart, s.pos - 1 - kstart);
   }
   skip_ws (&s);
   if (s.pos >= len || data[s.pos] != ':')
@@ -511,6 +570,8 @@ after:
     {
       s.pos++;
       s.depth--;
+      if (s.keys != NULL && stack[s.depth].type == '{')
+        g_array_set_size (s.keys, stack[s.depth].key_first);
       goto after;
     }
   scanner_fail (&s, error, PROCURA_IMPORT_ERROR_SYNTAX,
@@ -519,6 +580,8 @@ after:
                 stack[s.depth - 1].type == '{' ? '}' : ']');
 
 out:
+  if (s.keys != NULL)
+    g_array_free (s.keys, TRUE);
   if (ok && s.out != NULL)
     {
       g_string_append_len (s.out, data + s.copied, (gssize) (len - s.copied));

@@ -40,6 +40,10 @@ gboolean   procura_json_check (const char        *name,
                                gsize             *rewritten_len,
                                GError           **error);
 
+/* While @notes is set (not NULL), procura_json_check() adds to it a message for each
+ * key that appears twice in one object (at most 20 per document). Per thread. */
+void       procura_json_set_notes (GPtrArray *notes);
+
 /* A quick scan of @data for nesting deeper than PROCURA_JSON_MAX_DEPTH (brackets
  * outside strings), without checking anything else: the registry runs it over the
  * part of a file the format sniffers look at, before any of them parses it. */
