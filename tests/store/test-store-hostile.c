@@ -342,16 +342,46 @@ test_wrong_types (void)
   ProcuraProject *p;
 
   tamper (path, "UPDATE candidates SET gpus_per_replica = 'many', price_per_gpu_hour = x'00ff', "
-                "name = 42, notes = x'c3';"
-                "UPDATE runs SET warnings = '{not json', completed = 1e308;");
+                "name = 42, notes = x'c3', tp = 9223372036854775807, kind = 77;"
+                "UPDATE runs SET completed = 1e308, gpu_count = -5;");
   store = procura_store_open (path, PROCURA_STORE_OPEN_READ_ONLY, &error);
   g_assert_no_error (error);
   p = procura_store_load_project (store, PROCURA_STORE_LOAD_WITH_SAMPLES, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (p->candidates->len, ==, 1);
-  g_assert_cmpstr (((ProcuraCandidate *) g_ptr_array_index (p->candidates, 0))->name, ==, "42");
-  g_assert_cmpuint (((ProcuraRun *) g_ptr_array_index (p->runs, 0))->warnings->len, ==, 0);
+  {
+    ProcuraCandidate *c = g_ptr_array_index (p->candidates, 0);
+    ProcuraRun *r = g_ptr_array_index (p->runs, 0);
+
+    g_assert_cmpstr (c->name, ==, "42");
+    /* a lone 0xC3 byte is not UTF-8: replaced, never passed on */
+    g_assert_cmpstr (c->notes, ==, "\xef\xbf\xbd");
+    /* values no real project holds read as unknown, not as huge ints */
+    g_assert_cmpint (c->tp, ==, 1);
+    g_assert_cmpint (c->gpus_per_replica, ==, 1);
+    g_assert_cmpint (c->kind, ==, PROCURA_CANDIDATE_GPU);
+    g_assert_cmpint (r->completed, ==, -1);
+    g_assert_cmpint (r->scenario.gpu_count, ==, -1);
+  }
   procura_project_free (p);
+  procura_store_close (store);
+}
+
+/* A JSON column that is not JSON (or too deep) is refused, naming table, column, row. */
+static void
+test_bad_json_column (void)
+{
+  g_autofree char *path = make_project ("badjson.procura");
+  g_autoptr (GError) error = NULL;
+  ProcuraStore *store;
+
+  tamper (path, "UPDATE runs SET warnings = '{not json';");
+  store = procura_store_open (path, PROCURA_STORE_OPEN_READ_ONLY, &error);
+  g_assert_no_error (error);
+  g_assert_null (procura_store_load_project (store, 0, &error));
+  g_assert_error (error, PROCURA_STORE_ERROR, PROCURA_STORE_ERROR_DAMAGED);
+  g_assert_nonnull (strstr (error->message, path));
+  g_assert_nonnull (strstr (error->message, "table “runs”, column “warnings”, row 1"));
   procura_store_close (store);
 }
 
@@ -415,6 +445,7 @@ main (int    argc,
   g_test_add_func ("/store/hostile/huge-blob", test_huge_blob);
   g_test_add_func ("/store/hostile/ragged-blob", test_ragged_blob);
   g_test_add_func ("/store/hostile/wrong-types", test_wrong_types);
+  g_test_add_func ("/store/hostile/bad-json-column", test_bad_json_column);
   g_test_add_func ("/store/hostile/special-files", test_special_files);
   g_test_add_func ("/store/hostile/no-project-row", test_no_project_row);
 
