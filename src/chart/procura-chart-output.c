@@ -26,8 +26,9 @@ check_status (cairo_status_t  status,
 }
 
 /* Every file is drawn into memory first and then written with
- * g_file_set_contents_full(): a temporary file in the same folder, synced, renamed
- * over the old one. A kill or a full disk leaves the previous file, never half of one. */
+ * g_file_set_contents_full(): a temporary file in the same folder, renamed over the old
+ * one (synced first when there is an old one to keep). A kill or a full disk leaves the
+ * previous file, never half of one. */
 static cairo_status_t
 append_cb (void                *closure,
            const unsigned char *data,
@@ -45,7 +46,7 @@ save_bytes (GByteArray  *bytes,
   g_autoptr (GError) local = NULL;
 
   if (g_file_set_contents_full (path, (const char *) bytes->data, bytes->len,
-                                G_FILE_SET_CONTENTS_CONSISTENT | G_FILE_SET_CONTENTS_DURABLE,
+                                G_FILE_SET_CONTENTS_CONSISTENT | G_FILE_SET_CONTENTS_ONLY_EXISTING,
                                 0666, &local))
     return TRUE;
   g_set_error (error, PROCURA_CHART_ERROR, PROCURA_CHART_ERROR_WRITE, "%s: cannot write the chart: %s",

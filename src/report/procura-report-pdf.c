@@ -547,7 +547,7 @@ procura_report_doc_write_pdf (const ProcuraReportDoc *doc,
       return FALSE;
     }
   if (!g_file_set_contents_full (path, (const char *) bytes->data, bytes->len,
-                                 G_FILE_SET_CONTENTS_CONSISTENT | G_FILE_SET_CONTENTS_DURABLE,
+                                 G_FILE_SET_CONTENTS_CONSISTENT | G_FILE_SET_CONTENTS_ONLY_EXISTING,
                                  0666, error))
     return FALSE;
   if (n_pages != NULL)
