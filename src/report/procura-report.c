@@ -31,10 +31,18 @@ fmt_num (double      v,
 static char *
 group_thousands (double v)
 {
-  g_autofree char *plain = g_strdup_printf ("%.2f", fabs (v));
-  const char *dot = strchr (plain, '.');
-  GString *out = g_string_new (v < 0 ? "-" : "");
-  gsize int_len = dot - plain;
+  g_autofree char *plain = NULL;
+  const char *dot;
+  GString *out;
+  gsize int_len;
+
+  /* "inf" has no '.' (a received project may hold any REAL) */
+  if (!isfinite (v))
+    return g_strdup (isnan (v) ? "—" : v < 0 ? "-∞" : "∞");
+  plain = g_strdup_printf ("%.2f", fabs (v));
+  dot = strchr (plain, '.');
+  out = g_string_new (v < 0 ? "-" : "");
+  int_len = dot != NULL ? (gsize) (dot - plain) : strlen (plain);
 
   for (gsize i = 0; i < int_len; i++)
     {
@@ -42,7 +50,8 @@ group_thousands (double v)
         g_string_append_c (out, ',');
       g_string_append_c (out, plain[i]);
     }
-  g_string_append (out, dot);
+  if (dot != NULL)
+    g_string_append (out, dot);
   return g_string_free (out, FALSE);
 }
 
