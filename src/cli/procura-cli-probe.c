@@ -47,6 +47,8 @@ term_safe (const char *text)
     {
       gunichar c = g_utf8_get_char (p);
 
+      if (c == '\r' && p[1] == '\n')
+        continue;  /* a CRLF line end (ssh writes them) */
       if ((c < 0x20 && c != '\n' && c != '\t') || (c >= 0x7f && c < 0xa0))
         g_string_append_c (out, '?');
       else
