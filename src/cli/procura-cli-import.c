@@ -192,7 +192,10 @@ procura_cli_import (int    argc,
       print_warnings (file, r);
       json_builder_begin_object (b);
       json_builder_set_member_name (b, "file");
-      json_builder_add_string_value (b, file);
+      {
+        g_autofree char *display = g_filename_display_name (file);  /* JSON is UTF-8 */
+        json_builder_add_string_value (b, display);
+      }
       json_builder_set_member_name (b, "format");
       json_builder_add_string_value (b, r->format);
       json_builder_set_member_name (b, "runs");

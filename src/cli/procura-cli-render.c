@@ -136,12 +136,13 @@ procura_cli_render (int    argc,
   if (json)
     {
       g_autoptr(JsonBuilder) b = json_builder_new ();
+      g_autofree char *display = g_filename_display_name (output);  /* JSON is UTF-8 */
       g_autoptr(JsonNode) root = NULL;
       g_autofree char *text = NULL;
 
       json_builder_begin_object (b);
       json_builder_set_member_name (b, "file");
-      json_builder_add_string_value (b, output);
+      json_builder_add_string_value (b, display);
       json_builder_set_member_name (b, "figure");
       json_builder_add_string_value (b, argv[2]);
       json_builder_set_member_name (b, "title");

@@ -29,6 +29,8 @@
 typedef enum {
   LOADS,          /* opens and loads (with values read as unknown or replaced) */
   REFUSED_JSON,   /* loading refuses it: the message names table and column */
+  REFUSED_SAMPLES,/* loading the samples refuses it (the CLI); the app, which loads
+                   * them later, opens it */
   REFUSED_OPEN,   /* opening refuses it: the message contains the needle */
 } Expect;
 
@@ -153,6 +155,18 @@ add_table_variants (sqlite3    *db,
   ADD ("inf", inf);
   ADD ("ninf", ninf);
 #undef ADD
+  if (g_str_equal (table, "run_samples"))
+    /* a BLOB that is not 8 × n bytes is damage */
+    for (guint i = 0; i < variants->len; i++)
+      {
+        Variant *v = g_ptr_array_index (variants, i);
+
+        if (g_str_has_suffix (v->name, "-run_samples") && !g_str_has_prefix (v->name, "text-"))
+          {
+            v->expect = REFUSED_SAMPLES;
+            v->needle = g_strdup ("table “run_samples”, column “data”");
+          }
+      }
   g_string_free (text, TRUE);
   g_string_free (types, TRUE);
   g_string_free (inf, TRUE);
@@ -351,7 +365,7 @@ app_open (const Variant *v,
     }
   else
     {
-      g_assert_cmpint (v->expect, ==, LOADS);
+      g_assert_true (v->expect == LOADS || v->expect == REFUSED_SAMPLES);
       g_assert_true (p->title == NULL || g_utf8_validate (p->title, -1, NULL));
       for (guint i = 0; i < p->candidates->len; i++)
         {

@@ -3175,7 +3175,8 @@ read_samples_row (ProcuraStore  *store,
       || !procura_samples_decode (data, (gsize) len, &values, &count))
     {
       g_set_error (error, PROCURA_STORE_ERROR, PROCURA_STORE_ERROR_DAMAGED,
-                   "%s: the project file is damaged: run %" G_GINT64_FORMAT ": samples of “%s” "
+                   "%s: the project file is damaged: table “run_samples”, column “data”, run %"
+                   G_GINT64_FORMAT ": samples of “%s” "
                    "hold %" G_GINT64_FORMAT " bytes for %" G_GINT64_FORMAT " values (8 bytes each "
                    "expected)", store->path, (gint64) sqlite3_column_int64 (stmt, 0),
                    metric != NULL ? metric : "?", len, n);
