@@ -174,9 +174,9 @@ add_table_variants (sqlite3    *db,
 
   {
     g_autofree char *name = g_strdup_printf ("missing-%s", table);
-    /* "missing table “runs”", or its index first: "missing index “runs_candidate”" */
-    g_autofree char *needle = g_strdup_printf ("missing %s “%s", g_str_equal (table, "candidates")
-                                               || g_str_equal (table, "runs") ? "index" : "table", table);
+    /* "missing table “checklist”", or one of its indexes first: "missing index
+     * “sqlite_autoindex_run_samples_1” of table “run_samples”" */
+    g_autofree char *needle = g_strdup_printf ("table “%s”", table);
 
     add (name, g_strdup_printf ("DROP TABLE %s;", table), REFUSED_OPEN, needle);
   }
@@ -216,8 +216,8 @@ build_variants (void)
   add ("huge-notes", g_strdup ("UPDATE candidates SET notes = printf('%.*c', 4000000, '<');"), LOADS, NULL);
   add ("huge-samples", g_strdup ("UPDATE run_samples SET data = zeroblob(8 * 200000), n = 200000 "
                                  "WHERE id = (SELECT min(id) FROM run_samples);"), LOADS, NULL);
-  add ("huge-warnings", g_strdup ("UPDATE runs SET warnings = '[' || substr(replace(printf('%.*c', 20000, 'x'), "
-                                  "'x', '\"<b>=1+2</b>\",'), 1, 20000 * 15 - 1) || ']';"), LOADS, NULL);
+  add ("huge-warnings", g_strdup ("UPDATE runs SET warnings = '[' || rtrim(replace(printf('%.*c', 20000, 'x'), "
+                                  "'x', '\"<b>=1+2</b>\",'), ',') || ']';"), LOADS, NULL);
 
   /* versions and other applications */
   add ("version-next", g_strdup_printf ("PRAGMA user_version = %d;", PROCURA_STORE_SCHEMA_VERSION + 1),
@@ -410,6 +410,9 @@ test_corpus (void)
       g_autofree char *out = NULL, *err = NULL;
       int rc;
 
+      if (g_getenv ("PROCURA_TEST_VARIANT") != NULL
+          && !g_str_has_prefix (v->name, g_getenv ("PROCURA_TEST_VARIANT")))
+        continue;
       g_test_message ("%s", v->name);
       rc = procura_test_run_cli (summary_argv, &out, &err);
       assert_clean_run (v, path, "summary", rc, out, err);

@@ -633,6 +633,20 @@ expected_signature (int version)
   return sig;
 }
 
+/* "missing index “runs_candidate” of table “runs”": names from the file made UTF-8. */
+static char *
+describe_object (const char  *what,
+                 char       **f)
+{
+  g_autofree char *type = valid_text (f[0], -1);
+  g_autofree char *name = valid_text (f[1], -1);
+  g_autofree char *table = valid_text (f[2], -1);
+
+  if (g_str_equal (type, "table"))
+    return g_strdup_printf ("%s table “%s”", what, name);
+  return g_strdup_printf ("%s %s “%s” of table “%s”", what, type, name, table);
+}
+
 /* Describes the first difference between two signatures. */
 static char *
 describe_schema_difference (const char *expected,
@@ -648,8 +662,8 @@ describe_schema_difference (const char *expected,
     if (*a[i] != '\0' && !g_hash_table_contains (known, a[i]))
       {
         g_auto (GStrv) f = g_strsplit (a[i], "\x1f", 4);
-        if (g_strv_length (f) >= 2)
-          return g_strdup_printf ("unexpected or altered %s “%s”", f[0], f[1]);
+        if (g_strv_length (f) >= 3)
+          return describe_object ("unexpected or altered", f);
       }
   g_hash_table_remove_all (known);
   for (int i = 0; a[i] != NULL; i++)
@@ -658,8 +672,8 @@ describe_schema_difference (const char *expected,
     if (*e[i] != '\0' && !g_hash_table_contains (known, e[i]))
       {
         g_auto (GStrv) f = g_strsplit (e[i], "\x1f", 4);
-        if (g_strv_length (f) >= 2)
-          return g_strdup_printf ("missing %s “%s”", f[0], f[1]);
+        if (g_strv_length (f) >= 3)
+          return describe_object ("missing", f);
       }
   return g_strdup ("schema differs");
 }
