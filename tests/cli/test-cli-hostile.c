@@ -248,8 +248,8 @@ test_json_numbers (void)
   g_autoptr (JsonNode) back = NULL;
   g_autoptr (GError) error = NULL;
   g_autofree char *text = NULL;
-  g_autofree char *project = make_project ("big.procura", "Big numbers", "gpu", NULL, 1e20);
-  const char *argv[] = { "summary", project, "--json", "--no-bootstrap", NULL };
+  g_autofree char *input = g_build_filename (dir, "big.json", NULL);
+  const char *argv[] = { "inspect", input, "--json", NULL };
   g_autofree char *out = NULL, *err = NULL;
   char *rewritten = NULL;
   gsize rewritten_len = 0;
@@ -278,13 +278,20 @@ test_json_numbers (void)
   g_assert_cmpstr (json_object_get_string_member (json_node_get_object (back), "s"), ==,
                    "1e+20.0 stays as it is in a string");
 
-  /* and through the CLI, with a price of 1e20 per GPU-hour */
+  /* and through the CLI: a run at 1e17 requests/s for 1e20 s (json-glib alone writes
+   * "1e+17.0" and "1e+20.0") */
+  g_assert_true (g_file_set_contents (input, "{\"backend\": \"vllm\", \"model_id\": \"m\", "
+                                      "\"request_rate\": 1e17, \"completed\": 5, \"failed\": 0, "
+                                      "\"mean_ttft_ms\": 1, \"mean_tpot_ms\": 1, \"duration\": 1e20}",
+                                      -1, NULL));
   g_assert_cmpint (procura_test_run_cli (argv, &out, &err), ==, 0);
-  g_assert_true (procura_json_check ("summary --json", out, strlen (out), 0, PROCURA_JSON_STRICT,
+  g_assert_true (procura_json_check ("inspect --json", out, strlen (out), 0, PROCURA_JSON_STRICT,
                                      &rewritten, &rewritten_len, &error));
   g_assert_no_error (error);
   g_free (rewritten);
   g_assert_null (strstr (out, "e+20.0"));
+  g_assert_nonnull (strstr (out, ": 1e+20"));
+  g_assert_nonnull (strstr (out, ": 1e+17"));
 }
 
 int

@@ -21,6 +21,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <glib/gstdio.h>
+#include <math.h>
 #include <json-glib/json-glib.h>
 #include <sqlite3.h>
 #include <string.h>
@@ -250,15 +251,35 @@ col_text (sqlite3_stmt *stmt,
   return valid_text (text, text != NULL ? sqlite3_column_bytes (stmt, i) : 0);
 }
 
+/* Largest magnitude read from a REAL column: more than any real figure (bytes, tokens,
+ * dollars), and small enough that the analysis may round any of them to a gint64. A
+ * received file may hold ±Inf or 1e308: read as unknown. */
+#define STORE_MAX_REAL 1e18
+
 static double
 col_double (sqlite3_stmt *stmt,
             const char   *name)
 {
   int i = col (stmt, name);
+  double v;
 
   if (sqlite3_column_type (stmt, i) == SQLITE_NULL)
     return NAN;
-  return sqlite3_column_double (stmt, i);
+  v = sqlite3_column_double (stmt, i);
+  return isfinite (v) && fabs (v) <= STORE_MAX_REAL ? v : NAN;
+}
+
+/* A load value: +Inf is a real one (all requests at once, "rate unlimited"). */
+static double
+col_load_value (sqlite3_stmt *stmt,
+                const char   *name)
+{
+  int i = col (stmt, name);
+
+  if (sqlite3_column_type (stmt, i) != SQLITE_NULL && isinf (sqlite3_column_double (stmt, i))
+      && sqlite3_column_double (stmt, i) > 0)
+    return INFINITY;
+  return col_double (stmt, name);
 }
 
 static gint64
@@ -2930,7 +2951,7 @@ read_run_row (ProcuraStore *store, sqlite3_stmt *stmt, GError **error)
   r->scenario.pp = col_small (stmt, "pp", -1);
   r->scenario.dp = col_small (stmt, "dp", -1);
   r->scenario.load_type = col_text (stmt, "load_type");
-  r->scenario.load_value = col_double (stmt, "load_value");
+  r->scenario.load_value = col_load_value (stmt, "load_value");
   r->scenario.input_len = col_double (stmt, "input_len");
   r->scenario.output_len = col_double (stmt, "output_len");
   r->duration_s = col_double (stmt, "duration_s");
