@@ -48,8 +48,8 @@ procura_json_add_count (JsonBuilder *b,
 /* json-glib 1.6 writes a double with "%.17g" and appends ".0" when the text has no
  * '.', so 1e20 comes out as "1e+20.0", which is not JSON. Outside strings, a number
  * whose exponent is followed by ".0" loses that ".0". */
-static void
-fix_exponents (char *text)
+void
+procura_json_fix_numbers (char *text)
 {
   gboolean in_string = FALSE;
   char *w = text;
@@ -110,6 +110,6 @@ procura_json_to_data (JsonNode *root,
   json_generator_set_root (generator, root);
   json_generator_set_pretty (generator, pretty);
   text = json_generator_to_data (generator, NULL);
-  fix_exponents (text);
+  procura_json_fix_numbers (text);
   return text;
 }

@@ -28,4 +28,8 @@ void procura_json_add_count  (JsonBuilder *b,
 char *procura_json_to_data (JsonNode *root,
                             gboolean  pretty);
 
+/* Rewrites, in place, the numbers json-glib wrote as "1e+20.0" (outside strings) as
+ * "1e+20"; for text written by older versions. */
+void  procura_json_fix_numbers (char *text);
+
 G_END_DECLS

@@ -374,6 +374,26 @@ test_wrong_types (void)
   procura_store_close (store);
 }
 
+/* Extras written by earlier versions with json-glib's "1e+20.0" still load, repaired. */
+static void
+test_old_extras (void)
+{
+  g_autofree char *path = make_project ("oldextras.procura");
+  g_autoptr (GError) error = NULL;
+  ProcuraStore *store;
+  ProcuraProject *p;
+
+  tamper (path, "UPDATE runs SET extras_json = '{\"n\":1e+20.0,\"s\":\"1e+20.0\"}';");
+  store = procura_store_open (path, PROCURA_STORE_OPEN_READ_ONLY, &error);
+  g_assert_no_error (error);
+  p = procura_store_load_project (store, 0, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (((ProcuraRun *) g_ptr_array_index (p->runs, 0))->extras_json, ==,
+                   "{\"n\":1e+20,\"s\":\"1e+20.0\"}");
+  procura_project_free (p);
+  procura_store_close (store);
+}
+
 /* A JSON column that is not JSON (or too deep) is refused, naming table, column, row. */
 static void
 test_bad_json_column (void)
@@ -588,6 +608,7 @@ main (int    argc,
   g_test_add_func ("/store/hostile/ragged-blob", test_ragged_blob);
   g_test_add_func ("/store/hostile/wrong-types", test_wrong_types);
   g_test_add_func ("/store/hostile/bad-json-column", test_bad_json_column);
+  g_test_add_func ("/store/hostile/old-extras", test_old_extras);
   g_test_add_func ("/store/hostile/special-files", test_special_files);
   g_test_add_func ("/store/hostile/no-project-row", test_no_project_row);
   g_test_add_func ("/store/hostile/read-only-folder", test_read_only_folder);

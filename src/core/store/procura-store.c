@@ -30,6 +30,7 @@
 #include <unistd.h>
 
 #include "procura-json.h"
+#include "procura-json-out.h"
 #include "procura-store.h"
 #include "procura-store-schema.h"
 #include "procura-util.h"
@@ -2964,6 +2965,9 @@ read_run_row (ProcuraStore *store, sqlite3_stmt *stmt, GError **error)
   r->output_tokens_mean = col_double (stmt, "output_tokens_mean");
   warnings = col_text (stmt, "warnings");
   r->extras_json = col_text (stmt, "extras_json");
+  /* earlier versions stored json-glib's "1e+20.0" here */
+  if (r->extras_json != NULL)
+    procura_json_fix_numbers (r->extras_json);
   if (!json_to_strv (store, "runs", "warnings", r->id, warnings, r->warnings, error)
       || !check_json_column (store, "runs", "extras_json", r->id, r->extras_json, FALSE, error))
     {
