@@ -25,6 +25,35 @@ check_status (cairo_status_t  status,
   return FALSE;
 }
 
+/* Every file is drawn into memory first and then written with
+ * g_file_set_contents_full(): a temporary file in the same folder, renamed over the old
+ * one (synced first when there is an old one to keep). A kill or a full disk leaves the
+ * previous file, never half of one. */
+static cairo_status_t
+append_cb (void                *closure,
+           const unsigned char *data,
+           unsigned int         length)
+{
+  g_byte_array_append (closure, data, length);
+  return CAIRO_STATUS_SUCCESS;
+}
+
+static gboolean
+save_bytes (GByteArray  *bytes,
+            const char  *path,
+            GError     **error)
+{
+  g_autoptr (GError) local = NULL;
+
+  if (g_file_set_contents_full (path, (const char *) bytes->data, bytes->len,
+                                G_FILE_SET_CONTENTS_CONSISTENT | G_FILE_SET_CONTENTS_ONLY_EXISTING,
+                                0666, &local))
+    return TRUE;
+  g_set_error (error, PROCURA_CHART_ERROR, PROCURA_CHART_ERROR_WRITE, "%s: cannot write the chart: %s",
+               path, local->message);
+  return FALSE;
+}
+
 static gboolean
 check_size (double   width,
             double   height,
@@ -63,7 +92,15 @@ procura_chart_write_png (ProcuraChart            *chart,
   status = cairo_status (cr);
   cairo_destroy (cr);
   if (status == CAIRO_STATUS_SUCCESS)
-    status = cairo_surface_write_to_png (surface, path);
+    {
+      g_autoptr (GByteArray) bytes = g_byte_array_new ();
+
+      status = cairo_surface_write_to_png_stream (surface, append_cb, bytes);
+      cairo_surface_destroy (surface);
+      if (status != CAIRO_STATUS_SUCCESS)
+        return check_status (status, path, error);
+      return save_bytes (bytes, path, error);
+    }
   cairo_surface_destroy (surface);
   return check_status (status, path, error);
 }
@@ -76,13 +113,14 @@ procura_chart_write_svg (ProcuraChart            *chart,
                          const ProcuraChartTheme *theme,
                          GError                 **error)
 {
+  g_autoptr (GByteArray) bytes = g_byte_array_new ();
   cairo_surface_t *surface;
   cairo_t *cr;
   cairo_status_t status;
 
   if (!check_size (width, height, 1, error))
     return FALSE;
-  surface = cairo_svg_surface_create (path, width, height);
+  surface = cairo_svg_surface_create_for_stream (append_cb, bytes, width, height);
   status = cairo_surface_status (surface);
   if (status != CAIRO_STATUS_SUCCESS)
     {
@@ -97,7 +135,9 @@ procura_chart_write_svg (ProcuraChart            *chart,
   if (status == CAIRO_STATUS_SUCCESS)
     status = cairo_surface_status (surface);
   cairo_surface_destroy (surface);
-  return check_status (status, path, error);
+  if (status != CAIRO_STATUS_SUCCESS)
+    return check_status (status, path, error);
+  return save_bytes (bytes, path, error);
 }
 
 gboolean
@@ -109,13 +149,14 @@ procura_chart_write_pdf_pages (ProcuraChart * const    *charts,
                                const ProcuraChartTheme *theme,
                                GError                 **error)
 {
+  g_autoptr (GByteArray) bytes = g_byte_array_new ();
   cairo_surface_t *surface;
   cairo_t *cr;
   cairo_status_t status;
 
   if (!check_size (width, height, 1, error))
     return FALSE;
-  surface = cairo_pdf_surface_create (path, width, height);
+  surface = cairo_pdf_surface_create_for_stream (append_cb, bytes, width, height);
   status = cairo_surface_status (surface);
   if (status != CAIRO_STATUS_SUCCESS)
     {
@@ -137,7 +178,9 @@ procura_chart_write_pdf_pages (ProcuraChart * const    *charts,
   if (status == CAIRO_STATUS_SUCCESS)
     status = cairo_surface_status (surface);
   cairo_surface_destroy (surface);
-  return check_status (status, path, error);
+  if (status != CAIRO_STATUS_SUCCESS)
+    return check_status (status, path, error);
+  return save_bytes (bytes, path, error);
 }
 
 gboolean

@@ -13,6 +13,7 @@
 
 #include "procura-cli.h"
 #include "procura-cost.h"
+#include "procura-json-out.h"
 
 /* A figure, or "n/a" where it does not exist (never "nan"). */
 #define NUM(format, v) (isfinite (v) ? g_strdup_printf (format, (double) (v)) : g_strdup ("n/a"))
@@ -101,7 +102,6 @@ procura_cli_cost (int    argc,
   if (json)
     {
       g_autoptr(JsonBuilder) b = json_builder_new ();
-      g_autoptr(JsonGenerator) gen = json_generator_new ();
       g_autoptr(JsonNode) root = NULL;
       g_autofree char *text = NULL;
 
@@ -113,9 +113,7 @@ procura_cli_cost (int    argc,
       json_builder_end_array (b);
       json_builder_end_object (b);
       root = json_builder_get_root (b);
-      json_generator_set_root (gen, root);
-      json_generator_set_pretty (gen, TRUE);
-      text = json_generator_to_data (gen, NULL);
+      text = procura_json_to_data (root, TRUE);
       g_print ("%s\n", text);
     }
   else

@@ -9,6 +9,7 @@
 #include "procura-cli.h"
 #include "procura-demo.h"
 #include "procura-store.h"
+#include "procura-json-out.h"
 
 int
 procura_cli_demo (int    argc,
@@ -38,7 +39,6 @@ procura_cli_demo (int    argc,
   if (json)
     {
       g_autoptr (JsonBuilder) builder = json_builder_new ();
-      g_autoptr (JsonGenerator) generator = json_generator_new ();
       g_autoptr (JsonNode) root = NULL;
       g_autofree char *text = NULL;
 
@@ -53,9 +53,7 @@ procura_cli_demo (int    argc,
       json_builder_add_boolean_value (builder, TRUE);
       json_builder_end_object (builder);
       root = json_builder_get_root (builder);
-      json_generator_set_root (generator, root);
-      json_generator_set_pretty (generator, TRUE);
-      text = json_generator_to_data (generator, NULL);
+      text = procura_json_to_data (root, TRUE);
       g_print ("%s\n", text);
     }
   else

@@ -35,12 +35,9 @@
 static void
 print_json (JsonNode *node)
 {
-  g_autoptr (JsonGenerator) gen = json_generator_new ();
   g_autofree char *text = NULL;
 
-  json_generator_set_pretty (gen, TRUE);
-  json_generator_set_root (gen, node);
-  text = json_generator_to_data (gen, NULL);
+  text = procura_json_to_data (node, TRUE);
   fputs (text, stdout);
   fputc ('\n', stdout);
 }

@@ -14,6 +14,7 @@
 #include "procura-import.h"
 #include "procura-import-json.h"
 #include "procura-store.h"
+#include "procura-json-out.h"
 
 static void
 print_warnings (const char          *file,
@@ -39,12 +40,9 @@ print_warnings (const char          *file,
 static void
 print_json (JsonNode *node)
 {
-  g_autoptr (JsonGenerator) gen = json_generator_new ();
   g_autofree char *text = NULL;
 
-  json_generator_set_pretty (gen, TRUE);
-  json_generator_set_root (gen, node);
-  text = json_generator_to_data (gen, NULL);
+  text = procura_json_to_data (node, TRUE);
   fputs (text, stdout);
   fputc ('\n', stdout);
 }
@@ -97,19 +95,21 @@ procura_cli_inspect (int    argc,
   return PROCURA_EXIT_OK;
 }
 
-static gint64
+/* The candidate to create for --candidate NAME (stored with the import, in its
+ * transaction), or NULL when it exists (*id set). */
+static ProcuraCandidate *
 candidate_for (ProcuraStore *store,
                const char   *name,
                GPtrArray    *results,
-               GError      **error)
+               gint64       *id)
 {
-  g_autoptr (ProcuraCandidate) c = NULL;
-  gint64 id = procura_store_find_candidate_by_name (store, name);
+  ProcuraCandidate *c = NULL;
   const char *gpu = NULL;
   gboolean same = TRUE;
 
-  if (id > 0)
-    return id;
+  *id = procura_store_find_candidate_by_name (store, name);
+  if (*id > 0)
+    return NULL;
   c = procura_candidate_new ();
   c->name = g_strdup (name);
   c->kind = PROCURA_CANDIDATE_GPU;
@@ -128,7 +128,7 @@ candidate_for (ProcuraStore *store,
     }
   if (same && gpu != NULL)
     c->gpu_name = g_strdup (gpu);
-  return procura_store_add_candidate (store, c, error);
+  return c;
 }
 
 int
@@ -149,6 +149,7 @@ procura_cli_import (int    argc,
   g_autoptr (ProcuraStore) store = NULL;
   g_autoptr (GError) error = NULL;
   g_autoptr (JsonBuilder) b = json_builder_new ();
+  g_autoptr (ProcuraCandidate) new_candidate = NULL;
   gint64 candidate_id = 0;
 
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
@@ -175,11 +176,10 @@ procura_cli_import (int    argc,
     return procura_cli_fail ("import", PROCURA_EXIT_BAD_INPUT, _("%s is read-only: %s"), argv[1],
                              procura_store_get_read_only_reason (store));
   if (candidate != NULL)
-    {
-      candidate_id = candidate_for (store, candidate, results, &error);
-      if (candidate_id <= 0)
-        return procura_cli_fail ("import", PROCURA_EXIT_BAD_INPUT, "%s", error ? error->message : candidate);
-    }
+    new_candidate = candidate_for (store, candidate, results, &candidate_id);
+  /* One transaction: the new candidate and every file, or nothing */
+  if (!procura_store_import_all (store, results, candidate_id, new_candidate, &candidate_id, &error))
+    return procura_cli_fail ("import", PROCURA_EXIT_BAD_INPUT, "%s", error->message);
 
   json_builder_begin_object (b);
   json_builder_set_member_name (b, "imported");
@@ -189,13 +189,13 @@ procura_cli_import (int    argc,
       ProcuraImportResult *r = g_ptr_array_index (results, f);
       const char *file = argv[f + 2];
 
-      if (!procura_store_import (store, r, candidate_id, &error))
-        return procura_cli_fail ("import", PROCURA_EXIT_BAD_INPUT, _("%s: %s (this file was not imported)"),
-                                 file, error->message);
       print_warnings (file, r);
       json_builder_begin_object (b);
       json_builder_set_member_name (b, "file");
-      json_builder_add_string_value (b, file);
+      {
+        g_autofree char *display = g_filename_display_name (file);  /* JSON is UTF-8 */
+        json_builder_add_string_value (b, display);
+      }
       json_builder_set_member_name (b, "format");
       json_builder_add_string_value (b, r->format);
       json_builder_set_member_name (b, "runs");

@@ -8,6 +8,7 @@
 
 #include "procura-cli.h"
 #include "procura-store.h"
+#include "procura-json-out.h"
 
 /* Prints {"path":…,"title":…,"schema_version":…} on stdout. */
 static void
@@ -16,7 +17,6 @@ print_created (const char *path,
                gboolean    illustrative)
 {
   g_autoptr (JsonBuilder) builder = json_builder_new ();
-  g_autoptr (JsonGenerator) generator = json_generator_new ();
   g_autoptr (JsonNode) root = NULL;
   g_autofree char *text = NULL;
 
@@ -31,9 +31,7 @@ print_created (const char *path,
   json_builder_add_boolean_value (builder, illustrative);
   json_builder_end_object (builder);
   root = json_builder_get_root (builder);
-  json_generator_set_root (generator, root);
-  json_generator_set_pretty (generator, TRUE);
-  text = json_generator_to_data (generator, NULL);
+  text = procura_json_to_data (root, TRUE);
   g_print ("%s\n", text);
 }
 

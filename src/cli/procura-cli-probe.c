@@ -16,17 +16,69 @@
 #include <json-glib/json-glib.h>
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "procura-cli.h"
 #include "procura-probe-client.h"
 #include "procura-probe-import.h"
 #include "procura-store.h"
+#include "procura-json-out.h"
 
 typedef struct {
   gboolean json;
   gboolean tty;
 } ProbeCli;
+
+/* Text from the probe (maybe from another machine) before it reaches a terminal: made
+ * valid UTF-8, and every control character (C0 but newline and tab, DEL, C1: ESC and
+ * CSI start escape sequences that can rewrite the screen or the title) becomes '?'. */
+static char *
+term_safe (const char *text)
+{
+  g_autofree char *valid = NULL;
+  GString *out;
+
+  if (text == NULL)
+    return NULL;
+  valid = g_utf8_make_valid (text, -1);
+  out = g_string_sized_new (strlen (valid));
+  for (const char *p = valid; *p != '\0'; p = g_utf8_next_char (p))
+    {
+      gunichar c = g_utf8_get_char (p);
+
+      if (c == '\r' && p[1] == '\n')
+        continue;  /* a CRLF line end (ssh writes them) */
+      if ((c < 0x20 && c != '\n' && c != '\t') || (c >= 0x7f && c < 0xa0))
+        g_string_append_c (out, '?');
+      else
+        g_string_append_unichar (out, c);
+    }
+  return g_string_free (out, FALSE);
+}
+
+/* A string member made safe for the terminal; kept in @keep until the table is printed. */
+static const char *
+safe_member (GPtrArray  *keep,
+             JsonObject *object,
+             const char *key,
+             const char *fallback)
+{
+  char *text = term_safe (json_object_get_string_member_with_default (object, key, fallback));
+
+  g_ptr_array_add (keep, text);
+  return text;
+}
+
+static const char *
+safe_text (GPtrArray  *keep,
+           const char *text)
+{
+  char *copy = term_safe (text);
+
+  g_ptr_array_add (keep, copy);
+  return copy;
+}
 
 static void
 on_event (const char *event,
@@ -37,23 +89,25 @@ on_event (const char *event,
 
   if (cli->json)
     {
-      g_autoptr (JsonGenerator) gen = json_generator_new ();
       g_autoptr (JsonNode) node = json_node_new (JSON_NODE_OBJECT);
       g_autofree char *text = NULL;
 
       json_node_set_object (node, object);
-      json_generator_set_root (gen, node);
-      text = json_generator_to_data (gen, NULL);
+      text = procura_json_to_data (node, FALSE);
       fputs (text, stdout);
       fputc ('\n', stdout);
       fflush (stdout);
     }
   else if (cli->tty && g_str_equal (event, "progress"))
-    g_printerr ("\r%-16s device %" G_GINT64_FORMAT ": %" G_GINT64_FORMAT "/%" G_GINT64_FORMAT "   ",
-                json_object_get_string_member_with_default (object, "step", ""),
+    {
+      g_autofree char *step = term_safe (json_object_get_string_member_with_default (object, "step", ""));
+
+      g_printerr ("\r%-16s device %" G_GINT64_FORMAT ": %" G_GINT64_FORMAT "/%" G_GINT64_FORMAT "   ",
+                step,
                 json_object_get_int_member_with_default (object, "device", -1),
                 json_object_get_int_member_with_default (object, "done", 0),
                 json_object_get_int_member_with_default (object, "total", 0));
+    }
 }
 
 static double
@@ -68,28 +122,30 @@ gib (JsonObject *o,
 static void
 print_table (const ProcuraProbeReport *report)
 {
+  g_autoptr (GPtrArray) keep = g_ptr_array_new_with_free_func (g_free);
   guint i;
 
   if (report->driver_version != NULL || report->cuda_version != NULL)
-    g_print (_("Driver %s, CUDA %s%s%s\n"), report->driver_version ? report->driver_version : "?",
-             report->cuda_version ? report->cuda_version : "?",
-             report->host ? _(", on ") : "", report->host ? report->host : "");
+    g_print (_("Driver %s, CUDA %s%s%s\n"),
+             safe_text (keep, report->driver_version ? report->driver_version : "?"),
+             safe_text (keep, report->cuda_version ? report->cuda_version : "?"),
+             report->host ? _(", on ") : "", report->host ? safe_text (keep, report->host) : "");
   for (i = 0; i < report->devices->len; i++)
     {
       JsonObject *d = g_ptr_array_index (report->devices, i);
 
       g_print (_("GPU %" G_GINT64_FORMAT "  %s  cc %s  %" G_GINT64_FORMAT " SMs  %.2f GiB total, %.2f GiB free  MIG %s\n"),
                json_object_get_int_member_with_default (d, "index", -1),
-               json_object_get_string_member_with_default (d, "name", "?"),
-               json_object_get_string_member_with_default (d, "cc", "?"),
+               safe_member (keep, d, "name", "?"),
+               safe_member (keep, d, "cc", "?"),
                json_object_get_int_member_with_default (d, "sms", -1),
                gib (d, "total_bytes"), gib (d, "free_bytes"),
-               json_object_get_string_member_with_default (d, "mig_mode", "unknown"));
+               safe_member (keep, d, "mig_mode", "unknown"));
     }
   for (i = 0; i < report->results->len; i++)
     {
       JsonObject *r = g_ptr_array_index (report->results, i);
-      const char *test = json_object_get_string_member_with_default (r, "test", "?");
+      const char *test = safe_member (keep, r, "test", "?");
       gint64 dev = json_object_get_int_member_with_default (r, "device", -1);
 
       if (g_str_equal (test, "fit"))
@@ -105,8 +161,8 @@ print_table (const ProcuraProbeReport *report)
                      json_object_get_int_member_with_default (r, "extra_kv_blocks", 0));
           else
             g_print (_("fit        GPU %" G_GINT64_FORMAT ": does not fit: %s (%s, %.2f GiB) failed, %.2f GiB missing\n"),
-                     dev, json_object_get_string_member_with_default (failed, "name", "?"),
-                     json_object_get_string_member_with_default (failed, "kind", "?"),
+                     dev, safe_member (keep, failed, "name", "?"),
+                     safe_member (keep, failed, "kind", "?"),
                      gib (failed, "bytes"), gib (r, "missing_bytes"));
         }
       else if (g_str_equal (test, "decode-floor"))
@@ -126,7 +182,7 @@ print_table (const ProcuraProbeReport *report)
       else
         g_print ("%-10s GPU %" G_GINT64_FORMAT ": %.1f GB/s (%s)\n", test, dev,
                  json_object_get_double_member_with_default (r, "gbps", NAN),
-                 json_object_get_string_member_with_default (r, "counting", ""));
+                 safe_member (keep, r, "counting", ""));
     }
 }
 
@@ -143,6 +199,8 @@ store_results (const ProcuraProbeReport *report,
   g_autofree char *text = procura_probe_report_to_jsonl (report);
   g_autofree char *name = report->host ? g_strdup_printf ("procura-probe@%s.jsonl", report->host)
                                        : g_strdup ("procura-probe.jsonl");
+  g_autoptr (GPtrArray) results = g_ptr_array_new ();
+  g_autoptr (ProcuraCandidate) new_candidate = NULL;
   gint64 candidate_id = 0;
 
   if (!procura_probe_parse_jsonl (name, text, strlen (text), result, error))
@@ -169,20 +227,19 @@ store_results (const ProcuraProbeReport *report,
       candidate_id = procura_store_find_candidate_by_name (store, candidate);
       if (candidate_id <= 0)
         {
-          g_autoptr (ProcuraCandidate) c = procura_candidate_new ();
-
-          /* created when absent, as `procura import --candidate` does */
-          c->name = g_strdup (candidate);
-          c->kind = PROCURA_CANDIDATE_GPU;
+          /* created when absent, as `procura import --candidate` does, in the same
+           * transaction as the results */
+          new_candidate = procura_candidate_new ();
+          new_candidate->name = g_strdup (candidate);
+          new_candidate->kind = PROCURA_CANDIDATE_GPU;
           if (report->devices->len > 0)
-            c->gpu_name = g_strdup (json_object_get_string_member_with_default (
-                                      g_ptr_array_index (report->devices, 0), "name", NULL));
-          candidate_id = procura_store_add_candidate (store, c, error);
-          if (candidate_id <= 0)
-            return FALSE;
+            new_candidate->gpu_name = g_strdup (json_object_get_string_member_with_default (
+                                                  g_ptr_array_index (report->devices, 0), "name", NULL));
+          candidate_id = 0;
         }
     }
-  if (!procura_store_import (store, result, candidate_id, error))
+  g_ptr_array_add (results, result);
+  if (!procura_store_import_all (store, results, candidate_id, new_candidate, &candidate_id, error))
     return FALSE;
   *stored = result->probe_results->len;
   return TRUE;
@@ -217,6 +274,7 @@ procura_cli_probe (int    argc,
   g_autoptr (ProcuraProbeReport) report = NULL;
   g_autoptr (GError) error = NULL;
   ProbeCli cli = { FALSE, FALSE };
+  g_autofree char *message = NULL;
   gboolean ran;
 
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
@@ -256,17 +314,21 @@ procura_cli_probe (int    argc,
     print_table (report);
 
   ran = report->status == PROCURA_PROBE_STATUS_OK || report->status == PROCURA_PROBE_STATUS_DOES_NOT_FIT;
+  message = term_safe (report->message);
   if (procura_probe_status_is_calm (report->status))
-    g_printerr ("%s\n", report->message);
+    g_printerr ("%s\n", message);
   else if (!ran)
     {
       if (report->stderr_tail != NULL && *report->stderr_tail != '\0' && !json)
-        g_printerr ("%s", report->stderr_tail);
-      return procura_cli_fail ("probe", PROCURA_EXIT_BAD_INPUT, "%s (%s)", report->message,
+        {
+          g_autofree char *tail = term_safe (report->stderr_tail);
+          g_printerr ("%s", tail);
+        }
+      return procura_cli_fail ("probe", PROCURA_EXIT_BAD_INPUT, "%s (%s)", message,
                                procura_probe_status_to_string (report->status));
     }
   else if (!json)
-    g_print ("%s\n", report->message);
+    g_print ("%s\n", message);
 
   if (into != NULL)
     {
@@ -274,7 +336,7 @@ procura_cli_probe (int    argc,
 
       if (!ran)
         return procura_cli_fail ("probe", PROCURA_EXIT_BAD_INPUT, _("nothing stored in %s: %s"),
-                                 into, report->message);
+                                 into, message);
       if (!store_results (report, into, candidate, &stored, &error))
         return procura_cli_fail ("probe", PROCURA_EXIT_BAD_INPUT, "%s", error->message);
       g_printerr (_("Stored %u probe result(s) in %s\n"), stored, into);

@@ -12,6 +12,7 @@
 #include "procura-cli.h"
 #include "procura-figures.h"
 #include "procura-store.h"
+#include "procura-json-out.h"
 
 static char *
 figure_list (void)
@@ -101,12 +102,17 @@ procura_cli_render (int    argc,
       goto out;
     }
 
+  status = procura_cli_check_output ("render", output, argv[1]);
+  if (status != PROCURA_EXIT_OK)
+    goto out;
+
   store = procura_store_open (argv[1], PROCURA_STORE_OPEN_READ_ONLY, &error);
   if (store != NULL)
     project = procura_store_load_project (store, PROCURA_STORE_LOAD_WITH_SAMPLES, &error);
   if (project == NULL)
     {
-      status = procura_cli_fail ("render", PROCURA_EXIT_BAD_INPUT, "%s: %s", argv[1], error->message);
+      /* the store's messages name the file */
+      status = procura_cli_fail ("render", PROCURA_EXIT_BAD_INPUT, "%s", error->message);
       goto out;
     }
 
@@ -130,13 +136,13 @@ procura_cli_render (int    argc,
   if (json)
     {
       g_autoptr(JsonBuilder) b = json_builder_new ();
-      g_autoptr(JsonGenerator) gen = json_generator_new ();
+      g_autofree char *display = g_filename_display_name (output);  /* JSON is UTF-8 */
       g_autoptr(JsonNode) root = NULL;
       g_autofree char *text = NULL;
 
       json_builder_begin_object (b);
       json_builder_set_member_name (b, "file");
-      json_builder_add_string_value (b, output);
+      json_builder_add_string_value (b, display);
       json_builder_set_member_name (b, "figure");
       json_builder_add_string_value (b, argv[2]);
       json_builder_set_member_name (b, "title");
@@ -149,9 +155,7 @@ procura_cli_render (int    argc,
       json_builder_add_string_value (b, summary_text);
       json_builder_end_object (b);
       root = json_builder_get_root (b);
-      json_generator_set_root (gen, root);
-      json_generator_set_pretty (gen, TRUE);
-      text = json_generator_to_data (gen, NULL);
+      text = procura_json_to_data (root, TRUE);
       g_print ("%s\n", text);
     }
   else

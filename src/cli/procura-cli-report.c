@@ -5,8 +5,10 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <json-glib/json-glib.h>
 
 #include "procura-cli.h"
+#include "procura-json-out.h"
 #include "procura-report.h"
 #include "procura-store.h"
 
@@ -42,6 +44,9 @@ procura_cli_report (int    argc,
     return procura_cli_fail ("report", PROCURA_EXIT_USAGE,
                              "%s: the output must end in .pdf, .md or .csv", output);
 
+  if (procura_cli_check_output ("report", output, argv[1]) != PROCURA_EXIT_OK)
+    return PROCURA_EXIT_USAGE;
+
   store = procura_store_open (argv[1], PROCURA_STORE_OPEN_READ_ONLY, &error);
   if (store == NULL)
     return procura_cli_fail ("report", PROCURA_EXIT_BAD_INPUT, "%s", error->message);
@@ -62,6 +67,19 @@ procura_cli_report (int    argc,
     return procura_cli_fail ("report", PROCURA_EXIT_BAD_INPUT, "%s", error->message);
 
   if (json)
-    g_print ("{\"output\":\"%s\"}\n", output);
+    {
+      g_autoptr (JsonBuilder) b = json_builder_new ();
+      g_autoptr (JsonNode) root = NULL;
+      g_autofree char *text = NULL;
+      g_autofree char *name = g_filename_display_name (output);
+
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "output");
+      json_builder_add_string_value (b, name);
+      json_builder_end_object (b);
+      root = json_builder_get_root (b);
+      text = procura_json_to_data (root, FALSE);
+      g_print ("%s\n", text);
+    }
   return PROCURA_EXIT_OK;
 }

@@ -11,6 +11,7 @@
 #include "procura-analysis.h"
 #include "procura-cli.h"
 #include "procura-store.h"
+#include "procura-json-out.h"
 
 int
 procura_cli_summary (int    argc,
@@ -69,7 +70,7 @@ procura_cli_summary (int    argc,
   if (project == NULL)
     {
       g_free (metric);
-      return procura_cli_fail ("summary", PROCURA_EXIT_BAD_INPUT, "%s: %s", argv[1], error->message);
+      return procura_cli_fail ("summary", PROCURA_EXIT_BAD_INPUT, "%s", error->message);
     }
 
   procura_analysis_options_init (&options);
@@ -83,13 +84,10 @@ procura_cli_summary (int    argc,
 
   if (json)
     {
-      g_autoptr(JsonGenerator) gen = json_generator_new ();
       g_autoptr(JsonNode) root = procura_analysis_to_json (analysis, project);
       g_autofree char *text = NULL;
 
-      json_generator_set_root (gen, root);
-      json_generator_set_pretty (gen, TRUE);
-      text = json_generator_to_data (gen, NULL);
+      text = procura_json_to_data (root, TRUE);
       g_print ("%s\n", text);
     }
   else

@@ -4,6 +4,9 @@
  */
 #include "config.h"
 
+#include <glib/gstdio.h>
+#include <sys/stat.h>
+
 #include <glib/gi18n.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -117,4 +120,21 @@ procura_cli_fail (const char *command,
   va_end (args);
   g_printerr ("procura %s: %s\n", command, message);
   return code;
+}
+
+int
+procura_cli_check_output (const char *command,
+                          const char *output,
+                          const char *input)
+{
+  struct stat out_st, in_st;
+
+  /* an output that does not exist yet cannot be the input */
+  if (g_stat (output, &out_st) != 0 || g_stat (input, &in_st) != 0)
+    return PROCURA_EXIT_OK;
+  if (out_st.st_dev == in_st.st_dev && out_st.st_ino == in_st.st_ino)
+    return procura_cli_fail (command, PROCURA_EXIT_USAGE,
+                             _("--output %s is the input file %s; choose another output file"),
+                             output, input);
+  return PROCURA_EXIT_OK;
 }

@@ -52,4 +52,11 @@ int      procura_cli_fail  (const char *command,
                             const char *format,
                             ...) G_GNUC_PRINTF (3, 4);
 
+/* PROCURA_EXIT_OK, or (having said why) PROCURA_EXIT_USAGE when @output is the same
+ * file as @input (same device and inode, whatever the names): an output never
+ * overwrites what is read. */
+int      procura_cli_check_output (const char *command,
+                                   const char *output,
+                                   const char *input);
+
 G_END_DECLS

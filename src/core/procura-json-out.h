@@ -23,4 +23,13 @@ void procura_json_add_count  (JsonBuilder *b,
                               const char  *member,
                               gint64       v);
 
+/* @root as JSON text (free with g_free), every number valid JSON: use this rather than
+ * json_generator_to_data(), which writes 1e20 as "1e+20.0". */
+char *procura_json_to_data (JsonNode *root,
+                            gboolean  pretty);
+
+/* Rewrites, in place, the numbers json-glib wrote as "1e+20.0" (outside strings) as
+ * "1e+20"; for text written by older versions. */
+void  procura_json_fix_numbers (char *text);
+
 G_END_DECLS

@@ -195,7 +195,8 @@ update_title (ProcuraWindow *self)
       return;
     }
   project = procura_document_get_project (self->document);
-  base = g_path_get_basename (procura_document_get_path (self->document));
+  /* the name may be in any encoding; the title must be UTF-8 */
+  base = g_filename_display_basename (procura_document_get_path (self->document));
   title = project->title != NULL && *project->title ? project->title : base;
   adw_view_switcher_title_set_subtitle (self->switcher_title, title);
   gtk_window_set_title (GTK_WINDOW (self), title);
@@ -690,7 +691,8 @@ save_as_action (GtkWidget  *widget,
 
   if (self->document == NULL)
     return;
-  base = g_path_get_basename (procura_document_get_path (self->document));
+  /* the name may be in any encoding; the title must be UTF-8 */
+  base = g_filename_display_basename (procura_document_get_path (self->document));
   chooser = gtk_file_chooser_native_new (_("Save Project As"), GTK_WINDOW (self),
                                          GTK_FILE_CHOOSER_ACTION_SAVE, _("_Save"), _("_Cancel"));
   gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser), base);

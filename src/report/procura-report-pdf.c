@@ -497,12 +497,22 @@ discard_cb (void                *closure,
   return CAIRO_STATUS_SUCCESS;
 }
 
+static cairo_status_t
+append_cb (void                *closure,
+           const unsigned char *data,
+           unsigned int         length)
+{
+  g_byte_array_append (closure, data, length);
+  return CAIRO_STATUS_SUCCESS;
+}
+
 gboolean
 procura_report_doc_write_pdf (const ProcuraReportDoc *doc,
                               const char             *path,
                               int                    *n_pages,
                               GError                **error)
 {
+  g_autoptr (GByteArray) bytes = g_byte_array_new ();
   Pen pen = { 0 };
   cairo_status_t status;
   int pages;
@@ -517,8 +527,9 @@ procura_report_doc_write_pdf (const ProcuraReportDoc *doc,
   cairo_destroy (pen.cr);
   cairo_surface_destroy (pen.surface);
 
-  /* pass 2: draw */
-  pen.surface = cairo_pdf_surface_create (path, PAGE_W, PAGE_H);
+  /* pass 2: draw, into memory; the file is replaced whole (temporary file in the same
+   * folder, synced, renamed), so that a kill or a full disk leaves the previous one */
+  pen.surface = cairo_pdf_surface_create_for_stream (append_cb, bytes, PAGE_W, PAGE_H);
   cairo_pdf_surface_set_metadata (pen.surface, CAIRO_PDF_METADATA_TITLE, doc->title);
   cairo_pdf_surface_set_metadata (pen.surface, CAIRO_PDF_METADATA_CREATOR, "Procura " PACKAGE_VERSION);
   pen.cr = cairo_create (pen.surface);
@@ -535,6 +546,10 @@ procura_report_doc_write_pdf (const ProcuraReportDoc *doc,
                    path, cairo_status_to_string (status));
       return FALSE;
     }
+  if (!g_file_set_contents_full (path, (const char *) bytes->data, bytes->len,
+                                 G_FILE_SET_CONTENTS_CONSISTENT | G_FILE_SET_CONTENTS_ONLY_EXISTING,
+                                 0666, error))
+    return FALSE;
   if (n_pages != NULL)
     *n_pages = pages;
   return TRUE;

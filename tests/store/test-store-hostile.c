@@ -6,12 +6,19 @@
  * The corpus is built here, in a temporary folder, with the SQLite API and random
  * bytes: no binary files are committed.
  */
+/* F_OFD_GETLK */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
 #include "config.h"
 
+#include <fcntl.h>
 #include <glib/gstdio.h>
 #include <sqlite3.h>
 #include <string.h>
+#include <stdio.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "procura-store.h"
@@ -342,16 +349,66 @@ test_wrong_types (void)
   ProcuraProject *p;
 
   tamper (path, "UPDATE candidates SET gpus_per_replica = 'many', price_per_gpu_hour = x'00ff', "
-                "name = 42, notes = x'c3';"
-                "UPDATE runs SET warnings = '{not json', completed = 1e308;");
+                "name = 42, notes = x'c3', tp = 9223372036854775807, kind = 77;"
+                "UPDATE runs SET completed = 1e308, gpu_count = -5;");
   store = procura_store_open (path, PROCURA_STORE_OPEN_READ_ONLY, &error);
   g_assert_no_error (error);
   p = procura_store_load_project (store, PROCURA_STORE_LOAD_WITH_SAMPLES, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (p->candidates->len, ==, 1);
-  g_assert_cmpstr (((ProcuraCandidate *) g_ptr_array_index (p->candidates, 0))->name, ==, "42");
-  g_assert_cmpuint (((ProcuraRun *) g_ptr_array_index (p->runs, 0))->warnings->len, ==, 0);
+  {
+    ProcuraCandidate *c = g_ptr_array_index (p->candidates, 0);
+    ProcuraRun *r = g_ptr_array_index (p->runs, 0);
+
+    g_assert_cmpstr (c->name, ==, "42");
+    /* a lone 0xC3 byte is not UTF-8: replaced, never passed on */
+    g_assert_cmpstr (c->notes, ==, "\xef\xbf\xbd");
+    /* values no real project holds read as unknown, not as huge ints */
+    g_assert_cmpint (c->tp, ==, 1);
+    g_assert_cmpint (c->gpus_per_replica, ==, 1);
+    g_assert_cmpint (c->kind, ==, PROCURA_CANDIDATE_GPU);
+    g_assert_cmpint (r->completed, ==, -1);
+    g_assert_cmpint (r->scenario.gpu_count, ==, -1);
+  }
   procura_project_free (p);
+  procura_store_close (store);
+}
+
+/* Extras written by earlier versions with json-glib's "1e+20.0" still load, repaired. */
+static void
+test_old_extras (void)
+{
+  g_autofree char *path = make_project ("oldextras.procura");
+  g_autoptr (GError) error = NULL;
+  ProcuraStore *store;
+  ProcuraProject *p;
+
+  tamper (path, "UPDATE runs SET extras_json = '{\"n\":1e+20.0,\"s\":\"1e+20.0\"}';");
+  store = procura_store_open (path, PROCURA_STORE_OPEN_READ_ONLY, &error);
+  g_assert_no_error (error);
+  p = procura_store_load_project (store, 0, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (((ProcuraRun *) g_ptr_array_index (p->runs, 0))->extras_json, ==,
+                   "{\"n\":1e+20,\"s\":\"1e+20.0\"}");
+  procura_project_free (p);
+  procura_store_close (store);
+}
+
+/* A JSON column that is not JSON (or too deep) is refused, naming table, column, row. */
+static void
+test_bad_json_column (void)
+{
+  g_autofree char *path = make_project ("badjson.procura");
+  g_autoptr (GError) error = NULL;
+  ProcuraStore *store;
+
+  tamper (path, "UPDATE runs SET warnings = '{not json';");
+  store = procura_store_open (path, PROCURA_STORE_OPEN_READ_ONLY, &error);
+  g_assert_no_error (error);
+  g_assert_null (procura_store_load_project (store, 0, &error));
+  g_assert_error (error, PROCURA_STORE_ERROR, PROCURA_STORE_ERROR_DAMAGED);
+  g_assert_nonnull (strstr (error->message, path));
+  g_assert_nonnull (strstr (error->message, "table “runs”, column “warnings”, row 1"));
   procura_store_close (store);
 }
 
@@ -391,6 +448,141 @@ test_no_project_row (void)
   procura_store_close (store);
 }
 
+/* A project in a folder the user cannot write (but in a file they could) opens
+ * read-only with that reason, and reads, instead of failing as "damaged": SQLite
+ * cannot create the -wal/-shm/-journal it needs there. The tests run as root, who may
+ * write anywhere (access() says so, and SQLite would succeed), so the check is run in
+ * a child that drops to the user nobody first; as another user the folder alone is
+ * made read-only. */
+static void
+test_read_only_folder (void)
+{
+  g_autofree char *sub = g_build_filename (dir, "ro", NULL);
+  g_autofree char *path = g_build_filename (sub, "project.procura", NULL);
+  g_autoptr (GError) error = NULL;
+  ProcuraStore *store;
+  int status = 0;
+  pid_t pid;
+
+  g_assert_cmpint (g_mkdir (sub, 0755), ==, 0);
+  store = procura_store_create (path, "In a read-only folder", &error);
+  g_assert_no_error (error);
+  procura_store_close (store);
+  g_assert_cmpint (g_chmod (path, 0666), ==, 0);
+  g_assert_cmpint (g_chmod (sub, 0555), ==, 0);
+  g_assert_cmpint (g_chmod (dir, 0755), ==, 0);
+
+  pid = fork ();
+  g_assert_cmpint (pid, >=, 0);
+  if (pid == 0)
+    {
+      ProcuraProject *p;
+
+      if (geteuid () == 0 && (setgid (65534) != 0 || setuid (65534) != 0))
+        _exit (10);
+      if (access (sub, W_OK) == 0)
+        _exit (11);  /* still privileged: the test would prove nothing */
+      store = procura_store_open (path, PROCURA_STORE_OPEN_DEFAULT, &error);
+      if (store == NULL)
+        {
+          fprintf (stderr, "%s\n", error->message);
+          _exit (12);
+        }
+      if (!procura_store_is_read_only (store)
+          || strstr (procura_store_get_read_only_reason (store), "folder") == NULL)
+        _exit (13);
+      p = procura_store_load_project (store, PROCURA_STORE_LOAD_WITH_SAMPLES, &error);
+      if (p == NULL || g_strcmp0 (p->title, "In a read-only folder") != 0)
+        _exit (14);
+      procura_project_free (p);
+      procura_store_close (store);
+      store = procura_store_open (path, PROCURA_STORE_OPEN_READ_ONLY, &error);
+      if (store == NULL)
+        _exit (15);
+      procura_store_close (store);
+      store = procura_store_open (path, PROCURA_STORE_OPEN_WRITABLE, &error);
+      if (store != NULL || !g_error_matches (error, PROCURA_STORE_ERROR, PROCURA_STORE_ERROR_READ_ONLY))
+        _exit (16);
+      _exit (0);
+    }
+  g_assert_cmpint (waitpid (pid, &status, 0), ==, pid);
+  g_assert_cmpint (g_chmod (sub, 0755), ==, 0);
+  g_assert_cmpint (g_chmod (dir, 0700), ==, 0);
+  g_assert_true (WIFEXITED (status));
+  g_assert_cmpint (WEXITSTATUS (status), ==, 0);
+  g_assert_false (side_files_exist (path));
+}
+
+/* The writer's lock holds across processes, and it is an open-file-description lock
+ * (F_GETLK sees it; a flock() lock it would not). */
+static void
+test_lock_across_processes (void)
+{
+  g_autofree char *path = make_project ("locked.procura");
+  g_autoptr (GError) error = NULL;
+  ProcuraStore *store;
+  int to_child[2], to_parent[2];
+  int status = 0;
+  char c = 0;
+  pid_t pid;
+
+  g_assert_cmpint (pipe (to_child), ==, 0);
+  g_assert_cmpint (pipe (to_parent), ==, 0);
+  pid = fork ();
+  g_assert_cmpint (pid, >=, 0);
+  if (pid == 0)
+    {
+      store = procura_store_open (path, PROCURA_STORE_OPEN_WRITABLE, &error);
+      if (store == NULL || procura_store_is_read_only (store))
+        _exit (2);
+      if (write (to_parent[1], "l", 1) != 1 || read (to_child[0], &c, 1) != 1)
+        _exit (3);
+      procura_store_close (store);
+      _exit (0);
+    }
+  g_assert_cmpint (read (to_parent[0], &c, 1), ==, 1);
+
+  store = procura_store_open (path, PROCURA_STORE_OPEN_DEFAULT, &error);
+  g_assert_no_error (error);
+  g_assert_true (procura_store_is_read_only (store));
+  g_assert_nonnull (strstr (procura_store_get_read_only_reason (store), "another Procura"));
+  procura_store_close (store);
+  g_assert_null (procura_store_open (path, PROCURA_STORE_OPEN_WRITABLE, &error));
+  g_assert_error (error, PROCURA_STORE_ERROR, PROCURA_STORE_ERROR_LOCKED);
+  g_clear_error (&error);
+#ifdef F_OFD_GETLK
+  {
+    int fd = open (path, O_RDWR | O_CLOEXEC);
+    struct flock fl = { 0 };
+
+    g_assert_cmpint (fd, >=, 0);
+    fl.l_type = F_WRLCK;
+    fl.l_whence = SEEK_SET;
+    fl.l_start = G_GINT64_CONSTANT (0x40000000) - 4096;
+    fl.l_len = 1;
+    g_assert_cmpint (fcntl (fd, F_OFD_GETLK, &fl), ==, 0);
+    g_assert_cmpint (fl.l_type, ==, F_WRLCK);
+    close (fd);
+  }
+#else
+  g_test_message ("no F_OFD_GETLK here: the store falls back to flock()");
+#endif
+
+  g_assert_cmpint (write (to_child[1], "g", 1), ==, 1);
+  g_assert_cmpint (waitpid (pid, &status, 0), ==, pid);
+  g_assert_true (WIFEXITED (status));
+  g_assert_cmpint (WEXITSTATUS (status), ==, 0);
+  store = procura_store_open (path, PROCURA_STORE_OPEN_WRITABLE, &error);
+  g_assert_no_error (error);
+  g_assert_false (procura_store_is_read_only (store));
+  procura_store_close (store);
+  for (int i = 0; i < 2; i++)
+    {
+      close (to_child[i]);
+      close (to_parent[i]);
+    }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -415,8 +607,12 @@ main (int    argc,
   g_test_add_func ("/store/hostile/huge-blob", test_huge_blob);
   g_test_add_func ("/store/hostile/ragged-blob", test_ragged_blob);
   g_test_add_func ("/store/hostile/wrong-types", test_wrong_types);
+  g_test_add_func ("/store/hostile/bad-json-column", test_bad_json_column);
+  g_test_add_func ("/store/hostile/old-extras", test_old_extras);
   g_test_add_func ("/store/hostile/special-files", test_special_files);
   g_test_add_func ("/store/hostile/no-project-row", test_no_project_row);
+  g_test_add_func ("/store/hostile/read-only-folder", test_read_only_folder);
+  g_test_add_func ("/store/hostile/lock-across-processes", test_lock_across_processes);
 
   rc = g_test_run ();
   procura_test_rmtree (dir);

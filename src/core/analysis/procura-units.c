@@ -31,9 +31,9 @@ group_thousands (double v)
   GString *out = g_string_new (v < 0 ? "-" : "");
   gsize int_len;
 
-  if (dot == NULL)   /* inf */
+  if (dot == NULL)   /* inf: a received project may hold any REAL */
     {
-      g_string_append (out, plain);
+      g_string_append (out, "∞");
       return g_string_free (out, FALSE);
     }
   int_len = dot - plain;

@@ -13,6 +13,7 @@
 #include "procura-json.h"
 #include "procura-quotes.h"
 #include "procura-util.h"
+#include "procura-json-out.h"
 
 /* ------------------------------------------------------------------------- */
 /* Staleness                                                                  */
@@ -498,7 +499,6 @@ procura_quotes_to_json (const ProcuraQuote * const *quotes,
                         gsize                       n)
 {
   g_autoptr(JsonBuilder) b = json_builder_new ();
-  g_autoptr(JsonGenerator) gen = json_generator_new ();
   g_autoptr(JsonNode) root = NULL;
 
   json_builder_begin_object (b);
@@ -553,7 +553,5 @@ procura_quotes_to_json (const ProcuraQuote * const *quotes,
   json_builder_end_array (b);
   json_builder_end_object (b);
   root = json_builder_get_root (b);
-  json_generator_set_root (gen, root);
-  json_generator_set_pretty (gen, TRUE);
-  return json_generator_to_data (gen, NULL);
+  return procura_json_to_data (root, TRUE);
 }

@@ -15,6 +15,7 @@
 
 #include "procura-import-private.h"
 #include "procura-pyliteral.h"
+#include "procura-json-out.h"
 
 static const struct {
   const char *key;
@@ -142,7 +143,7 @@ parse_summary (const char          *name,
   if (json_object_get_size (extras) > 0)
     {
       g_autoptr (JsonNode) node = json_node_init_object (json_node_alloc (), extras);
-      run->extras_json = json_to_string (node, FALSE);
+      run->extras_json = procura_json_to_data (node, FALSE);
     }
   result->format_version = g_strdup ("summary");
   g_ptr_array_add (result->runs, g_steal_pointer (&run));

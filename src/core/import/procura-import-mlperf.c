@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "procura-import-private.h"
+#include "procura-json-out.h"
 
 static double
 parse_double (const char *s,
@@ -201,7 +202,7 @@ parse_summary (const char          *name,
     json_object_set_string_member (extras, "validity", validity);
   {
     g_autoptr (JsonNode) node = json_node_init_object (json_node_alloc (), extras);
-    run->extras_json = json_to_string (node, FALSE);
+    run->extras_json = procura_json_to_data (node, FALSE);
   }
   result->format_version = g_strdup ("summary");
   g_ptr_array_add (result->runs, g_steal_pointer (&run));
@@ -379,7 +380,7 @@ parse_detail (const char          *name,
 
       finish_run (run, d.scenario, d.target_qps, d.validity);
       node = json_node_init_object (json_node_alloc (), extras);
-      run->extras_json = json_to_string (node, FALSE);
+      run->extras_json = procura_json_to_data (node, FALSE);
       result->format_version = g_strdup ("detail");
       g_ptr_array_add (result->runs, g_steal_pointer (&run));
     }

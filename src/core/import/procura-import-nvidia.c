@@ -15,6 +15,7 @@
 
 #include "procura-csv.h"
 #include "procura-import-private.h"
+#include "procura-json-out.h"
 
 static const struct {
   const char *key;      /* long name (GenAI-Perf, AIPerf current) */
@@ -431,7 +432,7 @@ parse_summary (const char          *name,
   if (json_object_get_size (extras) > 0)
     {
       g_autoptr (JsonNode) node = json_node_init_object (json_node_alloc (), extras);
-      run->extras_json = json_to_string (node, FALSE);
+      run->extras_json = procura_json_to_data (node, FALSE);
     }
   g_ptr_array_add (result->runs, g_steal_pointer (&run));
   return TRUE;

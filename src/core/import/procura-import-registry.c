@@ -152,6 +152,22 @@ pick (const char  *name,
                      "expected a benchmark result, an engine log or a price list", name, len);
       return NULL;
     }
+  if (best == NULL && (first == '{' || first == '['))
+    {
+      g_autoptr (GError) broken = NULL;
+      char *rewritten = NULL;
+      gsize rewritten_len = 0;
+
+      /* Damaged JSON is a broken file, not an unknown format: say where it broke */
+      if (!procura_json_check (name, data, len, 0, PROCURA_JSON_ALLOW_NONFINITE, &rewritten,
+                               &rewritten_len, &broken))
+        {
+          g_propagate_prefixed_error (error, g_steal_pointer (&broken),
+                                      "no importer recognises this content, which is not valid JSON: ");
+          return NULL;
+        }
+      g_free (rewritten);
+    }
   if (best == NULL)
     {
       g_autofree char *ids = list_ids ();
@@ -320,7 +336,9 @@ procura_import_file (const char    *path,
   gsize got = 0;
   int fd;
 
-  fd = g_open (path, O_RDONLY | O_CLOEXEC, 0);
+  /* O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer forever;
+   * the check below refuses anything but a regular file before a byte is read */
+  fd = g_open (path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY, 0);
   if (fd < 0)
     {
       int e = errno;
@@ -331,10 +349,12 @@ procura_import_file (const char    *path,
   if (fstat (fd, &st) != 0 || !S_ISREG (st.st_mode))
     {
       g_set_error (error, PROCURA_IMPORT_ERROR, PROCURA_IMPORT_ERROR_IO,
-                   "%s: not a regular file", path);
+                   "%s: not a regular file; expected a benchmark result, an engine log or a price list",
+                   path);
       close (fd);
       return NULL;
     }
+  (void) fcntl (fd, F_SETFL, fcntl (fd, F_GETFL) & ~O_NONBLOCK);
   if (st.st_size > PROCURA_IMPORT_MAX_BYTES)
     {
       g_set_error (error, PROCURA_IMPORT_ERROR, PROCURA_IMPORT_ERROR_LIMIT,

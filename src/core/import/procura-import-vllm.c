@@ -10,6 +10,7 @@
 
 #include "procura-import-private.h"
 #include "procura-json-bulk.h"
+#include "procura-json-out.h"
 
 /* Above this size a single vLLM object is read with simdjson. */
 #define BULK_THRESHOLD (1024 * 1024)
@@ -659,7 +660,7 @@ serve_run (const char          *name,
   if (json_object_get_size (extras) > 0)
     {
       g_autoptr (JsonNode) node = json_node_init_object (json_node_alloc (), extras);
-      run->extras_json = json_to_string (node, FALSE);
+      run->extras_json = procura_json_to_data (node, FALSE);
     }
   g_ptr_array_add (result->runs, g_steal_pointer (&run));
   return TRUE;

@@ -259,6 +259,11 @@ procura_probe_build_argv (const ProcuraProbeOptions *o,
       g_ptr_array_add (argv, g_strdup ("-T"));
       g_ptr_array_add (argv, g_strdup ("-o"));
       g_ptr_array_add (argv, g_strdup ("BatchMode=yes"));
+      /* an unreachable host fails in seconds, not after the probe's whole time limit */
+      g_ptr_array_add (argv, g_strdup ("-o"));
+      g_ptr_array_add (argv, g_strdup_printf ("ConnectTimeout=%d", PROCURA_PROBE_SSH_CONNECT_TIMEOUT_S));
+      g_ptr_array_add (argv, g_strdup ("-o"));
+      g_ptr_array_add (argv, g_strdup ("ConnectionAttempts=1"));
       g_ptr_array_add (argv, g_strdup (o->ssh_host));
       g_ptr_array_add (argv, g_strdup_printf ("exec sh -c %s", quoted));
     }
@@ -329,6 +334,25 @@ probe_run_free (ProbeRun *run)
   g_free (run);
 }
 
+/* ssh's reason for failing: its last non-empty line, without the "ssh: " prefix. */
+static char *
+last_line (const char *text)
+{
+  g_auto (GStrv) lines = g_strsplit (text, "\n", -1);
+
+  for (int i = (int) g_strv_length (lines) - 1; i >= 0; i--)
+    {
+      char *line = g_strstrip (lines[i]);
+
+      if (*line == '\0')
+        continue;
+      if (g_str_has_prefix (line, "ssh: "))
+        line += 5;
+      return g_strdup (line);
+    }
+  return g_strdup ("ssh failed without saying why");
+}
+
 static void
 classify (ProbeRun *run)
 {
@@ -359,8 +383,10 @@ classify (ProbeRun *run)
   else if (r->protocol == 0 && r->host != NULL && r->exit_code == 255)
     {
       r->status = PROCURA_PROBE_STATUS_FAILED;
-      r->message = g_strdup_printf ("ssh could not run the probe on %s: %s", r->host,
-                                    g_strstrip (run->stderr_buf->str));
+      g_autofree char *reason = last_line (run->stderr_buf->str);
+
+      r->message = g_strdup_printf ("Could not connect to %s: %s (ssh gives up after %d s)", r->host,
+                                    reason, PROCURA_PROBE_SSH_CONNECT_TIMEOUT_S);
     }
   else if (r->protocol == 0)
     {

@@ -19,6 +19,9 @@
 
 G_BEGIN_DECLS
 
+/* Seconds ssh may take to connect (TCP and the SSH handshake) before giving up. */
+#define PROCURA_PROBE_SSH_CONNECT_TIMEOUT_S 10
+
 typedef enum {
   PROCURA_PROBE_STATUS_OK = 0,        /* everything ran; the plan (if any) fits */
   PROCURA_PROBE_STATUS_DOES_NOT_FIT,  /* the plan ran and an allocation failed */
@@ -49,7 +52,8 @@ typedef struct {
   gboolean  bandwidth;      /* --bandwidth */
   int       time_limit_s;   /* the probe's --time-limit; 0 = its default (300 s) */
   double    kill_after_s;   /* the client's own limit; 0 = time limit + 10 s */
-  char     *ssh_host;       /* run on this host: copied to a temporary folder, run, removed */
+  char     *ssh_host;       /* run on this host: copied to a temporary folder, run, removed;
+                             * ssh gives up connecting after PROCURA_PROBE_SSH_CONNECT_TIMEOUT_S */
   char     *ssh_program;    /* NULL: "ssh" from PATH */
   GStrv     environ;        /* extra NAME=VALUE for a local probe */
 } ProcuraProbeOptions;

@@ -11,6 +11,7 @@
 
 #include "procura-probe-import.h"
 #include "procura-probe-protocol.h"
+#include "procura-json-out.h"
 
 static int
 probe_jsonl_sniff (const char *data,
@@ -261,7 +262,6 @@ procura_probe_plan_from_fit (const ProcuraFitResult *fit,
                              const char             *name)
 {
   g_autoptr(JsonBuilder) b = json_builder_new ();
-  g_autoptr(JsonGenerator) gen = json_generator_new ();
   g_autoptr(JsonNode) root = NULL;
   int layers = fit->layers_per_gpu, gpus = MAX (fit->gpus, 1), g;
   double layer_weights, kv_block;
@@ -306,6 +306,5 @@ procura_probe_plan_from_fit (const ProcuraFitResult *fit,
   json_builder_end_array (b);
   json_builder_end_object (b);
   root = json_builder_get_root (b);
-  json_generator_set_root (gen, root);
-  return json_generator_to_data (gen, NULL);
+  return procura_json_to_data (root, FALSE);
 }

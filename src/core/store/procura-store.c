@@ -12,11 +12,16 @@
  * A second store on the same file (this or another process) cannot take the lock and
  * gets a read-only connection instead.
  */
+/* F_OFD_SETLK (open-file-description locks) is declared only with _GNU_SOURCE. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
 #include "config.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <glib/gstdio.h>
+#include <math.h>
 #include <json-glib/json-glib.h>
 #include <sqlite3.h>
 #include <string.h>
@@ -24,6 +29,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "procura-json.h"
+#include "procura-json-out.h"
 #include "procura-store.h"
 #include "procura-store-schema.h"
 #include "procura-util.h"
@@ -215,26 +222,66 @@ col (sqlite3_stmt *stmt,
   return 0;
 }
 
+/* Text from the file, never trusted to be UTF-8 (a received project may hold any
+ * bytes, or a BLOB, where text belongs): invalid sequences become U+FFFD, so that
+ * window titles, --json and reports only ever see valid UTF-8. */
+static char *
+valid_text (const char *text,
+            gssize      len)
+{
+  if (text == NULL)
+    return NULL;
+  if (len < 0)
+    len = (gssize) strlen (text);
+  else
+    len = (gssize) strnlen (text, (gsize) len);
+  if (g_utf8_validate_len (text, (gsize) len, NULL))
+    return g_strndup (text, (gsize) len);
+  return g_utf8_make_valid (text, len);
+}
+
 static char *
 col_text (sqlite3_stmt *stmt,
           const char   *name)
 {
   int i = col (stmt, name);
+  const char *text;
 
   if (sqlite3_column_type (stmt, i) == SQLITE_NULL)
     return NULL;
-  return g_strdup ((const char *) sqlite3_column_text (stmt, i));
+  text = (const char *) sqlite3_column_text (stmt, i);
+  return valid_text (text, text != NULL ? sqlite3_column_bytes (stmt, i) : 0);
 }
+
+/* Largest magnitude read from a REAL column: more than any real figure (bytes, tokens,
+ * dollars), and small enough that the analysis may round any of them to a gint64. A
+ * received file may hold ±Inf or 1e308: read as unknown. */
+#define STORE_MAX_REAL 1e18
 
 static double
 col_double (sqlite3_stmt *stmt,
             const char   *name)
 {
   int i = col (stmt, name);
+  double v;
 
   if (sqlite3_column_type (stmt, i) == SQLITE_NULL)
     return NAN;
-  return sqlite3_column_double (stmt, i);
+  v = sqlite3_column_double (stmt, i);
+  return isfinite (v) && fabs (v) <= STORE_MAX_REAL ? v : NAN;
+}
+
+/* A load value: +Inf is a real one (all requests at once, "rate unlimited"). */
+static double
+col_load_value (sqlite3_stmt *stmt,
+                const char   *name)
+{
+  int i = col (stmt, name);
+
+  if (sqlite3_column_type (stmt, i) != SQLITE_NULL && isinf (sqlite3_column_double (stmt, i))
+      && sqlite3_column_double (stmt, i) > 0)
+    return INFINITY;
+  return col_double (stmt, name);
 }
 
 static gint64
@@ -247,6 +294,50 @@ col_int (sqlite3_stmt *stmt,
   if (sqlite3_column_type (stmt, i) == SQLITE_NULL)
     return if_null;
   return sqlite3_column_int64 (stmt, i);
+}
+
+/* A small count or size (layers, GPUs, tp...): a value no real project holds (below -1,
+ * above 2^24, or not an integer at all) is read as unknown (@if_null), so that a hostile
+ * file cannot make later arithmetic on ints overflow. */
+static int
+col_small (sqlite3_stmt *stmt,
+           const char   *name,
+           int           if_null)
+{
+  int i = col (stmt, name);
+  gint64 v;
+
+  if (sqlite3_column_type (stmt, i) != SQLITE_INTEGER)
+    return if_null;
+  v = sqlite3_column_int64 (stmt, i);
+  if (v < -1 || v > (1 << 24))
+    return if_null;
+  return (int) v;
+}
+
+/* A count that may be large (requests, tokens, bytes): outside -1..2^53 it is unknown. */
+static gint64
+col_count (sqlite3_stmt *stmt,
+           const char   *name)
+{
+  int i = col (stmt, name);
+  gint64 v;
+
+  if (sqlite3_column_type (stmt, i) != SQLITE_INTEGER)
+    return -1;
+  v = sqlite3_column_int64 (stmt, i);
+  return v >= -1 && v <= (G_GINT64_CONSTANT (1) << 53) ? v : -1;
+}
+
+/* An enumeration stored as an integer: out of 0..@n_values - 1 reads as 0. */
+static int
+col_enum (sqlite3_stmt *stmt,
+          const char   *name,
+          int           n_values)
+{
+  gint64 v = col_int (stmt, name, 0);
+
+  return v >= 0 && v < n_values ? (int) v : 0;
 }
 
 static gboolean
@@ -281,29 +372,111 @@ strv_to_json (GPtrArray *strings)
   return json_generator_to_data (generator, NULL);
 }
 
-static void
-json_to_strv (const char *json,
-              GPtrArray  *into)
+/* JSON stored in the project goes through the importers' strict front door (bounded
+ * depth, UTF-8, RFC 8259) before json-glib sees it: a received file is untrusted. The
+ * error names the file, the table, the column and the row. */
+static JsonNode *
+column_json (ProcuraStore  *store,
+             const char    *table,
+             const char    *column,
+             gint64         row_id,
+             const char    *json,
+             GError       **error)
 {
-  g_autoptr (JsonParser) parser = NULL;
-  JsonNode *root;
+  g_autofree char *name = g_strdup_printf ("table “%s”, column “%s”, row %" G_GINT64_FORMAT ", JSON",
+                                           table, column, row_id);
+  g_autoptr (GError) local = NULL;
+  JsonNode *root = procura_json_parse (name, json, strlen (json), 0, PROCURA_JSON_STRICT, &local);
+
+  if (root == NULL)
+    {
+      g_set_error (error, PROCURA_STORE_ERROR, PROCURA_STORE_ERROR_DAMAGED,
+                   "%s: the project file is damaged: %s", store->path, local->message);
+      return NULL;
+    }
+  return root;
+}
+
+static gboolean
+json_to_strv (ProcuraStore  *store,
+              const char    *table,
+              const char    *column,
+              gint64         row_id,
+              const char    *json,
+              GPtrArray     *into,
+              GError       **error)
+{
+  g_autoptr (JsonNode) root = NULL;
   JsonArray *array;
 
   if (json == NULL || *json == '\0')
-    return;
-  parser = json_parser_new ();
-  if (!json_parser_load_from_data (parser, json, -1, NULL))
-    return;
-  root = json_parser_get_root (parser);
-  if (root == NULL || !JSON_NODE_HOLDS_ARRAY (root))
-    return;
+    return TRUE;
+  root = column_json (store, table, column, row_id, json, error);
+  if (root == NULL)
+    return FALSE;
+  if (!JSON_NODE_HOLDS_ARRAY (root))
+    goto wrong;
   array = json_node_get_array (root);
   for (guint i = 0; i < json_array_get_length (array); i++)
     {
       JsonNode *node = json_array_get_element (array, i);
-      if (JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_STRING)
-        g_ptr_array_add (into, g_strdup (json_node_get_string (node)));
+      if (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_STRING)
+        goto wrong;
+      g_ptr_array_add (into, g_strdup (json_node_get_string (node)));
     }
+  return TRUE;
+
+wrong:
+  g_set_error (error, PROCURA_STORE_ERROR, PROCURA_STORE_ERROR_DAMAGED,
+               "%s: the project file is damaged: table “%s”, column “%s”, row %" G_GINT64_FORMAT
+               ": expected a JSON array of strings", store->path, table, column, row_id);
+  return FALSE;
+}
+
+/* A JSON column kept as text (runs.extras_json) or JSON Lines (probe_results.json):
+ * checked now so that whoever parses it later gets a document the front door passed. */
+static gboolean
+check_json_column (ProcuraStore  *store,
+                   const char    *table,
+                   const char    *column,
+                   gint64         row_id,
+                   const char    *json,
+                   gboolean       lines,
+                   GError       **error)
+{
+  g_autofree char *name = NULL;
+  const char *p = json;
+  guint line = 0;
+
+  if (json == NULL)
+    return TRUE;
+  name = g_strdup_printf ("table “%s”, column “%s”, row %" G_GINT64_FORMAT ", JSON",
+                          table, column, row_id);
+  while (*p != '\0')
+    {
+      const char *end = lines ? strchr (p, '\n') : NULL;
+      gsize len = end != NULL ? (gsize) (end - p) : strlen (p);
+      g_autoptr (GError) local = NULL;
+      char *rewritten = NULL;
+      gsize rewritten_len = 0;
+
+      if (!lines || len > 0)
+        {
+          if (!procura_json_check (name, p, len, line, PROCURA_JSON_STRICT, &rewritten,
+                                   &rewritten_len, &local))
+            {
+              g_set_error (error, PROCURA_STORE_ERROR, PROCURA_STORE_ERROR_DAMAGED,
+                           "%s: the project file is damaged: %s", store->path, local->message);
+              return FALSE;
+            }
+          g_free (rewritten);
+        }
+      line++;
+      p += len;
+      if (*p == '\n')
+        p++;
+    }
+  return TRUE;
 }
 
 /* ------------------------------------------------------------------------- */
@@ -483,6 +656,20 @@ expected_signature (int version)
   return sig;
 }
 
+/* "missing index “runs_candidate” of table “runs”": names from the file made UTF-8. */
+static char *
+describe_object (const char  *what,
+                 char       **f)
+{
+  g_autofree char *type = valid_text (f[0], -1);
+  g_autofree char *name = valid_text (f[1], -1);
+  g_autofree char *table = valid_text (f[2], -1);
+
+  if (g_str_equal (type, "table"))
+    return g_strdup_printf ("%s table “%s”", what, name);
+  return g_strdup_printf ("%s %s “%s” of table “%s”", what, type, name, table);
+}
+
 /* Describes the first difference between two signatures. */
 static char *
 describe_schema_difference (const char *expected,
@@ -498,8 +685,8 @@ describe_schema_difference (const char *expected,
     if (*a[i] != '\0' && !g_hash_table_contains (known, a[i]))
       {
         g_auto (GStrv) f = g_strsplit (a[i], "\x1f", 4);
-        if (g_strv_length (f) >= 2)
-          return g_strdup_printf ("unexpected or altered %s “%s”", f[0], f[1]);
+        if (g_strv_length (f) >= 3)
+          return describe_object ("unexpected or altered", f);
       }
   g_hash_table_remove_all (known);
   for (int i = 0; a[i] != NULL; i++)
@@ -508,8 +695,8 @@ describe_schema_difference (const char *expected,
     if (*e[i] != '\0' && !g_hash_table_contains (known, e[i]))
       {
         g_auto (GStrv) f = g_strsplit (e[i], "\x1f", 4);
-        if (g_strv_length (f) >= 2)
-          return g_strdup_printf ("missing %s “%s”", f[0], f[1]);
+        if (g_strv_length (f) >= 3)
+          return describe_object ("missing", f);
       }
   return g_strdup ("schema differs");
 }
@@ -588,6 +775,41 @@ check_header (const char  *path,
 
 /* Step 1: every check, on a read-only connection. Returns the file's schema version,
  * or 0 with @error set. */
+static sqlite3 *
+open_immutable (const char  *path,
+                GError     **error)
+{
+  g_autofree char *abs = g_canonicalize_filename (path, NULL);
+  g_autofree char *uri = g_filename_to_uri (abs, NULL, NULL);
+  g_autofree char *full = NULL;
+  sqlite3 *db;
+
+  if (uri == NULL)
+    {
+      g_set_error (error, PROCURA_STORE_ERROR, PROCURA_STORE_ERROR_IO,
+                   "%s: cannot open: the name cannot be written as a URI", path);
+      return NULL;
+    }
+  full = g_strconcat (uri, "?immutable=1", NULL);
+  db = open_connection (full, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL);
+  if (db == NULL)
+    /* the message names the file, not its URI */
+    return open_connection (path, SQLITE_OPEN_READONLY, error);
+  return db;
+}
+
+/* Whether SQLite may create its side files (-wal, -shm, -journal) beside @path: it
+ * cannot write the project without them. access() asks the kernel with the real
+ * ids, so root (who may write anywhere but a read-only file system) gets TRUE; the
+ * tests drop to another user to see the FALSE case. */
+static gboolean
+folder_writable (const char *path)
+{
+  g_autofree char *dir = g_path_get_dirname (path);
+
+  return access (dir, W_OK) == 0;
+}
+
 static int
 check_file (const char  *path,
             gboolean     immutable,
@@ -602,16 +824,10 @@ check_file (const char  *path,
   int rc;
 
   if (immutable)
-    {
-      /* Nobody else writes (the lock is ours) and there is no WAL: read the file
-       * as immutable, so that SQLite creates no -wal or -shm beside a file that
-       * we may refuse. */
-      g_autofree char *abs = g_canonicalize_filename (path, NULL);
-      g_autofree char *uri = g_filename_to_uri (abs, NULL, NULL);
-      g_autofree char *full = g_strconcat (uri, "?immutable=1", NULL);
-
-      db = open_connection (full, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, error);
-    }
+    /* Nobody else writes (the lock is ours) and there is no WAL: read the file
+     * as immutable, so that SQLite creates no -wal or -shm beside a file that
+     * we may refuse. */
+    db = open_immutable (path, error);
   else
     db = open_connection (path, SQLITE_OPEN_READONLY, error);
   if (db == NULL)
@@ -803,6 +1019,7 @@ procura_store_open (const char         *path,
 {
   g_autoptr (ProcuraStore) store = NULL;
   LockState lock = LOCK_NOT_WRITABLE;
+  gboolean folder_ok;
   int version;
 
   g_return_val_if_fail (path != NULL, NULL);
@@ -815,6 +1032,7 @@ procura_store_open (const char         *path,
   /* Held during the checks even for READ_ONLY (then released): while we hold it no
    * other Procura writes, which makes the immutable read of the checks safe. */
   store->lock_fd = take_lock (path, &lock);
+  folder_ok = folder_writable (path);
   version = check_file (path, lock == LOCK_OURS && !wal_present (path),
                         (flags & PROCURA_STORE_OPEN_NO_CHECK) == 0, error);
   if (version == 0)
@@ -854,6 +1072,24 @@ procura_store_open (const char         *path,
       store->read_only = TRUE;
       store->read_only_reason = g_strdup ("The file is not writable; it was opened read-only");
     }
+  else if (!folder_ok)
+    {
+      g_autofree char *dir = g_path_get_dirname (path);
+
+      if (flags & PROCURA_STORE_OPEN_WRITABLE)
+        {
+          g_set_error (error, PROCURA_STORE_ERROR, PROCURA_STORE_ERROR_READ_ONLY,
+                       "%s: the folder %s is not writable (saving needs a journal beside the file)",
+                       path, dir);
+          return NULL;
+        }
+      /* the lock stays ours while the store is open: no other Procura writes under
+       * our immutable reads */
+      store->read_only = TRUE;
+      store->read_only_reason =
+        g_strdup_printf ("The folder %s is not writable (saving needs a journal beside the "
+                         "file); the project was opened read-only", dir);
+    }
 
   if (store->read_only)
     {
@@ -861,13 +1097,17 @@ procura_store_open (const char         *path,
        * never writes (query_only), so that, being the last one, it removes the -wal
        * and -shm files SQLite makes for reading a WAL database when it closes.
        * Otherwise (another writer, or no write access) a read-only connection. */
-      if ((flags & PROCURA_STORE_OPEN_READ_ONLY) && lock == LOCK_OURS)
+      if ((flags & PROCURA_STORE_OPEN_READ_ONLY) && lock == LOCK_OURS && folder_ok)
         {
           store->db = open_connection (path, SQLITE_OPEN_READWRITE, error);
           if (store->db != NULL
               && !exec_sql (store->db, path, "PRAGMA query_only = 1", error))
             return NULL;
         }
+      else if (!folder_ok && !wal_present (path))
+        /* SQLite cannot make the -shm it reads a WAL database with there: read the
+         * file as it is (a Procura writer would need that folder too) */
+        store->db = open_immutable (path, error);
       else
         store->db = open_connection (path, SQLITE_OPEN_READONLY, error);
       if (store->db == NULL)
@@ -1641,19 +1881,19 @@ read_candidate (sqlite3_stmt *stmt)
 
   c->id = col_int (stmt, "id", 0);
   c->name = col_text (stmt, "name");
-  c->kind = (ProcuraCandidateKind) col_int (stmt, "kind", 0);
+  c->kind = (ProcuraCandidateKind) col_enum (stmt, "kind", PROCURA_CANDIDATE_HYBRID + 1);
   c->gpu_name = col_text (stmt, "gpu_name");
-  c->gpus_per_replica = (int) col_int (stmt, "gpus_per_replica", 1);
+  c->gpus_per_replica = col_small (stmt, "gpus_per_replica", 1);
   c->provider = col_text (stmt, "provider");
   c->pricing_model = col_text (stmt, "pricing_model");
   c->region = col_text (stmt, "region");
   c->engine = col_text (stmt, "engine");
-  c->tp = (int) col_int (stmt, "tp", 1);
-  c->pp = (int) col_int (stmt, "pp", 1);
+  c->tp = col_small (stmt, "tp", 1);
+  c->pp = col_small (stmt, "pp", 1);
   c->quote_id = col_int (stmt, "quote_id", 0);
   c->price_per_gpu_hour = col_double (stmt, "price_per_gpu_hour");
   c->price_date = col_text (stmt, "price_date");
-  c->provisioning = (ProcuraProvisioning) col_int (stmt, "provisioning", 0);
+  c->provisioning = (ProcuraProvisioning) col_enum (stmt, "provisioning", PROCURA_PROVISION_AUTOSCALED + 1);
   c->billed_hours = col_double (stmt, "billed_hours");
   c->target_utilization = col_double (stmt, "target_utilization");
   c->capacity_override = col_double (stmt, "capacity_override");
@@ -2532,26 +2772,24 @@ insert_probe_result (ProcuraStore              *store,
   return sqlite3_last_insert_rowid (store->db);
 }
 
-gboolean
-procura_store_import (ProcuraStore         *store,
-                      ProcuraImportResult  *result,
-                      gint64                candidate_id,
-                      GError              **error)
+/* The rows of one import result, inside the caller's transaction; the new ids are
+ * appended to @ids (written back by import_write_back() after the commit). */
+static gboolean
+import_rows (ProcuraStore         *store,
+             ProcuraImportResult  *result,
+             gint64                candidate_id,
+             GArray               *ids,
+             gint64               *prov_out,
+             GError              **error)
 {
-  g_autoptr (GArray) ids = g_array_new (FALSE, FALSE, sizeof (gint64));
   gint64 prov = 0;
   gboolean ok;
-  guint k = 0;
-
-  g_return_val_if_fail (store != NULL && result != NULL, FALSE);
-  if (!begin (store, error))
-    return FALSE;
 
   ok = check_candidate (store, candidate_id, error);
   if (ok && result->provenance != NULL)
     ok = (prov = insert_provenance (store, result->provenance, error)) > 0;
+  *prov_out = prov;
 
-  /* Ids are written back only after the commit: collect them first. */
 #define STORE_ALL(array, expr)                                  \
   for (guint i = 0; ok && (array) != NULL && i < (array)->len; i++) \
     {                                                           \
@@ -2565,12 +2803,16 @@ procura_store_import (ProcuraStore         *store,
   STORE_ALL (result->probe_results, insert_probe_result (store, g_ptr_array_index (result->probe_results, i), candidate_id, prov, error));
   STORE_ALL (result->runs, insert_run (store, g_ptr_array_index (result->runs, i), candidate_id, prov, error));
 #undef STORE_ALL
+  return ok;
+}
 
-  if (!finish (store, ok, error))
-    {
-      g_prefix_error (error, "nothing was imported: ");
-      return FALSE;
-    }
+static void
+import_write_back (ProcuraImportResult *result,
+                   gint64               candidate_id,
+                   GArray              *ids,
+                   gint64               prov)
+{
+  guint k = 0;
 
   if (result->provenance != NULL)
     result->provenance->id = prov;
@@ -2601,6 +2843,30 @@ procura_store_import (ProcuraStore         *store,
       r->id = g_array_index (ids, gint64, k++);
       r->candidate_id = candidate_id;
     }
+}
+
+gboolean
+procura_store_import (ProcuraStore         *store,
+                      ProcuraImportResult  *result,
+                      gint64                candidate_id,
+                      GError              **error)
+{
+  g_autoptr (GArray) ids = g_array_new (FALSE, FALSE, sizeof (gint64));
+  gint64 prov = 0;
+  gboolean ok;
+
+  g_return_val_if_fail (store != NULL && result != NULL, FALSE);
+  if (!begin (store, error))
+    return FALSE;
+
+  /* Ids are written back only after the commit: collect them first. */
+  ok = import_rows (store, result, candidate_id, ids, &prov, error);
+  if (!finish (store, ok, error))
+    {
+      g_prefix_error (error, "nothing was imported: ");
+      return FALSE;
+    }
+  import_write_back (result, candidate_id, ids, prov);
   return TRUE;
 }
 
@@ -2674,12 +2940,12 @@ read_quote_row (ProcuraStore *store, sqlite3_stmt *stmt, GError **error)
 
   q->id = col_int (stmt, "id", 0);
   q->provenance_id = col_int (stmt, "provenance_id", 0);
-  q->kind = (ProcuraQuoteKind) col_int (stmt, "kind", 0);
+  q->kind = (ProcuraQuoteKind) col_enum (stmt, "kind", PROCURA_QUOTE_API + 1);
   q->provider = col_text (stmt, "provider");
   q->sku = col_text (stmt, "sku");
   q->gpu_name = col_text (stmt, "gpu_name");
   q->gpu_id = col_text (stmt, "gpu_id");
-  q->gpu_count = (int) col_int (stmt, "gpu_count", 1);
+  q->gpu_count = col_small (stmt, "gpu_count", 1);
   q->price_per_hour = col_double (stmt, "price_per_hour");
   g_free (q->currency);
   q->currency = col_text (stmt, "currency");
@@ -2710,7 +2976,7 @@ read_provenance_row (ProcuraStore *store, sqlite3_stmt *stmt, GError **error)
 
   p->id = col_int (stmt, "id", 0);
   p->file_name = col_text (stmt, "file_name");
-  p->size = col_int (stmt, "size", -1);
+  p->size = col_count (stmt, "size");
   p->sha256 = col_text (stmt, "sha256");
   p->importer = col_text (stmt, "importer");
   p->format_version = col_text (stmt, "format_version");
@@ -2733,31 +2999,39 @@ read_run_row (ProcuraStore *store, sqlite3_stmt *stmt, GError **error)
   r->scenario.engine = col_text (stmt, "engine");
   r->scenario.engine_version = col_text (stmt, "engine_version");
   r->scenario.gpu_name = col_text (stmt, "gpu_name");
-  r->scenario.gpu_count = (int) col_int (stmt, "gpu_count", -1);
-  r->scenario.tp = (int) col_int (stmt, "tp", -1);
-  r->scenario.pp = (int) col_int (stmt, "pp", -1);
-  r->scenario.dp = (int) col_int (stmt, "dp", -1);
+  r->scenario.gpu_count = col_small (stmt, "gpu_count", -1);
+  r->scenario.tp = col_small (stmt, "tp", -1);
+  r->scenario.pp = col_small (stmt, "pp", -1);
+  r->scenario.dp = col_small (stmt, "dp", -1);
   r->scenario.load_type = col_text (stmt, "load_type");
-  r->scenario.load_value = col_double (stmt, "load_value");
+  r->scenario.load_value = col_load_value (stmt, "load_value");
   r->scenario.input_len = col_double (stmt, "input_len");
   r->scenario.output_len = col_double (stmt, "output_len");
   r->duration_s = col_double (stmt, "duration_s");
-  r->completed = col_int (stmt, "completed", -1);
-  r->failed = col_int (stmt, "failed", -1);
+  r->completed = col_count (stmt, "completed");
+  r->failed = col_count (stmt, "failed");
   r->request_throughput = col_double (stmt, "request_throughput");
   r->output_throughput = col_double (stmt, "output_throughput");
   r->total_throughput = col_double (stmt, "total_throughput");
   r->input_tokens_mean = col_double (stmt, "input_tokens_mean");
   r->output_tokens_mean = col_double (stmt, "output_tokens_mean");
   warnings = col_text (stmt, "warnings");
-  json_to_strv (warnings, r->warnings);
   r->extras_json = col_text (stmt, "extras_json");
+  /* earlier versions stored json-glib's "1e+20.0" here */
+  if (r->extras_json != NULL)
+    procura_json_fix_numbers (r->extras_json);
+  if (!json_to_strv (store, "runs", "warnings", r->id, warnings, r->warnings, error)
+      || !check_json_column (store, "runs", "extras_json", r->id, r->extras_json, FALSE, error))
+    {
+      procura_run_free (r);
+      return NULL;
+    }
   if (col_int (stmt, "provenance_id", 0) > 0)
     {
       r->provenance = procura_provenance_new ();
       r->provenance->id = col_int (stmt, "provenance_id", 0);
       r->provenance->file_name = col_text (stmt, "p_file_name");
-      r->provenance->size = col_int (stmt, "p_size", -1);
+      r->provenance->size = col_count (stmt, "p_size");
       r->provenance->sha256 = col_text (stmt, "p_sha256");
       r->provenance->importer = col_text (stmt, "p_importer");
       r->provenance->format_version = col_text (stmt, "p_format_version");
@@ -2774,20 +3048,20 @@ read_model_shape_row (ProcuraStore *store, sqlite3_stmt *stmt, GError **error)
 
   m->id = col_text (stmt, "model_id");
   m->architecture = col_text (stmt, "architecture");
-  m->num_layers = (int) col_int (stmt, "num_layers", 0);
-  m->hidden_size = (int) col_int (stmt, "hidden_size", 0);
-  m->intermediate_size = (int) col_int (stmt, "intermediate_size", 0);
-  m->moe_intermediate_size = (int) col_int (stmt, "moe_intermediate_size", 0);
-  m->num_experts = (int) col_int (stmt, "num_experts", 0);
-  m->num_shared_experts = (int) col_int (stmt, "num_shared_experts", 0);
-  m->experts_per_token = (int) col_int (stmt, "experts_per_token", 0);
-  m->first_dense_layers = (int) col_int (stmt, "first_dense_layers", 0);
-  m->num_attention_heads = (int) col_int (stmt, "num_attention_heads", 0);
-  m->num_kv_heads = (int) col_int (stmt, "num_kv_heads", 0);
-  m->head_dim = (int) col_int (stmt, "head_dim", 0);
-  m->vocab_size = (int) col_int (stmt, "vocab_size", 0);
+  m->num_layers = col_small (stmt, "num_layers", 0);
+  m->hidden_size = col_small (stmt, "hidden_size", 0);
+  m->intermediate_size = col_small (stmt, "intermediate_size", 0);
+  m->moe_intermediate_size = col_small (stmt, "moe_intermediate_size", 0);
+  m->num_experts = col_small (stmt, "num_experts", 0);
+  m->num_shared_experts = col_small (stmt, "num_shared_experts", 0);
+  m->experts_per_token = col_small (stmt, "experts_per_token", 0);
+  m->first_dense_layers = col_small (stmt, "first_dense_layers", 0);
+  m->num_attention_heads = col_small (stmt, "num_attention_heads", 0);
+  m->num_kv_heads = col_small (stmt, "num_kv_heads", 0);
+  m->head_dim = col_small (stmt, "head_dim", 0);
+  m->vocab_size = col_small (stmt, "vocab_size", 0);
   m->tie_word_embeddings = col_int (stmt, "tie_word_embeddings", 0) != 0;
-  m->sliding_window = (int) col_int (stmt, "sliding_window", 0);
+  m->sliding_window = col_small (stmt, "sliding_window", 0);
   if (sqlite3_column_type (stmt, blob) == SQLITE_BLOB)
     {
       const void *data = sqlite3_column_blob (stmt, blob);
@@ -2805,13 +3079,13 @@ read_model_shape_row (ProcuraStore *store, sqlite3_stmt *stmt, GError **error)
       if (len > 0)
         m->layer_is_sliding = g_memdup2 (data, (gsize) len);
     }
-  m->kv_lora_rank = (int) col_int (stmt, "kv_lora_rank", 0);
-  m->q_lora_rank = (int) col_int (stmt, "q_lora_rank", 0);
-  m->qk_rope_head_dim = (int) col_int (stmt, "qk_rope_head_dim", 0);
-  m->qk_nope_head_dim = (int) col_int (stmt, "qk_nope_head_dim", 0);
-  m->v_head_dim = (int) col_int (stmt, "v_head_dim", 0);
+  m->kv_lora_rank = col_small (stmt, "kv_lora_rank", 0);
+  m->q_lora_rank = col_small (stmt, "q_lora_rank", 0);
+  m->qk_rope_head_dim = col_small (stmt, "qk_rope_head_dim", 0);
+  m->qk_nope_head_dim = col_small (stmt, "qk_nope_head_dim", 0);
+  m->v_head_dim = col_small (stmt, "v_head_dim", 0);
   m->weights_dtype = col_text (stmt, "weights_dtype");
-  m->quant_group_size = (int) col_int (stmt, "quant_group_size", 0);
+  m->quant_group_size = col_small (stmt, "quant_group_size", 0);
   m->published_params = col_double (stmt, "published_params");
   return m;
 }
@@ -2829,20 +3103,24 @@ read_engine_log_row (ProcuraStore *store, sqlite3_stmt *stmt, GError **error)
   l->engine_version = col_text (stmt, "engine_version");
   l->model = col_text (stmt, "model");
   l->gpu_name = col_text (stmt, "gpu_name");
-  l->tp = (int) col_int (stmt, "tp", -1);
-  l->pp = (int) col_int (stmt, "pp", -1);
+  l->tp = col_small (stmt, "tp", -1);
+  l->pp = col_small (stmt, "pp", -1);
   l->gpu_memory_utilization = col_double (stmt, "gpu_memory_utilization");
   l->mem_fraction_static = col_double (stmt, "mem_fraction_static");
-  l->max_model_len = col_int (stmt, "max_model_len", -1);
-  l->block_size = (int) col_int (stmt, "block_size", -1);
+  l->max_model_len = col_count (stmt, "max_model_len");
+  l->block_size = col_small (stmt, "block_size", -1);
   l->kv_dtype = col_text (stmt, "kv_dtype");
   l->weights_gib = col_double (stmt, "weights_gib");
   l->kv_available_gib = col_double (stmt, "kv_available_gib");
-  l->kv_tokens = col_int (stmt, "kv_tokens", -1);
+  l->kv_tokens = col_count (stmt, "kv_tokens");
   l->max_concurrency = col_double (stmt, "max_concurrency");
   l->cuda_graph_gib = col_double (stmt, "cuda_graph_gib");
   errors = col_text (stmt, "errors");
-  json_to_strv (errors, l->errors);
+  if (!json_to_strv (store, "engine_logs", "errors", l->id, errors, l->errors, error))
+    {
+      procura_engine_log_free (l);
+      return NULL;
+    }
   return l;
 }
 
@@ -2863,6 +3141,11 @@ read_probe_result_row (ProcuraStore *store, sqlite3_stmt *stmt, GError **error)
   r->bandwidth_gbps = col_double (stmt, "bandwidth_gbps");
   r->json = col_text (stmt, "json");
   r->measured_at = col_text (stmt, "measured_at");
+  if (!check_json_column (store, "probe_results", "json", r->id, r->json, TRUE, error))
+    {
+      procura_probe_result_free (r);
+      return NULL;
+    }
   return r;
 }
 
@@ -2944,8 +3227,10 @@ load_stats (ProcuraStore  *store,
     {
       gint64 run_id = sqlite3_column_int64 (stmt, 0);
       ProcuraRun *r = g_hash_table_lookup (by_id, &run_id);
-      const char *metric = (const char *) sqlite3_column_text (stmt, 1);
-      const char *stat = (const char *) sqlite3_column_text (stmt, 2);
+      g_autofree char *metric = valid_text ((const char *) sqlite3_column_text (stmt, 1),
+                                            sqlite3_column_bytes (stmt, 1));
+      g_autofree char *stat = valid_text ((const char *) sqlite3_column_text (stmt, 2),
+                                          sqlite3_column_bytes (stmt, 2));
       gint64 source = sqlite3_column_int64 (stmt, 3);
 
       if (r == NULL || metric == NULL || stat == NULL)
@@ -2953,7 +3238,7 @@ load_stats (ProcuraStore  *store,
       procura_run_add_stat (r, metric, stat, col_double (stmt, "value"),
                             source == PROCURA_SOURCE_RECOMPUTED ? PROCURA_SOURCE_RECOMPUTED
                                                                 : PROCURA_SOURCE_AS_REPORTED,
-                            col_int (stmt, "samples", -1));
+                            col_count (stmt, "samples"));
     }
   if (rc != SQLITE_DONE)
     {
@@ -2969,7 +3254,8 @@ read_samples_row (ProcuraStore  *store,
                   ProcuraRun    *run,
                   GError       **error)
 {
-  const char *metric = (const char *) sqlite3_column_text (stmt, 1);
+  g_autofree char *metric = valid_text ((const char *) sqlite3_column_text (stmt, 1),
+                                        sqlite3_column_bytes (stmt, 1));
   gint64 n = sqlite3_column_int64 (stmt, 2);
   const void *data = sqlite3_column_blob (stmt, 3);
   gint64 len = sqlite3_column_bytes (stmt, 3);
@@ -2977,11 +3263,12 @@ read_samples_row (ProcuraStore  *store,
   gsize count = 0;
 
   if (metric == NULL || sqlite3_column_type (stmt, 3) != SQLITE_BLOB
-      || n < 0 || len != n * 8
+      || n < 0 || n > G_MAXINT64 / 8 || len != n * 8
       || !procura_samples_decode (data, (gsize) len, &values, &count))
     {
       g_set_error (error, PROCURA_STORE_ERROR, PROCURA_STORE_ERROR_DAMAGED,
-                   "%s: the project file is damaged: run %" G_GINT64_FORMAT ": samples of “%s” "
+                   "%s: the project file is damaged: table “run_samples”, column “data”, run %"
+                   G_GINT64_FORMAT ": samples of “%s” "
                    "hold %" G_GINT64_FORMAT " bytes for %" G_GINT64_FORMAT " values (8 bytes each "
                    "expected)", store->path, (gint64) sqlite3_column_int64 (stmt, 0),
                    metric != NULL ? metric : "?", len, n);
@@ -3504,4 +3791,50 @@ procura_store_list_undo_entries (ProcuraStore  *store,
                   read_undo_entry_row, entries, error))
     return NULL;
   return g_steal_pointer (&entries);
+}
+
+gboolean
+procura_store_import_all (ProcuraStore            *store,
+                          GPtrArray               *results,
+                          gint64                   candidate_id,
+                          const ProcuraCandidate  *new_candidate,
+                          gint64                  *out_candidate_id,
+                          GError                 **error)
+{
+  g_autoptr (GPtrArray) all_ids = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
+  g_autoptr (GArray) provs = g_array_new (FALSE, TRUE, sizeof (gint64));
+  gboolean ok = TRUE;
+
+  g_return_val_if_fail (store != NULL && results != NULL, FALSE);
+  g_return_val_if_fail (new_candidate == NULL || candidate_id == 0, FALSE);
+  if (!begin (store, error))
+    return FALSE;
+  if (new_candidate != NULL)
+    {
+      candidate_id = insert_candidate (store, new_candidate, new_candidate->quote_id, error);
+      ok = candidate_id > 0;
+    }
+  for (guint f = 0; ok && f < results->len; f++)
+    {
+      ProcuraImportResult *result = g_ptr_array_index (results, f);
+      GArray *ids = g_array_new (FALSE, FALSE, sizeof (gint64));
+      gint64 prov = 0;
+
+      g_ptr_array_add (all_ids, ids);
+      ok = import_rows (store, result, candidate_id, ids, &prov, error);
+      g_array_append_val (provs, prov);
+      if (!ok && result->provenance != NULL && result->provenance->file_name != NULL)
+        g_prefix_error (error, "%s: ", result->provenance->file_name);
+    }
+  if (!finish (store, ok, error))
+    {
+      g_prefix_error (error, "nothing was imported: ");
+      return FALSE;
+    }
+  for (guint f = 0; f < results->len; f++)
+    import_write_back (g_ptr_array_index (results, f), candidate_id,
+                       g_ptr_array_index (all_ids, f), g_array_index (provs, gint64, f));
+  if (out_candidate_id != NULL)
+    *out_candidate_id = candidate_id;
+  return TRUE;
 }

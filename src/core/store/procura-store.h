@@ -174,6 +174,16 @@ gboolean procura_store_import     (ProcuraStore         *store,
                                    ProcuraImportResult  *result,
                                    gint64                candidate_id,
                                    GError              **error);
+/* Like procura_store_import() for every ProcuraImportResult of @results, and, when
+ * @new_candidate is not NULL (then @candidate_id must be 0), that candidate created
+ * first: all in ONE transaction, so that a failure or a kill leaves neither the
+ * candidate nor any file's rows. *@out_candidate_id gets the candidate used. */
+gboolean procura_store_import_all (ProcuraStore            *store,
+                                   GPtrArray               *results,
+                                   gint64                   candidate_id,
+                                   const ProcuraCandidate  *new_candidate,
+                                   gint64                  *out_candidate_id,
+                                   GError                 **error);
 gboolean procura_store_assign_run (ProcuraStore  *store,
                                    gint64         run_id,
                                    gint64         candidate_id,  /* 0 = unassign */
