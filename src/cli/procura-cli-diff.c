@@ -11,6 +11,7 @@
 #include <glib/gi18n.h>
 #include <json-glib/json-glib.h>
 
+#include "procura-json-out.h"
 #include "procura-cli.h"
 #include "procura-diff.h"
 
@@ -46,7 +47,7 @@ procura_cli_diff (int    argc,
 
       json_generator_set_root (gen, root);
       json_generator_set_pretty (gen, TRUE);
-      text = json_generator_to_data (gen, NULL);
+      text = procura_json_to_data (root, TRUE);
       g_print ("%s\n", text);
     }
   else

@@ -11,6 +11,7 @@
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
 
+#include "procura-json-out.h"
 #include "procura-cli.h"
 #include "procura-decision-doc.h"
 #include "procura-store.h"
@@ -45,6 +46,8 @@ procura_cli_export (int    argc,
   if (argc != 2)
     return procura_cli_fail ("export", PROCURA_EXIT_USAGE,
                              "usage: procura export PROJECT.procura [--output FILE.json] [--with-samples]");
+  if (out_path != NULL && procura_cli_check_output ("export", out_path, argv[1]) != PROCURA_EXIT_OK)
+    return PROCURA_EXIT_USAGE;
 
   store = procura_store_open (argv[1], PROCURA_STORE_OPEN_READ_ONLY, &error);
   if (store != NULL)
@@ -57,7 +60,7 @@ procura_cli_export (int    argc,
   gen = json_generator_new ();
   json_generator_set_root (gen, root);
   json_generator_set_pretty (gen, TRUE);
-  text = json_generator_to_data (gen, NULL);
+  text = procura_json_to_data (root, TRUE);
   if (out_path == NULL)
     {
       g_print ("%s\n", text);
@@ -142,7 +145,7 @@ procura_cli_apply (int    argc,
       root = json_builder_get_root (b);
       json_generator_set_root (gen, root);
       json_generator_set_pretty (gen, TRUE);
-      text = json_generator_to_data (gen, NULL);
+      text = procura_json_to_data (root, TRUE);
       g_print ("%s\n", text);
     }
   else

@@ -11,6 +11,7 @@
 #include <json-glib/json-glib.h>
 #include <string.h>
 
+#include "procura-json-out.h"
 #include "procura-cli.h"
 #include "procura-fields.h"
 #include "procura-store.h"
@@ -24,7 +25,7 @@ print_json (JsonBuilder *b)
 
   json_generator_set_root (gen, root);
   json_generator_set_pretty (gen, TRUE);
-  text = json_generator_to_data (gen, NULL);
+  text = procura_json_to_data (root, TRUE);
   g_print ("%s\n", text);
 }
 

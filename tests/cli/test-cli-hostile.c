@@ -294,6 +294,51 @@ test_json_numbers (void)
   g_assert_nonnull (strstr (out, ": 1e+17"));
 }
 
+/* The JSON of set, get, export and diff is valid JSON with large numbers too; a value
+ * larger than a project holds is refused by set. */
+static void
+test_json_numbers_project (void)
+{
+  g_autofree char *old = g_build_filename (dir, "big-old.procura", NULL);
+  g_autofree char *new = g_build_filename (dir, "big-new.procura", NULL);
+  const char *demo_old[] = { "demo", old, NULL };
+  const char *demo_new[] = { "demo", new, NULL };
+  const char *set_argv[] = { "set", new, "brief.window_hours=1e17", "brief.demand_average=1.5e16", "--json", NULL };
+  const char *get_argv[] = { "get", new, "--json", NULL };
+  const char *export_argv[] = { "export", new, NULL };
+  const char *diff_argv[] = { "diff", old, new, "--json", NULL };
+  const char * const *commands[] = { set_argv, get_argv, export_argv, diff_argv };
+
+  g_assert_cmpint (procura_test_run_cli (demo_old, NULL, NULL), ==, 0);
+  g_assert_cmpint (procura_test_run_cli (demo_new, NULL, NULL), ==, 0);
+  {
+    const char *too_big[] = { "set", new, "brief.window_hours=1e20", NULL };
+    g_autofree char *out = NULL, *err = NULL;
+
+    g_assert_cmpint (procura_test_run_cli (too_big, &out, &err), ==, 1);
+    g_assert_nonnull (strstr (err, "brief.window_hours"));
+    g_assert_nonnull (strstr (err, "at most 1e18"));
+  }
+  for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
+    {
+      g_autofree char *out = NULL, *err = NULL;
+      g_autoptr (GError) error = NULL;
+      char *rewritten = NULL;
+      gsize rewritten_len = 0;
+
+      g_test_message ("procura %s", commands[i][0]);
+      g_assert_cmpint (procura_test_run_cli (commands[i], &out, &err), ==, 0);
+      g_assert_true (procura_json_check (commands[i][0], out, strlen (out), 0, PROCURA_JSON_STRICT,
+                                         &rewritten, &rewritten_len, &error));
+      g_assert_no_error (error);
+      g_free (rewritten);
+      g_assert_null (strstr (out, "e+17.0"));
+      g_assert_null (strstr (out, "e+16.0"));
+      if (i > 0)   /* set --json lists the keys it set */
+        g_assert_nonnull (strstr (out, "1e+17"));
+    }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -314,6 +359,7 @@ main (int    argc,
   g_test_add_func ("/cli/hostile/probe-escapes", test_probe_escapes);
   g_test_add_func ("/cli/hostile/report-escaping", test_report_escaping);
   g_test_add_func ("/cli/hostile/json-numbers", test_json_numbers);
+  g_test_add_func ("/cli/hostile/json-numbers-project", test_json_numbers_project);
 
   rc = g_test_run ();
   procura_test_rmtree (dir);

@@ -19,6 +19,7 @@
 #include <gio/gio.h>
 
 #include "procura-fields.h"
+#include "procura-store.h"
 
 static const char * const workload_types[] = {
   "online-inference", "batch-inference", "embeddings", "code-agents", "image-generation",
@@ -658,6 +659,12 @@ set_text (const ProcuraField  *field,
         char *end = NULL;
         double v = g_ascii_strtod (text, &end);
 
+        if (end != text && *end == '\0' && isfinite (v) && fabs (v) > PROCURA_STORE_MAX_REAL)
+          {
+            g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                         "expected a magnitude of at most 1e18 (the largest a project holds), got “%s”", text);
+            return FALSE;
+          }
         if (end == text || *end != '\0' || !in_range (field, v)
             || (field->type == PROCURA_FIELD_INT && (v != floor (v) || v > G_MAXINT)))
           return refuse_text (field, text, error);

@@ -256,7 +256,7 @@ col_text (sqlite3_stmt *stmt,
 /* Largest magnitude read from a REAL column: more than any real figure (bytes, tokens,
  * dollars), and small enough that the analysis may round any of them to a gint64. A
  * received file may hold ±Inf or 1e308: read as unknown. */
-#define STORE_MAX_REAL 1e18
+#define STORE_MAX_REAL PROCURA_STORE_MAX_REAL
 
 static double
 col_double (sqlite3_stmt *stmt,

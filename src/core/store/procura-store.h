@@ -41,6 +41,10 @@ GQuark procura_store_error_quark (void);
 
 /* The current schema version (PRAGMA user_version) and the application_id. */
 #define PROCURA_STORE_SCHEMA_VERSION 4
+
+/* The largest magnitude a REAL column is read back as (a larger or non-finite value in a
+ * received file is read as unknown); writers refuse what would not be read back. */
+#define PROCURA_STORE_MAX_REAL 1e18
 #define PROCURA_STORE_APPLICATION_ID 0x50524f43  /* "PROC" */
 
 typedef enum {
