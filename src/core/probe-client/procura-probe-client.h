@@ -51,6 +51,8 @@ typedef struct {
   double    kill_after_s;   /* the client's own limit; 0 = time limit + 10 s */
   char     *ssh_host;       /* run on this host: copied to a temporary folder, run, removed */
   char     *ssh_program;    /* NULL: "ssh" from PATH */
+  char     *ssh_config;     /* ssh -F FILE; NULL: the user's ~/.ssh/config */
+  int       connect_timeout_s; /* ssh ConnectTimeout; 0 = 10 s */
   GStrv     environ;        /* extra NAME=VALUE for a local probe */
 } ProcuraProbeOptions;
 
@@ -78,7 +80,7 @@ typedef struct {
   guint               garbage_lines;
   char               *first_garbage;   /* the first bad line, cut to 200 bytes */
   char               *stderr_tail;     /* the last 8 KiB of stderr */
-  char               *host;            /* the ssh host, NULL when local */
+  char               *host;            /* the ssh host (or node), NULL when local */
 } ProcuraProbeReport;
 
 void procura_probe_report_free (ProcuraProbeReport *report);
@@ -90,6 +92,14 @@ JsonObject *procura_probe_report_find_result (const ProcuraProbeReport *report,
                                               int                       device);
 /* The stdout lines joined, one per line (what `procura-probe > file` would hold). */
 char       *procura_probe_report_to_jsonl    (const ProcuraProbeReport *report);
+
+/* A report from probe output gathered some other way (a Kubernetes log, a Slurm
+ * job's files): lines that do not start with "{" (diagnostics mixed in) are skipped;
+ * @exit_code -1 takes the exit code of the done line. Classified like a run. */
+ProcuraProbeReport *procura_probe_report_from_jsonl (const char *text,
+                                                     gsize       len,
+                                                     const char *host,
+                                                     int         exit_code);
 
 /* Called for every protocol line as it arrives (hello, device, progress, result,
  * error, done), in the thread-default main context of the caller. */
