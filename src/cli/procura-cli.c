@@ -26,7 +26,7 @@ static const Command commands[] = {
   { "report",  procura_cli_report,  N_("PROJECT.procura --output OUT.pdf|.md|.csv") },
   { "cost",    procura_cli_cost,    N_("INPUTS.json --json") },
   { "demo",    procura_cli_demo,    N_("PROJECT.procura") },
-  { "probe",   procura_cli_probe,   N_("[--device N] [--plan FILE] [--into PROJECT.procura] [--ssh HOST]") },
+  { "probe",   procura_cli_probe,   N_("[--device N] [--plan FILE] [--into PROJECT.procura] [--ssh HOST | --hosts FILE | --kubectl | --slurm]") },
 };
 
 static void
