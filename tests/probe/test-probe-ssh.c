@@ -614,7 +614,27 @@ test_fleet (void)
   g_assert_true (g_hash_table_contains (devices, "NVIDIA_L40S_C"));
   g_hash_table_remove_all (devices);
   procura_project_free (p);
+  g_clear_pointer (&store, procura_store_close);
   g_assert_cmpuint (dir_entries (remote_tmp), ==, 0);
+
+  /* the decision record's fleet section: one row per node that ran */
+  {
+    g_autofree char *md = tmp_path ("fleet.md");
+    const char *report_argv[] = { "report", project, "--output", md, NULL };
+    g_autofree char *text = NULL;
+    g_autofree char *rout = NULL;
+    g_autofree char *rerr = NULL;
+
+    if (run_cli (report_argv, &rout, &rerr) != 0)
+      g_error ("procura report failed: %s", rerr);
+    g_assert_true (g_file_get_contents (md, &text, NULL, NULL));
+    g_assert_nonnull (strstr (text, "## Probe fleet"));
+    g_assert_nonnull (strstr (text, "3 nodes probed; the plan fits on 2 of the 3 with a fit result; "
+                                    "the slowest HBM read bandwidth is"));
+    g_assert_nonnull (strstr (text, "| gpu-a | 1 | yes |"));
+    g_assert_nonnull (strstr (text, "| gpu-b | 1 | no | — |"));
+    g_assert_nonnull (strstr (text, "| gpu-c | 2 | yes |"));
+  }
 
   /* the same as a table */
   g_clear_pointer (&out, g_free);
