@@ -340,6 +340,16 @@ fleet_gib (JsonObject *node,
   return g_strdup_printf (_("%.2f GiB"), json_node_get_int (n) / 1073741824.0);
 }
 
+/* @text padded with spaces to @width characters (not bytes: "—" is three bytes). */
+static char *
+pad (const char *text,
+     int         width)
+{
+  glong n = g_utf8_strlen (text, -1);
+
+  return g_strdup_printf ("%s%*s", text, n < width ? (int) (width - n) : 0, "");
+}
+
 static void
 print_fleet (JsonObject *summary)
 {
@@ -374,11 +384,15 @@ print_fleet (JsonObject *summary)
         room = fleet_gib (n, "headroom_bytes");
       gbps = read != NULL && !JSON_NODE_HOLDS_NULL (read) ? g_strdup_printf ("%.1f", json_node_get_double (read))
                                                            : g_strdup ("—");
-      g_print ("%-24s %-14s %4" G_GINT64_FORMAT "  %-5s %-14s %s\n",
-               json_object_get_string_member (n, "host"), json_object_get_string_member (n, "status"),
-               json_object_get_int_member (n, "gpus"),
-               fits == NULL || JSON_NODE_HOLDS_NULL (fits) ? "—" : json_node_get_boolean (fits) ? _("yes") : _("no"),
-               room, gbps);
+      {
+        g_autofree char *host = pad (json_object_get_string_member (n, "host"), 24);
+        g_autofree char *fit_text = pad (fits == NULL || JSON_NODE_HOLDS_NULL (fits) ? "—"
+                                         : json_node_get_boolean (fits) ? _("yes") : _("no"), 5);
+        g_autofree char *room_text = pad (room, 14);
+
+        g_print ("%s %-14s %4" G_GINT64_FORMAT "  %s %s %s\n", host, json_object_get_string_member (n, "status"),
+                 json_object_get_int_member (n, "gpus"), fit_text, room_text, gbps);
+      }
     }
   if (slowest != NULL && JSON_NODE_HOLDS_OBJECT (slowest))
     {

@@ -381,8 +381,9 @@ procura_probe_run_slurm (const ProcuraProbeOptions        *probe,
 
   if (probe_bin == NULL || script == NULL)
     {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND, "%s was not found",
-                   probe_bin == NULL ? "procura-probe" : "procura-probe.sbatch");
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND, "%s was not found (looked in %s)",
+                   probe_bin == NULL ? "procura-probe" : "procura-probe.sbatch",
+                   probe_bin == NULL ? PKGLIBEXECDIR : PKGDATADIR "/cluster");
       return NULL;
     }
   if (!procura_host_check_tool ("sbatch", error))
