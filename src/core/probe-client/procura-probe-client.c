@@ -56,6 +56,24 @@ procura_probe_options_new (void)
   return g_new0 (ProcuraProbeOptions, 1);
 }
 
+ProcuraProbeOptions *
+procura_probe_options_copy (const ProcuraProbeOptions *o)
+{
+  ProcuraProbeOptions *c = procura_probe_options_new ();
+
+  /* the plain fields, then a copy of every owned one (keep in step with _free) */
+  *c = *o;
+  c->probe_path = g_strdup (o->probe_path);
+  c->devices = g_strdup (o->devices);
+  c->plan_path = g_strdup (o->plan_path);
+  c->plan_json = g_strdup (o->plan_json);
+  c->ssh_host = g_strdup (o->ssh_host);
+  c->ssh_program = g_strdup (o->ssh_program);
+  c->ssh_config = g_strdup (o->ssh_config);
+  c->environ = g_strdupv (o->environ);
+  return c;
+}
+
 void
 procura_probe_options_free (ProcuraProbeOptions *options)
 {

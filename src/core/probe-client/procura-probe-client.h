@@ -57,6 +57,8 @@ typedef struct {
 } ProcuraProbeOptions;
 
 ProcuraProbeOptions *procura_probe_options_new  (void);
+/* A deep copy (every string and the environment). */
+ProcuraProbeOptions *procura_probe_options_copy (const ProcuraProbeOptions *options);
 void                 procura_probe_options_free (ProcuraProbeOptions *options);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (ProcuraProbeOptions, procura_probe_options_free)
 

@@ -83,23 +83,6 @@ typedef struct {
   guint  index;
 } FleetItem;
 
-static ProcuraProbeOptions *
-options_copy (const ProcuraProbeOptions *o)
-{
-  ProcuraProbeOptions *c = procura_probe_options_new ();
-
-  *c = *o;
-  c->probe_path = g_strdup (o->probe_path);
-  c->devices = g_strdup (o->devices);
-  c->plan_path = g_strdup (o->plan_path);
-  c->plan_json = g_strdup (o->plan_json);
-  c->ssh_host = g_strdup (o->ssh_host);
-  c->ssh_program = g_strdup (o->ssh_program);
-  c->ssh_config = g_strdup (o->ssh_config);
-  c->environ = g_strdupv (o->environ);
-  return c;
-}
-
 static void
 fleet_free (Fleet *f)
 {
@@ -189,7 +172,7 @@ procura_probe_fleet_run_async (const ProcuraProbeOptions *options,
   guint i;
 
   g_task_set_source_tag (task, &fleet_run_tag);
-  f->options = options_copy (options);
+  f->options = procura_probe_options_copy (options);
   f->hosts = g_strdupv ((GStrv) hosts);
   f->n = g_strv_length (f->hosts);
   f->max_parallel = MAX (1, max_parallel);
