@@ -28,6 +28,7 @@ typedef struct {
   char *cache;      /* XDG_CACHE_HOME */
   char *plan;
   char *old_path;
+  GPtrArray *keep;  /* strings handed out by calls () */
 } Fixture;
 
 static void
@@ -54,6 +55,7 @@ fixture_set_up (Fixture       *f,
   g_assert_cmpint (g_mkdir (f->state, 0755), ==, 0);
   g_assert_true (g_file_set_contents (f->plan, plan_small, -1, NULL));
   f->old_path = g_strdup (g_getenv ("PATH"));
+  f->keep = g_ptr_array_new_with_free_func (g_free);
   {
     g_autofree char *path = g_strdup_printf ("%s:%s", f->bin, f->old_path);
 
@@ -83,11 +85,12 @@ fixture_tear_down (Fixture       *f,
   g_free (f->cache);
   g_free (f->plan);
   g_free (f->old_path);
+  g_ptr_array_unref (f->keep);
 }
 
 /* The fakes' call log, with the random part of the staging folders and the test's
- * temporary folder replaced by fixed words. */
-static char *
+ * temporary folder replaced by fixed words (owned by the fixture). */
+static const char *
 calls (Fixture    *f,
        const char *name)
 {
@@ -98,11 +101,12 @@ calls (Fixture    *f,
   GString *s;
 
   if (!g_file_get_contents (path, &text, NULL, NULL))
-    return g_strdup ("");
+    return "";
   a = g_regex_replace_literal (stage, text, -1, 0, "STAGE", 0, NULL);
   s = g_string_new (a);
   g_string_replace (s, f->tmp, "TMP", 0);
-  return g_string_free (s, FALSE);
+  g_ptr_array_add (f->keep, g_string_free (s, FALSE));
+  return g_ptr_array_index (f->keep, f->keep->len - 1);
 }
 
 static guint
@@ -140,6 +144,7 @@ new_project (Fixture    *f,
   g_autoptr(ProcuraStore) store = procura_store_create (path, "cluster", &error);
 
   g_assert_no_error (error);
+  g_assert_nonnull (store);
   return path;
 }
 
@@ -165,7 +170,7 @@ test_kubectl (Fixture       *f,
                          "--json", "--into", project, NULL };
   g_autofree char *out = NULL;
   g_autofree char *err = NULL;
-  g_autofree char *log = NULL;
+  const char *log = NULL;
   g_autofree char *staging = g_build_filename (f->cache, "procura", NULL);
   ProcuraProject *p;
   guint i, fits = 0;
@@ -224,7 +229,7 @@ test_kubectl_timeout (Fixture       *f,
   const char *argv[] = { "probe", "--kubectl", "--host-timeout", "0.5", NULL };
   g_autofree char *out = NULL;
   g_autofree char *err = NULL;
-  g_autofree char *log = NULL;
+  const char *log = NULL;
 
   link_tool (f, f->bin, "kubectl");
   g_setenv ("FAKE_KUBE_FLAGS", "", TRUE);
@@ -275,7 +280,7 @@ test_slurm (Fixture       *f,
                          "--workdir", work, "--plan", f->plan, "--into", project, NULL };
   g_autofree char *out = NULL;
   g_autofree char *err = NULL;
-  g_autofree char *log = NULL;
+  const char *log = NULL;
   g_autofree char *n1 = g_build_filename (work, "procura-probe-4242-n1.jsonl", NULL);
   g_autofree char *n2 = g_build_filename (work, "procura-probe-4242-n2.jsonl", NULL);
   ProcuraProject *p;
@@ -406,7 +411,7 @@ test_flatpak_kubectl (Fixture       *f,
   const char *argv[] = { "probe", "--kubectl", "--json", NULL };
   g_autofree char *out = NULL;
   g_autofree char *err = NULL;
-  g_autofree char *log = NULL;
+  const char *log = NULL;
 
   /* kubectl only on the "host", not on the app's PATH */
   flatpak_host (f, "kubectl");
@@ -451,7 +456,7 @@ test_flatpak_ssh (Fixture       *f,
   const char *argv[] = { "probe", "--ssh", "gpu-box", "--json", NULL };
   g_autofree char *out = NULL;
   g_autofree char *err = NULL;
-  g_autofree char *log = NULL;
+  const char *log = NULL;
   g_autofree char *host_ssh = g_build_filename (f->tmp, "host-bin", "ssh", NULL);
 
   flatpak_host (f, NULL);
