@@ -30,7 +30,7 @@ static const Command commands[] = {
   { "report",  procura_cli_report,  N_("PROJECT.procura --output OUT.pdf|.md|.csv [--since OLD.procura]") },
   { "cost",    procura_cli_cost,    N_("INPUTS.json --json") },
   { "demo",    procura_cli_demo,    N_("PROJECT.procura") },
-  { "probe",   procura_cli_probe,   N_("[--device N] [--plan FILE] [--into PROJECT.procura] [--ssh HOST]") },
+  { "probe",   procura_cli_probe,   N_("[--device N] [--plan FILE] [--into PROJECT.procura] [--ssh HOST | --hosts FILE | --kubectl | --slurm]") },
   { "set",     procura_cli_set,     N_("PROJECT.procura KEY=VALUE…") },
   { "get",     procura_cli_get,     N_("PROJECT.procura [KEY…] [--json]") },
   { "candidate", procura_cli_candidate, N_("add|remove PROJECT.procura NAME [options]") },

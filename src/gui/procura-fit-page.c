@@ -23,6 +23,7 @@
 
 #ifdef PROCURA_GUI_HAVE_PROBE_CLIENT
 # include "procura-probe-client.h"
+# include "procura-probe-fleet.h"
 #endif
 #if defined (PROCURA_GUI_HAVE_FIGURES) && defined (PROCURA_GUI_HAVE_CHART) && defined (PROCURA_GUI_HAVE_ANALYSIS)
 # define HAVE_FIT_FIGURES 1
@@ -72,6 +73,8 @@ struct _ProcuraFitPage
   GtkWidget       *probe_progress;
   GtkWidget       *probe_status;
   GtkWidget       *probe_rows;
+  GtkWidget       *probe_hosts;      /* AdwEntryRow: ssh targets for a fleet run */
+  GHashTable      *probe_host_rows;  /* host -> AdwActionRow (owned by probe_rows) */
   GCancellable    *probe_cancellable;
   char            *probe_state;      /* "idle", "running", "done", "cancelled" */
   char            *probe_result;     /* status of the last run, e.g. "ok", "crashed" */
@@ -805,6 +808,8 @@ clear_probe_rows (ProcuraFitPage *self)
 
   while ((child = gtk_widget_get_first_child (self->probe_rows)) != NULL)
     gtk_list_box_remove (GTK_LIST_BOX (self->probe_rows), child);
+  if (self->probe_host_rows != NULL)
+    g_hash_table_remove_all (self->probe_host_rows);
 }
 
 static void
@@ -935,9 +940,26 @@ procura_fit_page_run_probe (ProcuraFitPage *self)
 #ifdef PROCURA_GUI_HAVE_PROBE_CLIENT
   {
     g_autoptr (ProcuraProbeOptions) options = procura_probe_options_new ();
+    g_autofree char *hosts_text = g_strstrip (g_strdup (self->probe_hosts != NULL
+                                                        ? gtk_editable_get_text (GTK_EDITABLE (self->probe_hosts))
+                                                        : ""));
 
     if (self->probe_cancellable != NULL)
       return;
+    if (*hosts_text != '\0')
+      {
+        g_autoptr (GError) error = NULL;
+        g_autofree char *lines = g_strdelimit (g_strdup (hosts_text), " ,;\t", '\n');
+        g_auto (GStrv) hosts = procura_probe_parse_hosts (_("Hosts"), lines, &error);
+
+        if (hosts == NULL)
+          {
+            adw_action_row_set_subtitle (ADW_ACTION_ROW (self->probe_status), error->message);
+            return;
+          }
+        procura_fit_page_run_probe_fleet (self, (const char * const *) hosts);
+        return;
+      }
     options->bandwidth = TRUE;
     options->kill_after_s = self->probe_kill_after;
     options->environ = g_strdupv (self->probe_environ);
@@ -960,6 +982,170 @@ procura_fit_page_run_probe (ProcuraFitPage *self)
   adw_action_row_set_subtitle (ADW_ACTION_ROW (self->probe_status),
                                _("The probe client is not part of this build yet"));
 #endif
+}
+
+#ifdef PROCURA_GUI_HAVE_PROBE_CLIENT
+static void
+fleet_event_cb (const char *host,
+                const char *event,
+                JsonObject *object,
+                gpointer    user_data)
+{
+  ProcuraFitPage *self = PROCURA_FIT_PAGE (user_data);
+  GtkWidget *row;
+
+  if (self->probe_panel == NULL || self->probe_host_rows == NULL
+      || (row = g_hash_table_lookup (self->probe_host_rows, host)) == NULL)
+    return;
+  if (g_str_equal (event, "hello"))
+    adw_action_row_set_subtitle (ADW_ACTION_ROW (row), _("Connected, the probe is running…"));
+  else if (g_str_equal (event, "progress"))
+    {
+      /* Translators: a fleet host's progress, e.g. "alloc-kv on GPU 0: 12 of 32" */
+      g_autofree char *text = g_strdup_printf (_("%s on GPU %d: %d of %d"),
+                                               json_object_get_string_member_with_default (object, "step", ""),
+                                               (int) json_object_get_int_member_with_default (object, "device", 0),
+                                               (int) json_object_get_int_member_with_default (object, "done", 0),
+                                               (int) json_object_get_int_member_with_default (object, "total", 0));
+
+      adw_action_row_set_subtitle (ADW_ACTION_ROW (row), text);
+      g_object_set_data (G_OBJECT (self), "probe-progress-seen", GINT_TO_POINTER (1));
+    }
+}
+
+static void
+fleet_done_cb (GObject      *object,
+               GAsyncResult *result,
+               gpointer      user_data)
+{
+  ProcuraFitPage *self = PROCURA_FIT_PAGE (user_data);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GPtrArray) reports = procura_probe_fleet_run_finish (result, &error);
+
+  if (self->probe_panel == NULL)
+    {
+      g_object_unref (self);
+      return;
+    }
+  g_clear_handle_id (&self->pulse_id, g_source_remove);
+  g_clear_object (&self->probe_cancellable);
+  g_free (self->probe_result);
+  g_clear_pointer (&self->probe_jsonl, g_free);
+  if (reports == NULL)
+    {
+      self->probe_result = g_strdup ("cancelled");
+      adw_action_row_set_subtitle (ADW_ACTION_ROW (self->probe_status), _("The probe was stopped"));
+      set_probe_state (self, "cancelled");
+    }
+  else
+    {
+      g_autoptr (JsonObject) summary = procura_probe_fleet_summary (reports);
+      JsonNode *slowest = json_object_get_member (summary, "slowest_read");
+      gint64 failed = json_object_get_int_member (summary, "failed");
+      g_autoptr (GString) text = g_string_new (NULL);
+
+      for (guint i = 0; i < reports->len; i++)
+        {
+          ProcuraProbeReport *r = g_ptr_array_index (reports, i);
+          GtkWidget *row = g_hash_table_lookup (self->probe_host_rows, r->host);
+          gboolean ran = r->status == PROCURA_PROBE_STATUS_OK || r->status == PROCURA_PROBE_STATUS_DOES_NOT_FIT;
+
+          if (row == NULL)
+            continue;
+          adw_action_row_set_subtitle (ADW_ACTION_ROW (row), r->message);
+          adw_action_row_add_prefix (ADW_ACTION_ROW (row),
+                                     gtk_image_new_from_icon_name (ran ? "emblem-ok-symbolic"
+                                                                       : "dialog-warning-symbolic"));
+        }
+      /* Translators: the fleet summary: hosts, how many ran, how many failed */
+      g_string_append_printf (text, _("%d hosts: %d ran, %d failed"),
+                              (int) json_object_get_int_member (summary, "hosts"),
+                              (int) json_object_get_int_member (summary, "ran"), (int) failed);
+      if (slowest != NULL && JSON_NODE_HOLDS_OBJECT (slowest))
+        {
+          JsonObject *o = json_node_get_object (slowest);
+
+          /* Translators: appended to the fleet summary */
+          g_string_append_printf (text, _("; slowest HBM read bandwidth %.0f GB/s on %s"),
+                                  json_object_get_double_member (o, "gbps"),
+                                  json_object_get_string_member (o, "host"));
+        }
+      adw_action_row_set_subtitle (ADW_ACTION_ROW (self->probe_status), text->str);
+      self->probe_result = g_strdup (failed == 0 ? "ok" : "failed");
+      set_probe_state (self, "done");
+    }
+  g_signal_emit (self, signals[SIGNAL_PROBE_FINISHED], 0);
+  g_object_unref (self);
+}
+#endif
+
+void
+procura_fit_page_run_probe_fleet (ProcuraFitPage     *self,
+                                  const char * const *hosts)
+{
+  g_return_if_fail (PROCURA_IS_FIT_PAGE (self));
+  g_return_if_fail (hosts != NULL);
+#ifdef PROCURA_GUI_HAVE_PROBE_CLIENT
+  {
+    g_autoptr (ProcuraProbeOptions) options = procura_probe_options_new ();
+    g_autofree char *status = NULL;
+
+    if (self->probe_cancellable != NULL)
+      return;
+    options->bandwidth = TRUE;
+    options->kill_after_s = self->probe_kill_after;
+    options->environ = g_strdupv (self->probe_environ);
+    self->probe_cancellable = g_cancellable_new ();
+    clear_probe_rows (self);
+    if (self->probe_host_rows == NULL)
+      self->probe_host_rows = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+    for (guint i = 0; hosts[i] != NULL; i++)
+      {
+        GtkWidget *row = adw_action_row_new ();
+
+        adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
+        adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), hosts[i]);
+        adw_action_row_set_subtitle (ADW_ACTION_ROW (row), _("Waiting…"));
+        gtk_list_box_append (GTK_LIST_BOX (self->probe_rows), row);
+        g_hash_table_replace (self->probe_host_rows, g_strdup (hosts[i]), row);
+      }
+    gtk_widget_set_visible (self->probe_rows, TRUE);
+    g_object_set_data (G_OBJECT (self->probe_progress), "determinate", NULL);
+    g_object_set_data (G_OBJECT (self), "probe-progress-seen", NULL);
+    gtk_progress_bar_set_fraction (GTK_PROGRESS_BAR (self->probe_progress), 0);
+    gtk_progress_bar_set_text (GTK_PROGRESS_BAR (self->probe_progress), _("Starting…"));
+    /* Translators: the status while a fleet is probed */
+    status = g_strdup_printf (_("Running the probe on %u hosts through ssh…"), g_strv_length ((char **) hosts));
+    adw_action_row_set_subtitle (ADW_ACTION_ROW (self->probe_status), status);
+    g_clear_pointer (&self->probe_jsonl, g_free);
+    set_probe_state (self, "running");
+    self->pulse_id = g_timeout_add (150, pulse_cb, self);
+    procura_probe_fleet_run_async (options, hosts, 8, self->probe_cancellable, fleet_event_cb, self,
+                                   fleet_done_cb, g_object_ref (self));
+  }
+#else
+  adw_action_row_set_subtitle (ADW_ACTION_ROW (self->probe_status),
+                               _("The probe client is not part of this build yet"));
+#endif
+}
+
+const char *
+procura_fit_page_get_probe_host_status (ProcuraFitPage *self,
+                                        const char     *host)
+{
+  GtkWidget *row;
+
+  g_return_val_if_fail (PROCURA_IS_FIT_PAGE (self), NULL);
+  if (self->probe_host_rows == NULL || (row = g_hash_table_lookup (self->probe_host_rows, host)) == NULL)
+    return NULL;
+  return adw_action_row_get_subtitle (ADW_ACTION_ROW (row));
+}
+
+const char *
+procura_fit_page_get_probe_status_text (ProcuraFitPage *self)
+{
+  g_return_val_if_fail (PROCURA_IS_FIT_PAGE (self), NULL);
+  return adw_action_row_get_subtitle (ADW_ACTION_ROW (self->probe_status));
 }
 
 void
@@ -1062,6 +1248,12 @@ build_probe_panel (ProcuraFitPage *self)
   adw_action_row_add_suffix (ADW_ACTION_ROW (self->probe_status), self->probe_progress);
   adw_preferences_group_add (ADW_PREFERENCES_GROUP (group), self->probe_status);
 
+  /* ssh targets: Run probes them all at once instead of this machine */
+  self->probe_hosts = adw_entry_row_new ();
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self->probe_hosts),
+                                 _("Hosts over ssh (space-separated; empty: this machine)"));
+  adw_preferences_group_add (ADW_PREFERENCES_GROUP (group), self->probe_hosts);
+
   self->probe_rows = gtk_list_box_new ();
   gtk_list_box_set_selection_mode (GTK_LIST_BOX (self->probe_rows), GTK_SELECTION_NONE);
   gtk_widget_add_css_class (self->probe_rows, "boxed-list");
@@ -1132,6 +1324,7 @@ procura_fit_page_dispose (GObject *object)
     g_cancellable_cancel (self->probe_cancellable);
   g_clear_handle_id (&self->pulse_id, g_source_remove);
   g_clear_object (&self->probe_panel);
+  g_clear_pointer (&self->probe_host_rows, g_hash_table_unref);
   g_clear_object (&self->calc_panel);
   g_clear_pointer (&self->calc_gpu_names, g_ptr_array_unref);
   g_clear_pointer (&self->calc_gpu_parallel, g_array_unref);

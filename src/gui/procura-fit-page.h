@@ -23,6 +23,16 @@ void        procura_fit_page_run_probe        (ProcuraFitPage *self);
 void        procura_fit_page_cancel_probe     (ProcuraFitPage *self);
 const char *procura_fit_page_get_probe_state  (ProcuraFitPage *self);
 const char *procura_fit_page_get_probe_result (ProcuraFitPage *self);
+/* The probe on every ssh target of @hosts at once (the fleet): one row per host with its
+ * progress, then the fleet summary in the status row. Also what Run does when the
+ * Hosts row holds targets. */
+void        procura_fit_page_run_probe_fleet  (ProcuraFitPage     *self,
+                                               const char * const *hosts);
+/* The row of @host after or during a fleet run: its subtitle, NULL when there is none. */
+const char *procura_fit_page_get_probe_host_status (ProcuraFitPage *self,
+                                                    const char     *host);
+/* The status row's subtitle (what the last run said). */
+const char *procura_fit_page_get_probe_status_text (ProcuraFitPage *self);
 /* Extra NAME=VALUE for the probe (tests use the fake driver) and the client's own
  * time limit in seconds (0: the default). */
 void        procura_fit_page_set_probe_environment (ProcuraFitPage     *self,

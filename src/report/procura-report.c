@@ -741,6 +741,126 @@ fmt_gib (double bytes)
   return g_strdup_printf ("%.1f GiB", bytes / (1024.0 * 1024.0 * 1024.0));
 }
 
+/* The node a probe result was measured on: "procura probe --ssh/--hosts/--slurm/--kubectl"
+ * store it as "procura-probe@HOST.jsonl"; NULL for a local run or a plain import. */
+static char *
+probe_result_host (ProcuraProject           *project,
+                   const ProcuraProbeResult *r)
+{
+  for (guint i = 0; i < project->provenance->len; i++)
+    {
+      const ProcuraProvenance *p = g_ptr_array_index (project->provenance, i);
+
+      if (p->id == r->provenance_id && p->file_name != NULL
+          && g_str_has_prefix (p->file_name, "procura-probe@") && g_str_has_suffix (p->file_name, ".jsonl"))
+        return g_strndup (p->file_name + strlen ("procura-probe@"),
+                          strlen (p->file_name) - strlen ("procura-probe@") - strlen (".jsonl"));
+    }
+  return NULL;
+}
+
+typedef struct {
+  char    *host;
+  guint    gpus;
+  guint    fit_results;
+  gboolean all_fit;
+  double   headroom;   /* smallest, NAN when none */
+  double   read_gbps;  /* slowest, NAN when none */
+} FleetNode;
+
+static void
+fleet_node_free (FleetNode *n)
+{
+  g_free (n->host);
+  g_free (n);
+}
+
+/* The fleet: probe results of two or more nodes, one row per node. */
+static void
+add_probe_fleet (ReportCtx *ctx)
+{
+  static const char *header[] = { "Node", "GPUs", "Plan fits", "Headroom (smallest)",
+                                  "Read bandwidth (slowest)", NULL };
+  ProcuraProject *project = ctx->project;
+  g_autoptr (GPtrArray) nodes = g_ptr_array_new_with_free_func ((GDestroyNotify) fleet_node_free);
+  g_autoptr (GString) text = g_string_new (NULL);
+  const FleetNode *slowest = NULL;
+  guint fit = 0, with_plan = 0;
+  ProcuraBlock *table;
+
+  for (guint i = 0; i < project->probe_results->len; i++)
+    {
+      const ProcuraProbeResult *r = g_ptr_array_index (project->probe_results, i);
+      g_autofree char *host = probe_result_host (project, r);
+      FleetNode *n = NULL;
+
+      if (host == NULL)
+        continue;
+      for (guint j = 0; j < nodes->len && n == NULL; j++)
+        if (g_str_equal (((FleetNode *) g_ptr_array_index (nodes, j))->host, host))
+          n = g_ptr_array_index (nodes, j);
+      if (n == NULL)
+        {
+          n = g_new0 (FleetNode, 1);
+          n->host = g_steal_pointer (&host);
+          n->all_fit = TRUE;
+          n->headroom = NAN;
+          n->read_gbps = NAN;
+          g_ptr_array_add (nodes, n);
+        }
+      if (g_strcmp0 (r->test, "inventory") == 0)
+        n->gpus++;
+      else if (g_strcmp0 (r->test, "fit") == 0)
+        {
+          n->fit_results++;
+          if (!r->fits)
+            n->all_fit = FALSE;
+          else if (!isnan (r->headroom_bytes) && (isnan (n->headroom) || r->headroom_bytes < n->headroom))
+            n->headroom = r->headroom_bytes;
+        }
+      else if (g_strcmp0 (r->test, "bandwidth") == 0 && !isnan (r->bandwidth_gbps)
+               && (isnan (n->read_gbps) || r->bandwidth_gbps < n->read_gbps))
+        n->read_gbps = r->bandwidth_gbps;
+    }
+  if (nodes->len < 2)
+    return;
+
+  procura_report_doc_heading (ctx->doc, 2, "Probe fleet");
+  for (guint i = 0; i < nodes->len; i++)
+    {
+      const FleetNode *n = g_ptr_array_index (nodes, i);
+
+      if (n->fit_results > 0)
+        {
+          with_plan++;
+          if (n->all_fit)
+            fit++;
+        }
+      if (!isnan (n->read_gbps) && (slowest == NULL || n->read_gbps < slowest->read_gbps))
+        slowest = n;
+    }
+  g_string_append_printf (text, "%u nodes probed", nodes->len);
+  if (with_plan > 0)
+    g_string_append_printf (text, "; the plan fits on %u of the %u with a fit result", fit, with_plan);
+  if (slowest != NULL)
+    g_string_append_printf (text, "; the slowest HBM read bandwidth is %.0f GB/s, on %s",
+                            slowest->read_gbps, slowest->host);
+  g_string_append (text, ". Nodes that could not be probed are not stored: the fleet run's summary names them.");
+  procura_report_doc_paragraph (ctx->doc, "%s", text->str);
+  table = procura_report_doc_table (ctx->doc, "probe-fleet", NULL, header);
+  for (guint i = 0; i < nodes->len; i++)
+    {
+      const FleetNode *n = g_ptr_array_index (nodes, i);
+      g_autofree char *gpus = g_strdup_printf ("%u", n->gpus);
+      g_autofree char *head = fmt_gib (n->headroom);
+      g_autofree char *bw = fmt_num (n->read_gbps, 0, "GB/s");
+      const char *row[] = { n->host, gpus, n->fit_results == 0 ? "—" : n->all_fit ? "yes" : "no",
+                            head, bw, NULL };
+
+      procura_block_add_row (table, row);
+    }
+}
+
 static void
 add_memory_fit (ReportCtx *ctx)
 {
@@ -817,6 +937,8 @@ add_memory_fit (ReportCtx *ctx)
           procura_block_add_row (pt, row);
         }
     }
+
+  add_probe_fleet (ctx);
 
   procura_report_doc_heading (ctx->doc, 2, "Engine logs");
   if (project->engine_logs->len == 0)

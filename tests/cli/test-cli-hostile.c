@@ -182,7 +182,7 @@ test_ssh_unreachable (void)
   g_assert_cmpint (run_bounded (probe_argv, NULL, PROCURA_PROBE_SSH_CONNECT_TIMEOUT_S + 20, &err,
                                 &elapsed), ==, 1);
   g_test_message ("ssh to a closed port: %.1f s: %s", elapsed, err);
-  g_assert_nonnull (strstr (err, "Could not connect to ssh://127.0.0.1:1: "));
+  g_assert_nonnull (strstr (err, "could not connect to ssh://127.0.0.1:1: "));
   g_assert_cmpfloat (elapsed, <, PROCURA_PROBE_SSH_CONNECT_TIMEOUT_S + 10);
 }
 

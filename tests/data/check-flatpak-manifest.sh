@@ -14,7 +14,8 @@ assert m["command"] == "procura"
 args = m["finish-args"]
 for forbidden in ("--filesystem=home", "--filesystem=host", "--device=all", "--share=network"):
     assert forbidden not in args, "finish-args must not hold " + forbidden
-for needed in ("--socket=wayland", "--socket=fallback-x11", "--share=ipc"):
+# the probe reaches clusters through the host's ssh, kubectl and sbatch (flatpak-spawn --host)
+for needed in ("--socket=wayland", "--socket=fallback-x11", "--share=ipc", "--talk-name=org.freedesktop.Flatpak"):
     assert needed in args, "finish-args lacks " + needed
 names = [mod["name"] if isinstance(mod, dict) else mod for mod in m["modules"]]
 assert names[-1] == "procura", names

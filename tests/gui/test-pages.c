@@ -764,6 +764,78 @@ test_probe_panel (void)
 #endif
 }
 
+/* The fleet: one row per host, each with its own outcome, and the summary. ssh is a
+ * fake that runs the command here for two hosts and refuses the third. */
+static void
+test_probe_fleet (void)
+{
+#ifdef PROCURA_GUI_HAVE_PROBE_CLIENT
+  ProcuraWindow *window;
+  ProcuraFitPage *page;
+  g_autofree char *tmp = NULL;
+  g_autofree char *ssh = NULL;
+  g_autofree char *path = NULL;
+  g_autofree char *old_path = g_strdup (g_getenv ("PATH"));
+  g_autofree char *cuda = g_strdup_printf ("PROCURA_PROBE_LIBCUDA=%s", g_getenv ("PROCURA_TEST_FAKE_CUDA"));
+  g_autofree char *nvml = g_strdup_printf ("PROCURA_PROBE_LIBNVML=%s", g_getenv ("PROCURA_TEST_FAKE_NVML"));
+  const char *env[] = { cuda, nvml, "FAKE_CUDA_MEMORY_MIB=8192", NULL };
+  const char *hosts[] = { "gpu-a", "gpu-b", "down", NULL };
+  gboolean finished = FALSE;
+  gint64 end = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
+  gulong id;
+
+  if (g_getenv ("PROCURA_PROBE") == NULL || g_getenv ("PROCURA_TEST_FAKE_CUDA") == NULL
+      || !g_file_test (g_getenv ("PROCURA_PROBE"), G_FILE_TEST_IS_EXECUTABLE))
+    {
+      g_test_skip ("run through meson test: the probe and the fake driver are needed");
+      return;
+    }
+#ifndef PROCURA_GUI_HAVE_DEMO
+  g_test_skip ("the demo project is not part of this build");
+  return;
+#endif
+  tmp = procura_test_mkdtemp ();
+  ssh = g_build_filename (tmp, "ssh", NULL);
+  g_assert_true (g_file_set_contents (ssh,
+    "#!/bin/sh\n"
+    "while [ $# -gt 0 ]; do case \"$1\" in -o|-F) shift 2;; -*) shift;; *) break;; esac; done\n"
+    "if [ \"$1\" = down ]; then echo 'ssh: connect to host down port 22: Connection refused' >&2; exit 255; fi\n"
+    "shift\n"
+    "exec sh -c \"$*\"\n", -1, NULL));
+  g_assert_cmpint (g_chmod (ssh, 0755), ==, 0);
+  path = g_strdup_printf ("%s:%s", tmp, old_path);
+  g_setenv ("PATH", path, TRUE);
+
+  window = open_demo_window ();
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.page", "i", 4);
+  page = PROCURA_FIT_PAGE (procura_window_get_page (window, "fit"));
+  procura_fit_page_set_probe_environment (page, env, 0);
+  id = g_signal_connect (page, "probe-finished", G_CALLBACK (probe_finished_cb), &finished);
+  procura_fit_page_run_probe_fleet (page, hosts);
+  g_assert_cmpstr (procura_fit_page_get_probe_state (page), ==, "running");
+  /* a row per host from the start */
+  g_assert_nonnull (procura_fit_page_get_probe_host_status (page, "down"));
+  while (!finished && g_get_monotonic_time () < end)
+    if (!g_main_context_iteration (NULL, FALSE))
+      g_usleep (1000);
+  g_signal_handler_disconnect (page, id);
+  g_setenv ("PATH", old_path, TRUE);
+  g_assert_true (finished);
+  g_assert_cmpstr (procura_fit_page_get_probe_state (page), ==, "done");
+  g_assert_cmpstr (procura_fit_page_get_probe_result (page), ==, "failed");
+  g_assert_nonnull (strstr (procura_fit_page_get_probe_host_status (page, "gpu-a"), "The probe on gpu-a finished"));
+  g_assert_nonnull (strstr (procura_fit_page_get_probe_host_status (page, "gpu-b"), "The probe on gpu-b finished"));
+  g_assert_cmpstr (procura_fit_page_get_probe_host_status (page, "down"), ==,
+                   "could not connect to down: Connection refused");
+  g_assert_nonnull (strstr (procura_fit_page_get_probe_status_text (page), "3 hosts: 2 ran, 1 failed"));
+  g_assert_nonnull (strstr (procura_fit_page_get_probe_status_text (page), "slowest HBM read bandwidth"));
+  gtk_window_destroy (GTK_WINDOW (window));
+  procura_test_rmtree (tmp);
+#else
+  g_test_skip ("the probe client is not part of this build");
+#endif
+}
+
 static void
 test_calculator_candidate (void)
 {
@@ -888,6 +960,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/compare/controls", test_compare_controls);
   g_test_add_func ("/presentation/slides", test_presentation);
   g_test_add_func ("/probe/panel", test_probe_panel);
+  g_test_add_func ("/probe/fleet", test_probe_fleet);
   status = g_test_run ();
   g_object_unref (app);
   procura_test_rmtree (tmp);

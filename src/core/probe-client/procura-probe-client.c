@@ -10,6 +10,7 @@
 #include <sys/prctl.h>
 #endif
 
+#include "procura-host-tools.h"
 #include "procura-probe-client.h"
 
 #define MAX_LINES        100000
@@ -55,6 +56,24 @@ procura_probe_options_new (void)
   return g_new0 (ProcuraProbeOptions, 1);
 }
 
+ProcuraProbeOptions *
+procura_probe_options_copy (const ProcuraProbeOptions *o)
+{
+  ProcuraProbeOptions *c = procura_probe_options_new ();
+
+  /* the plain fields, then a copy of every owned one (keep in step with _free) */
+  *c = *o;
+  c->probe_path = g_strdup (o->probe_path);
+  c->devices = g_strdup (o->devices);
+  c->plan_path = g_strdup (o->plan_path);
+  c->plan_json = g_strdup (o->plan_json);
+  c->ssh_host = g_strdup (o->ssh_host);
+  c->ssh_program = g_strdup (o->ssh_program);
+  c->ssh_config = g_strdup (o->ssh_config);
+  c->environ = g_strdupv (o->environ);
+  return c;
+}
+
 void
 procura_probe_options_free (ProcuraProbeOptions *options)
 {
@@ -66,6 +85,7 @@ procura_probe_options_free (ProcuraProbeOptions *options)
   g_free (options->plan_json);
   g_free (options->ssh_host);
   g_free (options->ssh_program);
+  g_free (options->ssh_config);
   g_strfreev (options->environ);
   g_free (options);
 }
@@ -259,13 +279,25 @@ procura_probe_build_argv (const ProcuraProbeOptions *o,
       g_ptr_array_add (argv, g_strdup ("-T"));
       g_ptr_array_add (argv, g_strdup ("-o"));
       g_ptr_array_add (argv, g_strdup ("BatchMode=yes"));
-      /* an unreachable host fails in seconds, not after the probe's whole time limit */
       g_ptr_array_add (argv, g_strdup ("-o"));
-      g_ptr_array_add (argv, g_strdup_printf ("ConnectTimeout=%d", PROCURA_PROBE_SSH_CONNECT_TIMEOUT_S));
-      g_ptr_array_add (argv, g_strdup ("-o"));
-      g_ptr_array_add (argv, g_strdup ("ConnectionAttempts=1"));
+      g_ptr_array_add (argv, g_strdup_printf ("ConnectTimeout=%d",
+                                              o->connect_timeout_s > 0 ? o->connect_timeout_s
+                                                                      : PROCURA_PROBE_SSH_CONNECT_TIMEOUT_S));
+      if (o->ssh_config != NULL)
+        {
+          g_ptr_array_add (argv, g_strdup ("-F"));
+          g_ptr_array_add (argv, g_strdup (o->ssh_config));
+        }
+      g_ptr_array_add (argv, g_strdup ("--"));
       g_ptr_array_add (argv, g_strdup (o->ssh_host));
       g_ptr_array_add (argv, g_strdup_printf ("exec sh -c %s", quoted));
+      g_ptr_array_add (argv, NULL);
+      {
+        g_auto(GStrv) plain = (GStrv) g_ptr_array_free (g_steal_pointer (&argv), FALSE);
+
+        /* inside a Flatpak: the host's ssh through flatpak-spawn --host */
+        return procura_host_wrap_argv ((const char * const *) plain, (const char * const *) o->environ);
+      }
     }
   else
     {
@@ -334,23 +366,36 @@ probe_run_free (ProbeRun *run)
   g_free (run);
 }
 
-/* ssh's reason for failing: its last non-empty line, without the "ssh: " prefix. */
+/* One sentence from what ssh said when it gave up (exit 255). */
 static char *
-last_line (const char *text)
+ssh_failure_reason (const char *err)
 {
-  g_auto (GStrv) lines = g_strsplit (text, "\n", -1);
+  g_auto(GStrv) lines = g_strsplit (err, "\n", -1);
+  const char *last = NULL;
+  guint i;
 
-  for (int i = (int) g_strv_length (lines) - 1; i >= 0; i--)
+  if (strstr (err, "REMOTE HOST IDENTIFICATION HAS CHANGED") != NULL)
+    return g_strdup ("the host key does not match the one in known_hosts, so the connection was "
+                     "refused (if the host was reinstalled, check and update known_hosts)");
+  if (strstr (err, "Host key verification failed") != NULL)
+    return g_strdup ("the host key is not known (connect once with ssh to check and accept it)");
+  if (strstr (err, "Permission denied") != NULL)
+    return g_strdup ("authentication failed (only keys or an agent are used, never a password)");
+  for (i = 0; lines[i] != NULL; i++)
     {
-      char *line = g_strstrip (lines[i]);
+      const char *l = g_strstrip (lines[i]);
 
-      if (*line == '\0')
-        continue;
-      if (g_str_has_prefix (line, "ssh: "))
-        line += 5;
-      return g_strdup (line);
+      if (*l != '\0')
+        last = l;
     }
-  return g_strdup ("ssh failed without saying why");
+  if (last == NULL)
+    return g_strdup ("ssh failed without a message");
+  /* "ssh: connect to host H port P: Connection refused" -> "Connection refused" */
+  if (g_str_has_prefix (last, "ssh: connect to host ") && strstr (last, ": ") != NULL)
+    return g_strdup (strrchr (last, ':') + 2);
+  if (g_str_has_prefix (last, "ssh: "))
+    return g_strdup (last + 5);
+  return g_strdup (last);
 }
 
 static void
@@ -382,11 +427,10 @@ classify (ProbeRun *run)
     }
   else if (r->protocol == 0 && r->host != NULL && r->exit_code == 255)
     {
-      r->status = PROCURA_PROBE_STATUS_FAILED;
-      g_autofree char *reason = last_line (run->stderr_buf->str);
+      g_autofree char *reason = ssh_failure_reason (run->stderr_buf->str);
 
-      r->message = g_strdup_printf ("Could not connect to %s: %s (ssh gives up after %d s)", r->host,
-                                    reason, PROCURA_PROBE_SSH_CONNECT_TIMEOUT_S);
+      r->status = PROCURA_PROBE_STATUS_FAILED;
+      r->message = g_strdup_printf ("could not connect to %s: %s", r->host, reason);
     }
   else if (r->protocol == 0)
     {
@@ -719,7 +763,9 @@ procura_probe_run_async (const ProcuraProbeOptions *options,
         flags |= G_SUBPROCESS_FLAGS_STDIN_PIPE;
       launcher = g_subprocess_launcher_new (flags);
       g_subprocess_launcher_set_child_setup (launcher, child_setup, NULL, NULL);
-      if (options->ssh_host != NULL)
+      if (options->ssh_host != NULL && options->ssh_program == NULL && procura_host_is_flatpak ())
+        procura_host_check_tool ("ssh", &error);
+      if (options->ssh_host != NULL && error == NULL)
         {
           /* the remote script copies the probe from ssh's stdin */
           g_autofree char *probe = options->probe_path ? g_strdup (options->probe_path)
@@ -838,5 +884,66 @@ procura_probe_run_sync (const ProcuraProbeOptions *options,
     g_main_context_iteration (context, FALSE);
   g_main_context_pop_thread_default (context);
   g_main_context_unref (context);
+  return report;
+}
+
+static void
+done_exit_code_cb (const char *event,
+                   JsonObject *object,
+                   gpointer    user_data)
+{
+  int *code = user_data;
+
+  if (g_str_equal (event, "done"))
+    *code = (int) json_object_get_int_member_with_default (object, "exit_code", -1);
+}
+
+ProcuraProbeReport *
+procura_probe_report_from_jsonl (const char *text,
+                                 gsize       len,
+                                 const char *host,
+                                 int         exit_code)
+{
+  ProbeRun run = { 0 };
+  ProcuraProbeReport *report;
+  int done_code = -1;
+  gsize start = 0;
+
+  run.report = report_new ();
+  run.report->host = g_strdup (host);
+  run.stderr_buf = g_string_new (NULL);
+  run.event_func = done_exit_code_cb;
+  run.event_data = &done_code;
+  while (start < len)
+    {
+      const char *nl = memchr (text + start, '\n', len - start);
+      gsize end = nl != NULL ? (gsize) (nl - text) : len;
+      gsize n = end - start;
+
+      if (n > 0 && text[end - 1] == '\r')
+        n--;
+      /* diagnostics mixed into a log (stderr lines) are not protocol */
+      if (n > 0 && text[start] == '{')
+        {
+          g_autofree char *line = g_strndup (text + start, n);
+
+          if (g_utf8_validate (line, (gssize) n, NULL))
+            handle_line (&run, line, n);
+          else if (run.report->garbage_lines++ == 0)
+            run.report->first_garbage = g_utf8_make_valid (line, MIN ((gssize) n, 200));
+        }
+      else if (n > 0)
+        {
+          g_string_append_len (run.stderr_buf, text + start, (gssize) n);
+          g_string_append_c (run.stderr_buf, '\n');
+          if (run.stderr_buf->len > STDERR_KEEP)
+            g_string_erase (run.stderr_buf, 0, (gssize) (run.stderr_buf->len - STDERR_KEEP));
+        }
+      start = end + 1;
+    }
+  run.report->exit_code = exit_code >= 0 ? exit_code : done_code;
+  classify (&run);
+  report = run.report;
+  g_string_free (run.stderr_buf, TRUE);
   return report;
 }

@@ -55,10 +55,14 @@ typedef struct {
   char     *ssh_host;       /* run on this host: copied to a temporary folder, run, removed;
                              * ssh gives up connecting after PROCURA_PROBE_SSH_CONNECT_TIMEOUT_S */
   char     *ssh_program;    /* NULL: "ssh" from PATH */
+  char     *ssh_config;     /* ssh -F FILE; NULL: the user's ~/.ssh/config */
+  int       connect_timeout_s; /* ssh ConnectTimeout; 0 = 10 s */
   GStrv     environ;        /* extra NAME=VALUE for a local probe */
 } ProcuraProbeOptions;
 
 ProcuraProbeOptions *procura_probe_options_new  (void);
+/* A deep copy (every string and the environment). */
+ProcuraProbeOptions *procura_probe_options_copy (const ProcuraProbeOptions *options);
 void                 procura_probe_options_free (ProcuraProbeOptions *options);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (ProcuraProbeOptions, procura_probe_options_free)
 
@@ -82,7 +86,7 @@ typedef struct {
   guint               garbage_lines;
   char               *first_garbage;   /* the first bad line, cut to 200 bytes */
   char               *stderr_tail;     /* the last 8 KiB of stderr */
-  char               *host;            /* the ssh host, NULL when local */
+  char               *host;            /* the ssh host (or node), NULL when local */
 } ProcuraProbeReport;
 
 void procura_probe_report_free (ProcuraProbeReport *report);
@@ -94,6 +98,14 @@ JsonObject *procura_probe_report_find_result (const ProcuraProbeReport *report,
                                               int                       device);
 /* The stdout lines joined, one per line (what `procura-probe > file` would hold). */
 char       *procura_probe_report_to_jsonl    (const ProcuraProbeReport *report);
+
+/* A report from probe output gathered some other way (a Kubernetes log, a Slurm
+ * job's files): lines that do not start with "{" (diagnostics mixed in) are skipped;
+ * @exit_code -1 takes the exit code of the done line. Classified like a run. */
+ProcuraProbeReport *procura_probe_report_from_jsonl (const char *text,
+                                                     gsize       len,
+                                                     const char *host,
+                                                     int         exit_code);
 
 /* Called for every protocol line as it arrives (hello, device, progress, result,
  * error, done), in the thread-default main context of the caller. */
