@@ -606,6 +606,7 @@ procura_document_save_decision (ProcuraDocument       *self,
 
   g_return_if_fail (PROCURA_IS_DOCUMENT (self));
   copy->candidate_id = decision->candidate_id;
+  copy->overflow_candidate_id = decision->overflow_candidate_id;
   copy->rationale = g_strdup (decision->rationale);
   copy->approver = g_strdup (decision->approver);
   copy->date = g_strdup (decision->date);
