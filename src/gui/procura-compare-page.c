@@ -38,6 +38,8 @@ struct _ProcuraComparePage
   GtkWidget       *peak_spin;
   GtkWidget       *grid;
   GtkWidget       *withheld_label;
+  GtkWidget       *withheld_box;
+  GtkWidget       *brief_button;   /* "Open Brief", when what is missing is in the brief */
   GPtrArray       *views;          /* ProcuraChartView*, one per figure */
 
   ProcuraDocument *document;
@@ -66,6 +68,7 @@ typedef struct {
   char                   *slo_metric;
   GPtrArray              *charts;    /* ProcuraChart* */
   char                   *withheld;
+  gboolean                needs_brief;  /* the brief is incomplete or has no latency target */
 } AnalysisData;
 
 static void
@@ -107,8 +110,16 @@ analysis_thread (GTask        *task,
       /* A figure that cannot be built leaves its slot empty (the view shows nothing). */
       g_ptr_array_add (data->charts, chart);
     }
+  {
+    g_auto (GStrv) missing = data->project->brief != NULL ? procura_brief_missing (data->project->brief) : NULL;
+
+    data->needs_brief = !isfinite (analysis->slo_threshold_ms) || analysis->slo_metric == NULL
+                        || (missing != NULL && missing[0] != NULL);
+  }
   if (analysis->ranking_withheld)
     data->withheld = g_strdup (analysis->ranking_withheld_reason);
+  else if (data->needs_brief && data->project->runs->len > 0)
+    data->withheld = g_strdup (_("The runs are imported, but the brief has no latency target to read them at: set its metric, percentile and threshold."));
   g_task_return_boolean (task, TRUE);
 }
 
@@ -131,7 +142,8 @@ analysis_done_cb (GObject      *object,
     procura_chart_view_set_chart (g_ptr_array_index (self->views, i), g_ptr_array_index (data->charts, i));
   g_signal_emit (self, signals[SIGNAL_CHARTS_UPDATED], 0);
   gtk_label_set_text (GTK_LABEL (self->withheld_label), data->withheld != NULL ? data->withheld : "");
-  gtk_widget_set_visible (self->withheld_label, data->withheld != NULL);
+  gtk_widget_set_visible (self->withheld_box, data->withheld != NULL);
+  gtk_widget_set_visible (self->brief_button, data->withheld != NULL && data->needs_brief);
   g_object_unref (self);
 }
 
@@ -482,11 +494,21 @@ build (ProcuraComparePage *self)
   gtk_spin_button_set_range (GTK_SPIN_BUTTON (self->percentile_spin), 50, 100);
   gtk_box_append (self->box, controls);
 
+  self->withheld_box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
+  gtk_widget_set_halign (self->withheld_box, GTK_ALIGN_CENTER);
   self->withheld_label = gtk_label_new (NULL);
   gtk_label_set_wrap (GTK_LABEL (self->withheld_label), TRUE);
   gtk_widget_add_css_class (self->withheld_label, "warning");
-  gtk_widget_set_visible (self->withheld_label, FALSE);
-  gtk_box_append (self->box, self->withheld_label);
+  gtk_box_append (GTK_BOX (self->withheld_box), self->withheld_label);
+  /* what is missing is a field of the brief: one click to it */
+  self->brief_button = gtk_button_new_with_mnemonic (_("Open _Brief"));
+  gtk_widget_set_tooltip_text (self->brief_button, _("Set the latency target and the other missing fields on the Brief page"));
+  gtk_widget_set_valign (self->brief_button, GTK_ALIGN_CENTER);
+  gtk_actionable_set_action_name (GTK_ACTIONABLE (self->brief_button), "win.page");
+  gtk_actionable_set_action_target (GTK_ACTIONABLE (self->brief_button), "i", 0);
+  gtk_box_append (GTK_BOX (self->withheld_box), self->brief_button);
+  gtk_widget_set_visible (self->withheld_box, FALSE);
+  gtk_box_append (self->box, self->withheld_box);
 
   self->grid = gtk_grid_new ();
   gtk_grid_set_column_spacing (GTK_GRID (self->grid), 18);
