@@ -36,6 +36,9 @@ struct _ProcuraDecisionPage
   GtkWidget       *analysis_box;
   GtkWidget       *finance_box;
   GtkWidget       *finance_scroller;
+  GtkWidget       *what_if_banner;
+  GtkWidget       *what_if_label;
+  gulong           what_if_id;
   /* what each row of candidate_row stands for (Choice), parallel to its model */
   GArray          *choices;
   GtkStringList   *choice_names;
@@ -881,6 +884,54 @@ procura_decision_page_get_busy (ProcuraDecisionPage *self)
   return self->running > 0 || (self->pending && gtk_widget_get_mapped (GTK_WIDGET (self)));
 }
 
+/* The Compare page's what-if is not what this page shows: said, with the way back. */
+static void
+update_what_if (ProcuraDecisionPage *self)
+{
+  const char *what_if;
+
+  if (self->what_if_banner == NULL || self->document == NULL)
+    return;
+  what_if = procura_document_get_what_if (self->document);
+  gtk_label_set_text (GTK_LABEL (self->what_if_label), what_if != NULL ? what_if : "");
+  gtk_widget_set_visible (self->what_if_banner, what_if != NULL);
+}
+
+static void
+what_if_changed_cb (ProcuraDocument     *document,
+                    ProcuraDecisionPage *self)
+{
+  update_what_if (self);
+}
+
+static GtkWidget *
+what_if_banner (ProcuraDecisionPage *self)
+{
+  GtkWidget *banner = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
+  GtkWidget *icon = gtk_image_new_from_icon_name ("dialog-warning-symbolic");
+  GtkWidget *apply = gtk_button_new_with_mnemonic (_("_Apply to Brief"));
+  GtkWidget *reset = gtk_button_new_with_mnemonic (_("_Reset"));
+
+  gtk_widget_set_name (banner, "what-if-banner");
+  gtk_widget_add_css_class (banner, "what-if-banner");
+  gtk_widget_add_css_class (icon, "warning");
+  self->what_if_label = gtk_label_new (NULL);
+  gtk_label_set_wrap (GTK_LABEL (self->what_if_label), TRUE);
+  gtk_label_set_xalign (GTK_LABEL (self->what_if_label), 0);
+  gtk_widget_set_hexpand (self->what_if_label, TRUE);
+  gtk_actionable_set_action_name (GTK_ACTIONABLE (apply), "win.apply-what-if");
+  gtk_actionable_set_action_name (GTK_ACTIONABLE (reset), "win.reset-what-if");
+  gtk_widget_set_valign (apply, GTK_ALIGN_CENTER);
+  gtk_widget_set_valign (reset, GTK_ALIGN_CENTER);
+  gtk_widget_set_sensitive (apply, !procura_document_get_read_only (self->document));
+  gtk_box_append (GTK_BOX (banner), icon);
+  gtk_box_append (GTK_BOX (banner), self->what_if_label);
+  gtk_box_append (GTK_BOX (banner), reset);
+  gtk_box_append (GTK_BOX (banner), apply);
+  self->what_if_banner = banner;
+  return banner;
+}
+
 static void
 rebuild (ProcuraDecisionPage *self)
 {
@@ -888,6 +939,7 @@ rebuild (ProcuraDecisionPage *self)
   GtkWidget *buttons;
 
   remove_children (self->box);
+  self->what_if_banner = NULL;
   if (self->document == NULL)
     {
       gtk_stack_set_visible_child_name (self->stack, "empty");
@@ -899,6 +951,8 @@ rebuild (ProcuraDecisionPage *self)
       gtk_stack_set_visible_child_name (self->stack, "empty");
       return;
     }
+  gtk_box_append (self->box, what_if_banner (self));
+  update_what_if (self);
   self->analysis_box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 24);
   self->finance_box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
   gtk_box_append (self->box, self->analysis_box);
@@ -930,10 +984,16 @@ procura_decision_page_set_document (ProcuraDecisionPage *self,
   g_return_if_fail (PROCURA_IS_DECISION_PAGE (self));
 
   if (self->document != NULL)
-    g_clear_signal_handler (&self->changed_id, self->document);
+    {
+      g_clear_signal_handler (&self->changed_id, self->document);
+      g_clear_signal_handler (&self->what_if_id, self->document);
+    }
   g_set_object (&self->document, document);
   if (document != NULL)
-    self->changed_id = g_signal_connect (document, "changed", G_CALLBACK (document_changed_cb), self);
+    {
+      self->changed_id = g_signal_connect (document, "changed", G_CALLBACK (document_changed_cb), self);
+      self->what_if_id = g_signal_connect (document, "what-if-changed", G_CALLBACK (what_if_changed_cb), self);
+    }
   rebuild (self);
 }
 
@@ -948,7 +1008,10 @@ procura_decision_page_dispose (GObject *object)
   g_clear_pointer (&self->analysis, procura_analysis_free);
 #endif
   if (self->document != NULL)
-    g_clear_signal_handler (&self->changed_id, self->document);
+    {
+      g_clear_signal_handler (&self->changed_id, self->document);
+      g_clear_signal_handler (&self->what_if_id, self->document);
+    }
   g_clear_object (&self->document);
   g_clear_pointer (&self->choices, g_array_unref);
   g_clear_object (&self->choice_names);

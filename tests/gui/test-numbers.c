@@ -11,7 +11,9 @@
 
 #include <glib/gstdio.h>
 
+#include "procura-compare-page.h"
 #include "procura-gui-test.h"
+#include "procura-presentation.h"
 #include "procura-test-util.h"
 
 #if defined (PROCURA_GUI_HAVE_ANALYSIS) && defined (PROCURA_GUI_HAVE_DEMO) && defined (PROCURA_GUI_HAVE_STORE)
@@ -378,6 +380,124 @@ test_no_target (void)
 #endif
 }
 
+/* The Compare page's controls are a what-if, marked on Compare, Decision and the slides,
+ * with "Apply to Brief" (undone by "Undo") and "Reset". */
+static void
+test_what_if (void)
+{
+#if defined (HAVE_ALL) && defined (PROCURA_GUI_HAVE_FIGURES) && defined (PROCURA_GUI_HAVE_CHART)
+  ProcuraWindow *window = open_window (NULL, 1280, 800);
+  ProcuraDocument *document = procura_window_get_document (window);
+  GtkWidget *compare = procura_window_get_page (window, "compare");
+  ProcuraPresentation *presentation;
+  ProcuraProject *project;
+  double threshold, average;
+  g_autoptr (GString) text = g_string_new (NULL);
+
+  show_page (window, "compare");
+  project = procura_document_get_project (document);
+  threshold = project->brief->slo_threshold_ms;
+  average = project->brief->demand_average;
+  g_assert_null (procura_document_get_what_if (document));
+  g_assert_false (gtk_widget_get_mapped (find_named (compare, "what-if-banner")));
+
+  procura_compare_page_set_controls (PROCURA_COMPARE_PAGE (compare), 300, 95, 20, 40);
+  g_assert_true (procura_gui_test_wait_idle (window, 60));
+  g_assert_nonnull (procura_document_get_what_if (document));
+  g_assert_true (gtk_widget_get_mapped (find_named (compare, "what-if-banner")));
+  show_page (window, "decision");
+  g_assert_true (gtk_widget_get_mapped (find_named (procura_window_get_page (window, "decision"), "what-if-banner")));
+  collect_labels (procura_window_get_page (window, "decision"), text);
+  g_assert_nonnull (strstr (text->str, "What-if"));
+
+  /* the slides say so too */
+  presentation = procura_window_present_slides (window);
+  procura_gui_test_wait_mapped (GTK_WIDGET (presentation));
+  g_assert_true (gtk_widget_get_mapped (find_named (GTK_WIDGET (presentation), "what-if-banner")));
+  gtk_window_destroy (GTK_WINDOW (presentation));
+  procura_gui_test_settle ();
+
+  /* applied: the brief has the what-if's figures, and the banner offers Undo */
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.apply-what-if", NULL);
+  g_assert_true (procura_gui_test_wait_idle (window, 60));
+  project = procura_document_get_project (document);
+  g_assert_cmpfloat (project->brief->slo_threshold_ms, ==, 300);
+  g_assert_cmpfloat (project->brief->demand_average, ==, 20);
+  g_assert_null (procura_document_get_what_if (document));
+  show_page (window, "compare");
+  g_assert_true (gtk_widget_get_mapped (find_button_labelled (compare, "_Undo")));
+  gtk_widget_activate_action (compare, "compare.undo-apply", NULL);
+  g_assert_true (procura_gui_test_wait_idle (window, 60));
+  project = procura_document_get_project (document);
+  g_assert_cmpfloat (project->brief->slo_threshold_ms, ==, threshold);
+  g_assert_cmpfloat (project->brief->demand_average, ==, average);
+  g_assert_null (procura_document_get_what_if (document));
+
+  /* reset: the controls go back to the brief's */
+  procura_compare_page_set_controls (PROCURA_COMPARE_PAGE (compare), 250, 90, 5, 10);
+  g_assert_true (procura_gui_test_wait_idle (window, 60));
+  g_assert_nonnull (procura_document_get_what_if (document));
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.reset-what-if", NULL);
+  g_assert_true (procura_gui_test_wait_idle (window, 60));
+  g_assert_null (procura_document_get_what_if (document));
+  g_assert_false (gtk_widget_get_mapped (find_named (compare, "what-if-banner")));
+  project = procura_document_get_project (document);
+  g_assert_cmpfloat (project->brief->slo_threshold_ms, ==, threshold);
+  gtk_window_destroy (GTK_WINDOW (window));
+  procura_gui_test_settle ();
+#else
+  g_test_skip ("the analysis, the figures, the charts, the store or the demo are not part of this build");
+#endif
+}
+
+/* The slide after the title: the recommendation, its cost and interval, the tipping
+ * points and the top warnings. */
+static void
+test_recommendation_slide (void)
+{
+#ifdef HAVE_ALL
+  ProcuraWindow *window = open_window (NULL, 1280, 800);
+  ProcuraPresentation *presentation;
+  GtkWidget *slide;
+  g_autoptr (GString) text = g_string_new (NULL);
+
+  show_page (window, "compare");
+  presentation = procura_window_present_slides (window);
+  procura_gui_test_wait_mapped (GTK_WIDGET (presentation));
+  slide = find_named (GTK_WIDGET (presentation), "recommendation-slide");
+  g_assert_nonnull (slide);
+  gtk_widget_activate_action (GTK_WIDGET (presentation), "presentation.next", NULL);
+  procura_gui_test_settle ();
+  g_assert_cmpuint (procura_presentation_get_slide (presentation), ==, 1);
+  g_assert_true (gtk_widget_get_mapped (slide));
+  collect_labels (slide, text);
+  g_test_message ("%s", text->str);
+  g_assert_nonnull (strstr (text->str, "GPUs with API overflow"));
+  g_assert_nonnull (strstr (text->str, "Cost: $"));
+  g_assert_nonnull (strstr (text->str, "per 1,000"));
+  g_assert_nonnull (strstr (text->str, "Interval"));
+  g_assert_nonnull (strstr (text->str, "Tipping points"));
+  g_assert_nonnull (strstr (text->str, "Top warnings"));
+  if (g_getenv ("PROCURA_NUMBERS_SHOTS") != NULL)
+    {
+      g_autoptr (GdkTexture) texture = NULL;
+      g_autofree char *png = g_strdup_printf ("%s/recommendation-slide.png", g_getenv ("PROCURA_NUMBERS_SHOTS"));
+
+      gtk_window_set_default_size (GTK_WINDOW (presentation), 1280, 800);
+      gtk_window_unfullscreen (GTK_WINDOW (presentation));
+      procura_gui_test_settle ();
+      texture = procura_gui_test_render (GTK_WIDGET (presentation), NULL);
+      if (texture != NULL)
+        gdk_texture_save_to_png (texture, png);
+    }
+  gtk_window_destroy (GTK_WINDOW (presentation));
+  gtk_window_destroy (GTK_WINDOW (window));
+  procura_gui_test_settle ();
+#else
+  g_test_skip ("the analysis, the store or the demo are not part of this build");
+#endif
+}
+
 int
 main (int    argc,
       char **argv)
@@ -401,6 +521,8 @@ main (int    argc,
   g_test_add_func ("/numbers/hybrid-choice", test_hybrid_choice);
   g_test_add_func ("/numbers/currency", test_currency);
   g_test_add_func ("/numbers/no-target", test_no_target);
+  g_test_add_func ("/numbers/what-if", test_what_if);
+  g_test_add_func ("/numbers/recommendation-slide", test_recommendation_slide);
   status = g_test_run ();
   g_object_unref (app);
   procura_test_rmtree (data);
