@@ -114,7 +114,6 @@ static void
 save_clicked_cb (GtkButton           *button,
                  ProcuraDecisionPage *self)
 {
-  ProcuraProject *project = procura_document_get_project (self->document);
   ProcuraDecision decision = { 0 };
   guint selected = adw_combo_row_get_selected (ADW_COMBO_ROW (self->candidate_row));
   const Choice *choice = selected < self->choices->len ? &g_array_index (self->choices, Choice, selected) : NULL;
@@ -137,7 +136,6 @@ save_clicked_cb (GtkButton           *button,
       decision.candidate_id = choice->candidate_id;
       decision.overflow_candidate_id = choice->overflow_candidate_id;
     }
-  (void) project;
   decision.rationale = (char *) gtk_editable_get_text (GTK_EDITABLE (self->rationale_row));
   decision.approver = (char *) gtk_editable_get_text (GTK_EDITABLE (self->approver_row));
   decision.date = (char *) date;
