@@ -24,6 +24,37 @@
 
 static ProcuraApplication *app;
 
+/* With $PROCURA_NUMBERS_SHOTS set: the window at @width × @height in light and dark,
+ * for a look. */
+static void
+shoot (GtkWidget  *window,
+       const char *name,
+       int         width,
+       int         height)
+{
+  AdwStyleManager *style = adw_style_manager_get_default ();
+
+  if (g_getenv ("PROCURA_NUMBERS_SHOTS") == NULL)
+    return;
+  gtk_window_set_default_size (GTK_WINDOW (window), width, height);
+  for (int dark = 0; dark < 2; dark++)
+    {
+      g_autoptr (GdkTexture) texture = NULL;
+      g_autofree char *png = g_strdup_printf ("%s/%s-%dx%d-%s.png", g_getenv ("PROCURA_NUMBERS_SHOTS"), name,
+                                              width, height, dark ? "dark" : "light");
+
+      adw_style_manager_set_color_scheme (style, dark ? ADW_COLOR_SCHEME_FORCE_DARK : ADW_COLOR_SCHEME_FORCE_LIGHT);
+      procura_gui_test_settle ();
+      procura_gui_test_settle ();
+      texture = procura_gui_test_render (window, NULL);
+      if (texture != NULL)
+        gdk_texture_save_to_png (texture, png);
+    }
+  adw_style_manager_set_color_scheme (style, ADW_COLOR_SCHEME_DEFAULT);
+  gtk_window_set_default_size (GTK_WINDOW (window), 1280, 800);
+  procura_gui_test_settle ();
+}
+
 static void
 show_page (ProcuraWindow *window,
            const char    *name)
@@ -361,6 +392,7 @@ test_no_target (void)
   collect_labels (procura_window_get_page (window, "decision"), text);
   g_assert_nonnull (strstr (text->str, "no latency target"));
   g_assert_null (strstr (text->str, "has no benchmark"));
+  shoot (GTK_WIDGET (window), "decision-no-target", 800, 600);
   button = find_named (procura_window_get_page (window, "decision"), "open-brief");
   g_assert_nonnull (button);
   g_signal_emit_by_name (button, "clicked");
@@ -405,7 +437,10 @@ test_what_if (void)
   g_assert_true (procura_gui_test_wait_idle (window, 60));
   g_assert_nonnull (procura_document_get_what_if (document));
   g_assert_true (gtk_widget_get_mapped (find_named (compare, "what-if-banner")));
+  shoot (GTK_WIDGET (window), "compare-what-if", 1280, 800);
+  shoot (GTK_WIDGET (window), "compare-what-if", 800, 600);
   show_page (window, "decision");
+  shoot (GTK_WIDGET (window), "decision-what-if", 800, 600);
   g_assert_true (gtk_widget_get_mapped (find_named (procura_window_get_page (window, "decision"), "what-if-banner")));
   collect_labels (procura_window_get_page (window, "decision"), text);
   g_assert_nonnull (strstr (text->str, "What-if"));
