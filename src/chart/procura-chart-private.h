@@ -82,7 +82,33 @@ struct _ProcuraChart {
   ProcuraChartLayout     layout;
   /* geometry of category charts from the last draw */
   double                 slot_fraction;
+  /* money (PROCURA_UNIT_DOLLARS) is written with this sign before it ("€"), or with
+   * this code after it ("CHF"); both NULL: "$" */
+  char                  *money_before;
+  char                  *money_after;
 };
+
+/* @text (taken) formatted in @unit, with the chart's currency for money. */
+char *procura_chart_money_text (const ProcuraChart *chart,
+                                ProcuraChartUnit    unit,
+                                char               *text);
+
+static inline char *
+procura_chart_value_text (const ProcuraChart *chart,
+                          double              value,
+                          ProcuraChartUnit    unit)
+{
+  return procura_chart_money_text (chart, unit, procura_chart_format_value (value, unit));
+}
+
+static inline char *
+procura_chart_tick_text (const ProcuraChart *chart,
+                         double              value,
+                         ProcuraChartUnit    unit,
+                         const ProcuraTicks *ticks)
+{
+  return procura_chart_money_text (chart, unit, procura_chart_format_tick (value, unit, ticks));
+}
 
 /* Decimation with a known sortedness (-1: detect). */
 void procura_chart_decimate_full (const double  *x,

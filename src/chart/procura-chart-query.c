@@ -240,7 +240,7 @@ procura_chart_describe_point (const ProcuraChart *chart,
   s = chart->series->pdata[series];
   if (index >= s->n || s->y == NULL)
     return NULL;
-  y = procura_chart_format_value (s->y[index], chart->axis[PROCURA_AXIS_Y].unit);
+  y = procura_chart_value_text (chart, s->y[index], chart->axis[PROCURA_AXIS_Y].unit);
   if (is_bar (s))
     {
       const char *cat = index < chart->categories->len ? chart->categories->pdata[index] : "";
@@ -250,14 +250,14 @@ procura_chart_describe_point (const ProcuraChart *chart,
     }
   else
     {
-      g_autofree char *x = procura_chart_format_value (sx (s, index), chart->axis[PROCURA_AXIS_X].unit);
+      g_autofree char *x = procura_chart_value_text (chart, sx (s, index), chart->axis[PROCURA_AXIS_X].unit);
       GString *out = g_string_new (NULL);
 
       g_string_append_printf (out, "%s: %s, %s", s->name ? s->name : "", x, y);
       if (s->y_low && s->y_high && isfinite (s->y_low[index]) && isfinite (s->y_high[index]))
         {
-          g_autofree char *lo = procura_chart_format_value (s->y_low[index], chart->axis[PROCURA_AXIS_Y].unit);
-          g_autofree char *hi = procura_chart_format_value (s->y_high[index], chart->axis[PROCURA_AXIS_Y].unit);
+          g_autofree char *lo = procura_chart_value_text (chart, s->y_low[index], chart->axis[PROCURA_AXIS_Y].unit);
+          g_autofree char *hi = procura_chart_value_text (chart, s->y_high[index], chart->axis[PROCURA_AXIS_Y].unit);
           g_string_append_printf (out, " (%s to %s)", lo, hi);
         }
       if (s->estimate)
@@ -290,7 +290,8 @@ kind_name (ProcuraSeriesKind kind)
 }
 
 static void
-append_range (GString          *out,
+append_range (const ProcuraChart *chart,
+              GString          *out,
               const char       *what,
               double            lo,
               double            hi,
@@ -301,8 +302,8 @@ append_range (GString          *out,
 
   if (!isfinite (lo) || !isfinite (hi))
     return;
-  a = procura_chart_format_value (lo, unit);
-  b = procura_chart_format_value (hi, unit);
+  a = procura_chart_value_text (chart, lo, unit);
+  b = procura_chart_value_text (chart, hi, unit);
   if (g_str_equal (a, b))
     g_string_append_printf (out, "; %s %s", what, a);
   else
@@ -395,10 +396,10 @@ procura_chart_summary (const ProcuraChart *chart)
               if (any)
                 tlo = MIN (tlo, total), thi = MAX (thi, total);
             }
-          append_range (out, _("totals"), tlo, thi, ay->unit);
+          append_range (chart, out, _("totals"), tlo, thi, ay->unit);
         }
       else
-        append_range (out, _("values"), ylo, yhi, ay->unit);
+        append_range (chart, out, _("values"), ylo, yhi, ay->unit);
       for (guint i = 0; i < n_cat; i++)
         if (chart->category_reasons->pdata[i])
           {
@@ -435,8 +436,8 @@ procura_chart_summary (const ProcuraChart *chart)
       if (ax->scale == PROCURA_SCALE_LOG || ay->scale == PROCURA_SCALE_LOG)
         g_string_append (out, ax->scale == ay->scale ? _(" on log-log axes") :
                          ax->scale == PROCURA_SCALE_LOG ? _(" on a log x axis") : _(" on a log y axis"));
-      append_range (out, ax->label ? ax->label : "x", xlo, xhi, ax->unit);
-      append_range (out, ay->label ? ay->label : "y", ylo, yhi, ay->unit);
+      append_range (chart, out, ax->label ? ax->label : "x", xlo, xhi, ax->unit);
+      append_range (chart, out, ay->label ? ay->label : "y", ylo, yhi, ay->unit);
       for (guint i = 0; i < chart->series->len; i++)
         {
           const ProcuraChartSeries *s = chart->series->pdata[i];
@@ -515,7 +516,7 @@ procura_chart_table (const ProcuraChart *chart,
               const ProcuraChartSeries *s = chart->series->pdata[i];
               if (!is_bar (s))
                 continue;
-              g_ptr_array_add (row, cat < s->n && s->y ? procura_chart_format_value (s->y[cat], ay->unit)
+              g_ptr_array_add (row, cat < s->n && s->y ? procura_chart_value_text (chart, s->y[cat], ay->unit)
                                                         : g_strdup ("—"));
             }
           g_ptr_array_add (rows, row_new (row));
@@ -558,12 +559,12 @@ procura_chart_table (const ProcuraChart *chart,
 
             name = g_strdup_printf ("%s%s", s->name ? s->name : "", s->struck_out ? _(" (struck out)") : "");
             g_ptr_array_add (row, g_steal_pointer (&name));
-            g_ptr_array_add (row, procura_chart_format_value (sx (s, k), ax->unit));
-            g_ptr_array_add (row, s->y ? procura_chart_format_value (s->y[k], ay->unit) : g_strdup ("—"));
+            g_ptr_array_add (row, procura_chart_value_text (chart, sx (s, k), ax->unit));
+            g_ptr_array_add (row, s->y ? procura_chart_value_text (chart, s->y[k], ay->unit) : g_strdup ("—"));
             if (ranges)
               {
-                g_ptr_array_add (row, s->y_low ? procura_chart_format_value (s->y_low[k], ay->unit) : g_strdup ("—"));
-                g_ptr_array_add (row, s->y_high ? procura_chart_format_value (s->y_high[k], ay->unit) : g_strdup ("—"));
+                g_ptr_array_add (row, s->y_low ? procura_chart_value_text (chart, s->y_low[k], ay->unit) : g_strdup ("—"));
+                g_ptr_array_add (row, s->y_high ? procura_chart_value_text (chart, s->y_high[k], ay->unit) : g_strdup ("—"));
               }
             g_ptr_array_add (rows, row_new (row));
           }

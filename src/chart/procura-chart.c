@@ -74,6 +74,8 @@ procura_chart_unref (ProcuraChart *chart)
   if (chart == NULL || !g_atomic_ref_count_dec (&chart->ref_count))
     return;
   g_free (chart->title);
+  g_free (chart->money_before);
+  g_free (chart->money_after);
   g_free (chart->subtitle);
   g_free (chart->message);
   g_free (chart->description);
@@ -134,6 +136,47 @@ procura_chart_set_description (ProcuraChart *chart,
                                const char   *description)
 {
   set_string (&chart->description, description);
+}
+
+void
+procura_chart_set_currency (ProcuraChart *chart,
+                            const char   *symbol,
+                            const char   *code)
+{
+  g_return_if_fail (chart != NULL);
+  g_free (chart->money_before);
+  g_free (chart->money_after);
+  chart->money_before = g_strdup (symbol);
+  chart->money_after = symbol == NULL ? g_strdup (code) : NULL;
+}
+
+char *
+procura_chart_money_text (const ProcuraChart *chart,
+                          ProcuraChartUnit    unit,
+                          char               *text)
+{
+  const char *dollar;
+  GString *out;
+
+  if (unit != PROCURA_UNIT_DOLLARS || chart == NULL || text == NULL
+      || (chart->money_before == NULL && chart->money_after == NULL)
+      || (dollar = strchr (text, '$')) == NULL)
+    return text;
+  out = g_string_new_len (text, dollar - text);
+  if (chart->money_before != NULL)
+    g_string_append (out, chart->money_before);
+  g_string_append (out, dollar + 1);
+  if (chart->money_before == NULL)
+    g_string_append_printf (out, " %s", chart->money_after);
+  g_free (text);
+  return g_string_free (out, FALSE);
+}
+
+char *
+procura_chart_format_money (const ProcuraChart *chart,
+                            double              value)
+{
+  return procura_chart_value_text (chart, value, PROCURA_UNIT_DOLLARS);
 }
 
 void
@@ -1983,7 +2026,7 @@ draw_category_series (Ctx      *c,
               else if (s->kind == PROCURA_SERIES_BAR && chart->bar_totals && isfinite (v))
                 {
                   double from = s->y_low && isfinite (s->y_low[cat]) ? s->y_low[cat] : base;
-                  g_autofree char *label = procura_chart_format_value (v, chart->axis[PROCURA_AXIS_Y].unit);
+                  g_autofree char *label = procura_chart_value_text (chart, v, chart->axis[PROCURA_AXIS_Y].unit);
                   double tw, th;
 
                   bar_rect (c, cat, offset, thick, from, v, &r);
@@ -2077,7 +2120,7 @@ draw_category_series (Ctx      *c,
       if (labels && have_stack && chart->bar_totals)
         {
           double total = (pos - base) + (neg - base);
-          g_autofree char *label = procura_chart_format_value (total, chart->axis[PROCURA_AXIS_Y].unit);
+          g_autofree char *label = procura_chart_value_text (chart, total, chart->axis[PROCURA_AXIS_Y].unit);
           double tw, th;
           Rect r;
 
@@ -2403,7 +2446,7 @@ max_tick_label_width (Ctx                *c,
 
       if (!ticks->major[i])
         continue;
-      label = procura_chart_format_tick (ticks->value[i], unit, ticks);
+      label = procura_chart_tick_text (c->chart, ticks->value[i], unit, ticks);
       text_set (c, label, 0.85, FALSE);
       text_size (c, &w, &h);
       mw = MAX (mw, w);
@@ -2466,7 +2509,7 @@ draw_value_ticks (Ctx                *c,
 
       if (ticks->major[i])
         {
-          g_autofree char *label = procura_chart_format_tick (ticks->value[i], unit, ticks);
+          g_autofree char *label = procura_chart_tick_text (c->chart, ticks->value[i], unit, ticks);
           double w, h;
 
           text_set (c, label, 0.85, FALSE);

@@ -208,6 +208,15 @@ void procura_chart_set_description (ProcuraChart *chart, const char *description
 
 /* Axes. For bar charts the X axis names the categories and the Y axis holds the values,
  * whatever the orientation. min/max NAN = automatic. */
+/* The currency money axes are written in (PROCURA_UNIT_DOLLARS): @symbol before the
+ * figure ("€1.2k"), or, when @symbol is NULL, @code after it ("1.2k CHF"). Both NULL:
+ * "$". The caller picks them (the chart knows no currencies). */
+void procura_chart_set_currency   (ProcuraChart      *chart,
+                                   const char        *symbol,
+                                   const char        *code);
+/* A money figure as the chart writes it, in its currency: "€0.97". Free with g_free(). */
+char *procura_chart_format_money  (const ProcuraChart *chart,
+                                   double              value);
 void procura_chart_set_axis       (ProcuraChart      *chart,
                                    ProcuraAxisId      axis,
                                    const char        *label,

@@ -289,6 +289,9 @@ void procura_assumptions_clear (ProcuraAssumptions *a);
 
 typedef struct {
   gint64  candidate_id;   /* 0 = not decided */
+  /* The hybrid (GPUs for the base load, an API for the overflow): the API route taking
+   * the overflow, with candidate_id the GPU candidate of the base load; 0 = not a hybrid */
+  gint64  overflow_candidate_id;
   char   *rationale;
   char   *approver;
   char   *date;           /* YYYY-MM-DD */

@@ -20,6 +20,7 @@
 
 #include "procura-figures.h"
 #include "procura-stats.h"
+#include "procura-units.h"
 #include "procura-fit.h"
 #include "procura-gpu-catalog.h"
 #include "procura-model-catalog.h"
@@ -77,6 +78,8 @@ typedef struct {
   double                 factor;     /* cost per accepted output x factor = shown figure */
   char                  *per;        /* "per 1k accepted responses" */
   char                  *metric;     /* "p99 TTFT" */
+  const char            *currency;   /* "EUR" */
+  const char            *symbol;     /* "€", or NULL when the code is written after */
 } Fig;
 
 static const char *
@@ -117,18 +120,18 @@ fig_init (Fig                   *f,
   const char *unit = analysis->unit_label != NULL ? analysis->unit_label
                      : project->brief && project->brief->success_unit ? project->brief->success_unit
                      : "accepted response";
-  double factor = analysis->unit_factor > 0 ? analysis->unit_factor : (strstr (unit, "token") ? 1e6 : 1e3);
+  double factor = procura_units_scale (analysis->unit_factor > 0 ? analysis->unit_factor
+                                      : (strstr (unit, "token") ? 1e6 : 1e3));
   g_autofree char *pct = percentile_display (analysis->slo_percentile);
 
   f->project = project;
   f->analysis = analysis;
   f->factor = factor;
-  if (factor >= 1e6)
-    f->per = g_strdup_printf (_("per 1M %ss"), unit);
-  else if (factor >= 1e3)
-    f->per = g_strdup_printf (_("per 1k %ss"), unit);
-  else
-    f->per = g_strdup_printf (_("per %s"), unit);
+  /* the one wording of the project's scale (procura-units.h), as the app and the report */
+  f->per = procura_units_per_label (factor, unit);
+  f->currency = analysis->currency != NULL ? analysis->currency
+                : project->assumptions.currency != NULL ? project->assumptions.currency : "USD";
+  f->symbol = procura_units_currency_symbol (f->currency);
   if (isfinite (analysis->slo_percentile))
     f->metric = g_strdup_printf ("%s %s", pct, metric_display (analysis->slo_metric));
   else
@@ -173,6 +176,7 @@ chart_new (Fig        *f,
   ProcuraChart *chart = procura_chart_new ();
   GString *sub = g_string_new (NULL);
 
+  procura_chart_set_currency (chart, f->symbol, f->currency);
   procura_chart_set_title (chart, title);
   procura_chart_set_description (chart, title);
   if (f->project->illustrative)
@@ -248,7 +252,7 @@ max_demand_axis (const Fig *f)
 static ProcuraChart *
 figure_cost_curve (Fig *f)
 {
-  g_autofree char *ylabel = g_strdup_printf (_("Cost %s"), f->per);
+  g_autofree char *ylabel = g_strdup_printf (_("Cost %s (%s)"), f->per, f->symbol != NULL ? f->symbol : f->currency);
   g_autofree char *sub = g_strdup_printf (_("Replica steps shown as steps; %s"), f->per);
   ProcuraChart *chart = chart_new (f, _("Cost per accepted output vs demand"), sub);
   double demand_max = max_demand_axis (f);
@@ -481,7 +485,10 @@ figure_latency (Fig *f)
       procura_chart_set_subtitle (chart, sub->str);
       g_string_free (sub, TRUE);
     }
-  if (!any)
+  if (!any && f->project->runs->len > 0 && (f->analysis->slo_metric == NULL || !isfinite (f->analysis->slo_threshold_ms)))
+    /* the runs are there: say what is missing rather than "no benchmark" */
+    procura_chart_set_message (chart, _("No latency target in the brief: set its metric, percentile and threshold on the Brief page to read the imported runs."));
+  else if (!any)
     {
       g_autofree char *msg = g_strdup_printf (_("No benchmark runs with %s and a throughput yet: import a load sweep per candidate."),
                                               metric_display (f->analysis->slo_metric));
@@ -520,7 +527,7 @@ figure_breakdown (Fig *f)
     { PROCURA_COST_SETUP_FEE, N_("Setup fee (spread)") },
     { PROCURA_COST_FAILURE_WASTE, N_("Failure waste (operations tests)") },
   };
-  g_autofree char *vlabel = g_strdup_printf (_("Cost %s"), f->per);
+  g_autofree char *vlabel = g_strdup_printf (_("Cost %s (%s)"), f->per, f->symbol != NULL ? f->symbol : f->currency);
   g_autofree char *sub = g_strdup_printf (_("All-in cost %s, by line, at the planned demand"), f->per);
   ProcuraChart *chart = chart_new (f, _("Cost breakdown per candidate"), sub);
   guint n = n_candidates (f);
@@ -805,7 +812,7 @@ latency_at_plan (const Fig                      *f,
 static ProcuraChart *
 figure_pareto (Fig *f)
 {
-  g_autofree char *xlabel = g_strdup_printf (_("Cost %s"), f->per);
+  g_autofree char *xlabel = g_strdup_printf (_("Cost %s (%s)"), f->per, f->symbol != NULL ? f->symbol : f->currency);
   g_autofree char *ylabel = g_strdup_printf (_("%s at the planned load"), f->metric);
   ProcuraChart *chart = chart_new (f, _("Cost vs tail latency (Pareto)"), NULL);
   GString *left_out = g_string_new (NULL);
@@ -931,7 +938,7 @@ figure_pareto (Fig *f)
 static ProcuraChart *
 figure_break_even (Fig *f)
 {
-  g_autofree char *ylabel = g_strdup_printf (_("Cost %s"), f->per);
+  g_autofree char *ylabel = g_strdup_printf (_("Cost %s (%s)"), f->per, f->symbol != NULL ? f->symbol : f->currency);
   ProcuraChart *chart = chart_new (f, _("Break-even vs utilisation"),
                                    _("GPU cost per output as its replicas fill up, against the API route"));
   const ProcuraCandidateAnalysis *api = NULL;
@@ -1004,7 +1011,7 @@ figure_break_even (Fig *f)
     }
   if (isfinite (api_cost))
     {
-      g_autofree char *cost = procura_chart_format_value (api_cost, PROCURA_UNIT_DOLLARS);
+      g_autofree char *cost = procura_chart_format_money (chart, api_cost);
       g_autofree char *who = short_name (api->name);
       g_autofree char *label = g_strdup_printf ("%s: %s", who, cost);
       procura_chart_add_hline (chart, api_cost, label);
@@ -1166,7 +1173,7 @@ figure_sensitivity (Fig *f)
 {
   const ProcuraCandidateAnalysis *ca = NULL;
   g_autofree char *title = NULL;
-  g_autofree char *vlabel = g_strdup_printf (_("Cost %s"), f->per);
+  g_autofree char *vlabel = g_strdup_printf (_("Cost %s (%s)"), f->per, f->symbol != NULL ? f->symbol : f->currency);
   ProcuraChart *chart;
   g_autoptr (GPtrArray) labels = g_ptr_array_new_with_free_func (g_free);
   GPtrArray *sens;
@@ -1242,7 +1249,7 @@ figure_sensitivity (Fig *f)
   }
   if (n > 0)
     {
-      g_autofree char *b = procura_chart_format_value (base[0], PROCURA_UNIT_DOLLARS);
+      g_autofree char *b = procura_chart_format_money (chart, base[0]);
       g_autofree char *label = g_strdup_printf (_("base %s"), b);
       procura_chart_add_hline (chart, base[0], label);
     }

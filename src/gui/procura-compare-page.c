@@ -38,6 +38,15 @@ struct _ProcuraComparePage
   GtkWidget       *peak_spin;
   GtkWidget       *grid;
   GtkWidget       *withheld_label;
+  GtkWidget       *withheld_box;
+  GtkWidget       *what_if_banner;
+  GtkWidget       *what_if_label;
+  GtkWidget       *what_if_apply;
+  GtkWidget       *what_if_reset;
+  GtkWidget       *what_if_undo;
+  ProcuraBrief    *brief_before_apply; /* for "Undo" after "Apply to Brief" */
+  struct _ProcuraAnalysis *analysis;    /* of the charts shown, what-if included */
+  GtkWidget       *brief_button;   /* "Open Brief", when what is missing is in the brief */
   GPtrArray       *views;          /* ProcuraChartView*, one per figure */
 
   ProcuraDocument *document;
@@ -66,6 +75,8 @@ typedef struct {
   char                   *slo_metric;
   GPtrArray              *charts;    /* ProcuraChart* */
   char                   *withheld;
+  gboolean                needs_brief;  /* the brief is incomplete or has no latency target */
+  ProcuraAnalysis        *analysis;     /* what the charts were built from */
 } AnalysisData;
 
 static void
@@ -75,6 +86,7 @@ analysis_data_free (AnalysisData *data)
   g_clear_pointer (&data->charts, g_ptr_array_unref);
   g_free (data->slo_metric);
   g_free (data->withheld);
+  g_clear_pointer (&data->analysis, procura_analysis_free);
   g_free (data);
 }
 
@@ -107,8 +119,17 @@ analysis_thread (GTask        *task,
       /* A figure that cannot be built leaves its slot empty (the view shows nothing). */
       g_ptr_array_add (data->charts, chart);
     }
+  {
+    g_auto (GStrv) missing = data->project->brief != NULL ? procura_brief_missing (data->project->brief) : NULL;
+
+    data->needs_brief = !isfinite (analysis->slo_threshold_ms) || analysis->slo_metric == NULL
+                        || (missing != NULL && missing[0] != NULL);
+  }
   if (analysis->ranking_withheld)
     data->withheld = g_strdup (analysis->ranking_withheld_reason);
+  else if (data->needs_brief && data->project->runs->len > 0)
+    data->withheld = g_strdup (_("The runs are imported, but the brief has no latency target to read them at: set its metric, percentile and threshold."));
+  data->analysis = g_steal_pointer (&analysis);
   g_task_return_boolean (task, TRUE);
 }
 
@@ -127,11 +148,16 @@ analysis_done_cb (GObject      *object,
       g_object_unref (self);
       return;   /* cancelled: the page is gone or a newer run replaced this one */
     }
+#ifdef HAVE_COMPARE
+  g_clear_pointer (&self->analysis, procura_analysis_free);
+  self->analysis = g_steal_pointer (&data->analysis);
+#endif
   for (guint i = 0; i < data->charts->len && i < self->views->len; i++)
     procura_chart_view_set_chart (g_ptr_array_index (self->views, i), g_ptr_array_index (data->charts, i));
   g_signal_emit (self, signals[SIGNAL_CHARTS_UPDATED], 0);
   gtk_label_set_text (GTK_LABEL (self->withheld_label), data->withheld != NULL ? data->withheld : "");
-  gtk_widget_set_visible (self->withheld_label, data->withheld != NULL);
+  gtk_widget_set_visible (self->withheld_box, data->withheld != NULL);
+  gtk_widget_set_visible (self->brief_button, data->withheld != NULL && data->needs_brief);
   g_object_unref (self);
 }
 
@@ -191,12 +217,63 @@ debounce_cb (gpointer user_data)
   return G_SOURCE_REMOVE;
 }
 
+/* The brief's value of a control (0 when unset, as the control shows it). */
+static double
+brief_value (double value,
+             double unset)
+{
+  return procura_is_set (value) ? value : unset;
+}
+
+/* The controls as a what-if against the brief: one sentence, or NULL when they are
+ * the brief's. */
+static char *
+what_if_text (ProcuraComparePage *self,
+              ProcuraProject     *project)
+{
+  ProcuraBrief *b = project->brief;
+  double t = gtk_spin_button_get_value (GTK_SPIN_BUTTON (self->threshold_spin));
+  double p = gtk_spin_button_get_value (GTK_SPIN_BUTTON (self->percentile_spin));
+  double avg = gtk_spin_button_get_value (GTK_SPIN_BUTTON (self->average_spin));
+  double peak = gtk_spin_button_get_value (GTK_SPIN_BUTTON (self->peak_spin));
+
+  if (b == NULL
+      || (fabs (t - brief_value (b->slo_threshold_ms, 0)) < 1e-9 && fabs (p - brief_value (b->slo_percentile, 99)) < 1e-9
+          && fabs (avg - brief_value (b->demand_average, 0)) < 1e-9 && fabs (peak - brief_value (b->demand_peak, 0)) < 1e-9))
+    return NULL;
+  /* Translators: the Compare page's controls, when they differ from the brief */
+  return g_strdup_printf (_("What-if: p%g under %g ms at %g req/s average and %g peak, not the brief's target and demand. The recommendation on the Decision page uses the brief."),
+                          p, t, avg, peak);
+}
+
+static void
+update_what_if (ProcuraComparePage *self)
+{
+  g_autofree char *text = NULL;
+  gboolean read_only;
+
+  if (self->document == NULL || self->what_if_banner == NULL)
+    return;
+  read_only = procura_document_get_read_only (self->document);
+  text = what_if_text (self, procura_document_get_project (self->document));
+  procura_document_set_what_if (self->document, text);
+  if (text != NULL)
+    g_clear_pointer (&self->brief_before_apply, procura_brief_free);
+  gtk_label_set_text (GTK_LABEL (self->what_if_label),
+                      text != NULL ? text : _("The what-if is now the brief's target and demand."));
+  gtk_widget_set_visible (self->what_if_apply, text != NULL && !read_only);
+  gtk_widget_set_visible (self->what_if_reset, text != NULL);
+  gtk_widget_set_visible (self->what_if_undo, text == NULL && self->brief_before_apply != NULL);
+  gtk_widget_set_visible (self->what_if_banner, text != NULL || self->brief_before_apply != NULL);
+}
+
 static void
 control_changed_cb (GtkSpinButton      *spin,
                     ProcuraComparePage *self)
 {
   if (self->filling)
     return;
+  update_what_if (self);
   g_clear_handle_id (&self->debounce_id, g_source_remove);
   self->debounce_id = g_timeout_add (250, debounce_cb, self);
 }
@@ -482,11 +559,52 @@ build (ProcuraComparePage *self)
   gtk_spin_button_set_range (GTK_SPIN_BUTTON (self->percentile_spin), 50, 100);
   gtk_box_append (self->box, controls);
 
+  /* the controls are a what-if until applied to the brief: said in a banner */
+  self->what_if_banner = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
+  gtk_widget_set_name (self->what_if_banner, "what-if-banner");
+  gtk_widget_add_css_class (self->what_if_banner, "what-if-banner");
+  {
+    GtkWidget *icon = gtk_image_new_from_icon_name ("dialog-warning-symbolic");
+
+    gtk_widget_add_css_class (icon, "warning");
+    gtk_box_append (GTK_BOX (self->what_if_banner), icon);
+  }
+  self->what_if_label = gtk_label_new (NULL);
+  gtk_label_set_wrap (GTK_LABEL (self->what_if_label), TRUE);
+  gtk_label_set_xalign (GTK_LABEL (self->what_if_label), 0);
+  gtk_widget_set_hexpand (self->what_if_label, TRUE);
+  gtk_box_append (GTK_BOX (self->what_if_banner), self->what_if_label);
+  self->what_if_apply = gtk_button_new_with_mnemonic (_("_Apply to Brief"));
+  gtk_actionable_set_action_name (GTK_ACTIONABLE (self->what_if_apply), "compare.apply-what-if");
+  self->what_if_reset = gtk_button_new_with_mnemonic (_("_Reset"));
+  gtk_actionable_set_action_name (GTK_ACTIONABLE (self->what_if_reset), "compare.reset-what-if");
+  self->what_if_undo = gtk_button_new_with_mnemonic (_("_Undo"));
+  gtk_actionable_set_action_name (GTK_ACTIONABLE (self->what_if_undo), "compare.undo-apply");
+  gtk_box_append (GTK_BOX (self->what_if_banner), self->what_if_reset);
+  gtk_box_append (GTK_BOX (self->what_if_banner), self->what_if_apply);
+  gtk_box_append (GTK_BOX (self->what_if_banner), self->what_if_undo);
+  for (GtkWidget *b = self->what_if_reset; b != NULL; b = b == self->what_if_reset ? self->what_if_apply
+                                                           : b == self->what_if_apply ? self->what_if_undo : NULL)
+    gtk_widget_set_valign (b, GTK_ALIGN_CENTER);
+  gtk_widget_add_css_class (self->what_if_apply, "suggested-action");
+  gtk_widget_set_visible (self->what_if_banner, FALSE);
+  gtk_box_append (self->box, self->what_if_banner);
+
+  self->withheld_box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
+  gtk_widget_set_halign (self->withheld_box, GTK_ALIGN_CENTER);
   self->withheld_label = gtk_label_new (NULL);
   gtk_label_set_wrap (GTK_LABEL (self->withheld_label), TRUE);
   gtk_widget_add_css_class (self->withheld_label, "warning");
-  gtk_widget_set_visible (self->withheld_label, FALSE);
-  gtk_box_append (self->box, self->withheld_label);
+  gtk_box_append (GTK_BOX (self->withheld_box), self->withheld_label);
+  /* what is missing is a field of the brief: one click to it */
+  self->brief_button = gtk_button_new_with_mnemonic (_("Open _Brief"));
+  gtk_widget_set_tooltip_text (self->brief_button, _("Set the latency target and the other missing fields on the Brief page"));
+  gtk_widget_set_valign (self->brief_button, GTK_ALIGN_CENTER);
+  gtk_actionable_set_action_name (GTK_ACTIONABLE (self->brief_button), "win.page");
+  gtk_actionable_set_action_target (GTK_ACTIONABLE (self->brief_button), "i", 0);
+  gtk_box_append (GTK_BOX (self->withheld_box), self->brief_button);
+  gtk_widget_set_visible (self->withheld_box, FALSE);
+  gtk_box_append (self->box, self->withheld_box);
 
   self->grid = gtk_grid_new ();
   gtk_grid_set_column_spacing (GTK_GRID (self->grid), 18);
@@ -526,6 +644,7 @@ rebuild (ProcuraComparePage *self)
   if (self->views->len == 0)
     build (self);
   fill_controls (self, project);
+  update_what_if (self);
 #ifdef HAVE_COMPARE
   run_analysis (self);
 #endif
@@ -543,6 +662,7 @@ void
 procura_compare_page_set_document (ProcuraComparePage *self,
                                    ProcuraDocument    *document)
 {
+  g_clear_pointer (&self->brief_before_apply, procura_brief_free);
   g_return_if_fail (PROCURA_IS_COMPARE_PAGE (self));
 
   if (self->document != NULL)
@@ -580,6 +700,83 @@ procura_compare_page_set_controls (ProcuraComparePage *self,
   gtk_spin_button_set_value (GTK_SPIN_BUTTON (self->peak_spin), demand_peak);
 }
 
+void
+procura_compare_page_apply_what_if (ProcuraComparePage *self)
+{
+  ProcuraProject *project;
+  g_autoptr (ProcuraBrief) brief = NULL;
+  double t, avg, peak;
+
+  g_return_if_fail (PROCURA_IS_COMPARE_PAGE (self));
+  if (self->document == NULL || self->threshold_spin == NULL || procura_document_get_read_only (self->document))
+    return;
+  project = procura_document_get_project (self->document);
+  if (project->brief == NULL)
+    return;
+  t = gtk_spin_button_get_value (GTK_SPIN_BUTTON (self->threshold_spin));
+  avg = gtk_spin_button_get_value (GTK_SPIN_BUTTON (self->average_spin));
+  peak = gtk_spin_button_get_value (GTK_SPIN_BUTTON (self->peak_spin));
+  brief = procura_brief_copy (project->brief);
+  brief->slo_threshold_ms = t > 0 ? t : NAN;
+  brief->slo_percentile = gtk_spin_button_get_value (GTK_SPIN_BUTTON (self->percentile_spin));
+  brief->demand_average = avg > 0 ? avg : NAN;
+  brief->demand_peak = peak > 0 ? peak : NAN;
+  g_clear_pointer (&self->brief_before_apply, procura_brief_free);
+  self->brief_before_apply = procura_brief_copy (project->brief);
+  procura_document_save_brief (self->document, brief);
+}
+
+void
+procura_compare_page_reset_what_if (ProcuraComparePage *self)
+{
+  g_return_if_fail (PROCURA_IS_COMPARE_PAGE (self));
+  if (self->document == NULL || self->threshold_spin == NULL)
+    return;
+  fill_controls (self, procura_document_get_project (self->document));
+  update_what_if (self);
+  g_clear_handle_id (&self->debounce_id, g_source_remove);
+#ifdef HAVE_COMPARE
+  run_analysis (self);
+#endif
+}
+
+void
+procura_compare_page_undo_apply (ProcuraComparePage *self)
+{
+  g_autoptr (ProcuraBrief) before = NULL;
+
+  g_return_if_fail (PROCURA_IS_COMPARE_PAGE (self));
+  if (self->document == NULL || self->brief_before_apply == NULL)
+    return;
+  before = g_steal_pointer (&self->brief_before_apply);
+  procura_document_save_brief (self->document, before);
+}
+
+static void
+apply_what_if_action (GtkWidget *widget, const char *name, GVariant *parameter)
+{
+  procura_compare_page_apply_what_if (PROCURA_COMPARE_PAGE (widget));
+}
+
+static void
+reset_what_if_action (GtkWidget *widget, const char *name, GVariant *parameter)
+{
+  procura_compare_page_reset_what_if (PROCURA_COMPARE_PAGE (widget));
+}
+
+static void
+undo_apply_action (GtkWidget *widget, const char *name, GVariant *parameter)
+{
+  procura_compare_page_undo_apply (PROCURA_COMPARE_PAGE (widget));
+}
+
+const struct _ProcuraAnalysis *
+procura_compare_page_get_analysis (ProcuraComparePage *self)
+{
+  g_return_val_if_fail (PROCURA_IS_COMPARE_PAGE (self), NULL);
+  return self->analysis;
+}
+
 gboolean
 procura_compare_page_get_busy (ProcuraComparePage *self)
 {
@@ -606,6 +803,10 @@ procura_compare_page_dispose (GObject *object)
     g_clear_signal_handler (&self->changed_id, self->document);
   g_clear_object (&self->document);
   g_clear_pointer (&self->views, g_ptr_array_unref);
+  g_clear_pointer (&self->brief_before_apply, procura_brief_free);
+#ifdef HAVE_COMPARE
+  g_clear_pointer (&self->analysis, procura_analysis_free);
+#endif
   /* No gtk_widget_dispose_template(): AdwBin unparents its child itself. */
   G_OBJECT_CLASS (procura_compare_page_parent_class)->dispose (object);
 }
@@ -625,6 +826,9 @@ procura_compare_page_class_init (ProcuraComparePageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, ProcuraComparePage, box);
   gtk_widget_class_bind_template_child (widget_class, ProcuraComparePage, stack);
   gtk_widget_class_bind_template_child (widget_class, ProcuraComparePage, status);
+  gtk_widget_class_install_action (widget_class, "compare.apply-what-if", NULL, apply_what_if_action);
+  gtk_widget_class_install_action (widget_class, "compare.reset-what-if", NULL, reset_what_if_action);
+  gtk_widget_class_install_action (widget_class, "compare.undo-apply", NULL, undo_apply_action);
 }
 
 static void

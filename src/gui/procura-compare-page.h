@@ -28,4 +28,15 @@ void       procura_compare_page_set_controls (ProcuraComparePage *self,
 /* TRUE while the charts are being recomputed. */
 gboolean   procura_compare_page_get_busy (ProcuraComparePage *self);
 
+/* The target and demand controls are a what-if until applied: "Apply to Brief" saves
+ * them into the brief (undone by procura_compare_page_undo_apply), "Reset" sets them back
+ * to the brief's. The what-if's sentence is on the document (procura_document_get_what_if). */
+void       procura_compare_page_apply_what_if (ProcuraComparePage *self);
+void       procura_compare_page_reset_what_if (ProcuraComparePage *self);
+void       procura_compare_page_undo_apply    (ProcuraComparePage *self);
+
+/* The analysis the charts on show were built from (with the what-if), or NULL. */
+struct _ProcuraAnalysis;
+const struct _ProcuraAnalysis *procura_compare_page_get_analysis (ProcuraComparePage *self);
+
 G_END_DECLS

@@ -12,6 +12,7 @@
 
 #include "procura-decision-page.h"
 #include "procura-format.h"
+#include "procura-units.h"
 
 #ifdef PROCURA_GUI_HAVE_ANALYSIS
 # include "procura-analysis.h"
@@ -34,6 +35,13 @@ struct _ProcuraDecisionPage
 
   GtkWidget       *analysis_box;
   GtkWidget       *finance_box;
+  GtkWidget       *finance_scroller;
+  GtkWidget       *what_if_banner;
+  GtkWidget       *what_if_label;
+  gulong           what_if_id;
+  /* what each row of candidate_row stands for (Choice), parallel to its model */
+  GArray          *choices;
+  GtkStringList   *choice_names;
 
   ProcuraDocument *document;
   gulong           changed_id;
@@ -44,6 +52,54 @@ struct _ProcuraDecisionPage
 };
 
 G_DEFINE_FINAL_TYPE (ProcuraDecisionPage, procura_decision_page, ADW_TYPE_BIN)
+
+/* One choice of the "Chosen candidate" row: a candidate of the project, or the analysis'
+ * hybrid (its GPU candidate and the API route taking the overflow, docs/project-file.md) */
+typedef struct {
+  gint64 candidate_id;
+  gint64 overflow_candidate_id;
+} Choice;
+
+static void
+add_choice (ProcuraDecisionPage *self,
+            const char          *name,
+            gint64               candidate_id,
+            gint64               overflow_candidate_id)
+{
+  Choice c = { candidate_id, overflow_candidate_id };
+
+  g_array_append_val (self->choices, c);
+  gtk_string_list_append (self->choice_names, name != NULL ? name : "");
+}
+
+static guint
+find_choice (ProcuraDecisionPage *self,
+             gint64               candidate_id,
+             gint64               overflow_candidate_id)
+{
+  for (guint i = 0; i < self->choices->len; i++)
+    {
+      const Choice *c = &g_array_index (self->choices, Choice, i);
+
+      if (c->candidate_id == candidate_id && c->overflow_candidate_id == overflow_candidate_id)
+        return i;
+    }
+  return GTK_INVALID_LIST_POSITION;
+}
+
+/* The hybrid's name as the analysis writes it, from its two constituents. */
+static char *
+hybrid_name (ProcuraProject *project,
+             gint64          gpu_id,
+             gint64          api_id)
+{
+  ProcuraCandidate *g = procura_project_find_candidate (project, gpu_id);
+  ProcuraCandidate *a = procura_project_find_candidate (project, api_id);
+
+  /* Translators: the GPU candidate for the base load, then the API route for the overflow */
+  return g_strdup_printf (_("Hybrid: %s + %s"), g != NULL && g->name != NULL ? g->name : "?",
+                          a != NULL && a->name != NULL ? a->name : "?");
+}
 
 static void
 remove_children (GtkBox *box)
@@ -58,9 +114,9 @@ static void
 save_clicked_cb (GtkButton           *button,
                  ProcuraDecisionPage *self)
 {
-  ProcuraProject *project = procura_document_get_project (self->document);
   ProcuraDecision decision = { 0 };
   guint selected = adw_combo_row_get_selected (ADW_COMBO_ROW (self->candidate_row));
+  const Choice *choice = selected < self->choices->len ? &g_array_index (self->choices, Choice, selected) : NULL;
   const char *date = gtk_editable_get_text (GTK_EDITABLE (self->date_row));
   GDate parsed;
 
@@ -75,8 +131,11 @@ save_clicked_cb (GtkButton           *button,
         }
     }
   gtk_widget_remove_css_class (self->date_row, "error");
-  if (selected != GTK_INVALID_LIST_POSITION && selected > 0 && selected - 1 < project->candidates->len)
-    decision.candidate_id = ((ProcuraCandidate *) g_ptr_array_index (project->candidates, selected - 1))->id;
+  if (choice != NULL)
+    {
+      decision.candidate_id = choice->candidate_id;
+      decision.overflow_candidate_id = choice->overflow_candidate_id;
+    }
   decision.rationale = (char *) gtk_editable_get_text (GTK_EDITABLE (self->rationale_row));
   decision.approver = (char *) gtk_editable_get_text (GTK_EDITABLE (self->approver_row));
   decision.date = (char *) date;
@@ -97,24 +156,33 @@ decision_group (ProcuraDecisionPage *self,
   GtkWidget *save = gtk_button_new_with_mnemonic (_("_Save Decision"));
   GtkWidget *export = gtk_button_new_with_mnemonic (_("_Export Record…"));
   GtkWidget *buttons = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-  g_autoptr (GtkStringList) names = gtk_string_list_new (NULL);
-  guint selected = 0;
+  guint selected;
   gboolean read_only = procura_document_get_read_only (self->document);
 
   adw_preferences_group_set_title (ADW_PREFERENCES_GROUP (group), _("Decision"));
   adw_preferences_group_set_description (ADW_PREFERENCES_GROUP (group),
                                          _("The record finance, platform and product sign off on."));
-  gtk_string_list_append (names, _("Not decided"));
+  g_array_set_size (self->choices, 0);
+  g_clear_object (&self->choice_names);
+  self->choice_names = gtk_string_list_new (NULL);
+  add_choice (self, _("Not decided"), 0, 0);
   for (guint i = 0; i < project->candidates->len; i++)
     {
       ProcuraCandidate *c = g_ptr_array_index (project->candidates, i);
-      gtk_string_list_append (names, c->name != NULL ? c->name : "");
-      if (c->id == project->decision.candidate_id)
-        selected = i + 1;
+      add_choice (self, c->name, c->id, 0);
     }
+  if (project->decision.candidate_id != 0 && project->decision.overflow_candidate_id != 0)
+    {
+      /* a hybrid decided before: shown before the analysis gives its own hybrid */
+      g_autofree char *name = hybrid_name (project, project->decision.candidate_id,
+                                           project->decision.overflow_candidate_id);
+      add_choice (self, name, project->decision.candidate_id, project->decision.overflow_candidate_id);
+    }
+  selected = find_choice (self, project->decision.candidate_id, project->decision.overflow_candidate_id);
   self->candidate_row = adw_combo_row_new ();
-  adw_combo_row_set_model (ADW_COMBO_ROW (self->candidate_row), G_LIST_MODEL (names));
-  adw_combo_row_set_selected (ADW_COMBO_ROW (self->candidate_row), selected);
+  adw_combo_row_set_model (ADW_COMBO_ROW (self->candidate_row), G_LIST_MODEL (self->choice_names));
+  adw_combo_row_set_selected (ADW_COMBO_ROW (self->candidate_row),
+                              selected != GTK_INVALID_LIST_POSITION ? selected : 0);
   adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self->candidate_row), _("Chosen candidate"));
 
   self->rationale_row = adw_entry_row_new ();
@@ -154,6 +222,19 @@ decision_group (ProcuraDecisionPage *self,
   return buttons;
 }
 
+/* Wraps @label at @chars whatever width it is given: its minimum width is its natural
+ * width, so that its height does not depend on the allocation (a table in a scroller
+ * is measured for one width and may be given another). */
+static void
+fixed_wrap (GtkWidget *label,
+            int        chars)
+{
+  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+  gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
+  gtk_label_set_width_chars (GTK_LABEL (label), chars);
+  gtk_label_set_max_width_chars (GTK_LABEL (label), chars);
+}
+
 static GtkWidget *
 cell (const char *text,
       gboolean    header,
@@ -163,14 +244,101 @@ cell (const char *text,
 
   gtk_label_set_xalign (GTK_LABEL (label), numeric ? 1.0 : 0.0);
   if (header)
-    gtk_widget_add_css_class (label, "heading");
+    {
+      /* headers wrap so that a long title does not widen its column of short figures */
+      gtk_widget_add_css_class (label, "heading");
+      gtk_label_set_justify (GTK_LABEL (label), numeric ? GTK_JUSTIFY_RIGHT : GTK_JUSTIFY_LEFT);
+      gtk_widget_set_valign (label, GTK_ALIGN_END);
+    }
   if (numeric)
     gtk_widget_add_css_class (label, "numeric");
+  /* figures never shrink below their text: the table scrolls instead */
+  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_NONE);
   return label;
 }
 
+/* A candidate's name: wraps at 17 characters so that the figures keep their room. */
+static GtkWidget *
+name_cell (const char *text)
+{
+  GtkWidget *label = cell (text, FALSE, FALSE);
+
+  fixed_wrap (label, 17);
+  return label;
+}
+
+#ifdef PROCURA_GUI_HAVE_ANALYSIS
+/* The analysis' derived hybrids become choices once the analysis is there. */
+static void
+add_derived_choices (ProcuraDecisionPage *self,
+                     ProcuraProject      *project,
+                     ProcuraAnalysis     *analysis)
+{
+  for (guint i = 0; analysis != NULL && self->choices != NULL && i < analysis->candidates->len; i++)
+    {
+      const ProcuraCandidateAnalysis *ca = g_ptr_array_index (analysis->candidates, i);
+
+      if (!ca->derived || ca->derived_from[0] <= 0 || ca->derived_from[1] <= 0)
+        continue;
+      if (find_choice (self, ca->derived_from[0], ca->derived_from[1]) != GTK_INVALID_LIST_POSITION)
+        continue;
+      add_choice (self, ca->name, ca->derived_from[0], ca->derived_from[1]);
+    }
+}
+#endif
+
+/* The fixed costs per window of a project candidate's own lines. */
+static double
+fixed_costs (const ProcuraCandidate *c)
+{
+  double fixed_sum = 0;
+  double lines[] = { c->storage, c->network, c->serving_stack, c->observability, c->gateway };
+
+  for (guint j = 0; j < G_N_ELEMENTS (lines); j++)
+    if (procura_is_set (lines[j]))
+      fixed_sum += lines[j];
+  if (procura_is_set (c->labor_hours) && procura_is_set (c->labor_rate))
+    fixed_sum += c->labor_hours * c->labor_rate;
+  return fixed_sum;
+}
+
+static char *
+unit_price (const ProcuraCandidate *c,
+            const char             *currency)
+{
+  if (c == NULL)
+    return g_strdup ("—");
+  if (c->kind == PROCURA_CANDIDATE_API)
+    {
+      g_autofree char *out = procura_format_money (c->price_output_per_mtok, currency);
+      /* Translators: price per million output tokens */
+      return g_strdup_printf (_("%s / M out"), out);
+    }
+  else
+    {
+      g_autofree char *p = procura_format_money (c->price_per_gpu_hour, currency);
+      /* Translators: price per GPU-hour */
+      return g_strdup_printf (_("%s / GPU-h"), p);
+    }
+}
+
+/* The table's own scroll bar shows only when there is something to scroll to. */
+static void
+finance_adjustment_changed_cb (GtkAdjustment *h,
+                               GtkWidget     *bar)
+{
+  gtk_widget_set_visible (bar, gtk_adjustment_get_upper (h) > gtk_adjustment_get_page_size (h) + 0.5);
+}
+
+enum {
+  COL_RANK, COL_NAME, COL_PER_OUTPUT, COL_ALL_IN, COL_PRICING, COL_UNIT_PRICE, COL_GPUS, COL_FIXED,
+  COL_PRICE_SEEN, N_COLS
+};
+
 /* The finance normalisation table: what each candidate costs per window, from its own
- * inputs. The effective cost per accepted output comes from the analysis engine. */
+ * inputs. The effective cost per accepted output comes from the analysis engine. The
+ * rank, the name and the two costs come first, so that a narrow window still shows
+ * them; the rest scrolls sideways (with a visible scroll bar) rather than being cut. */
 static void
 finance_group (ProcuraDecisionPage *self,
                ProcuraProject      *project,
@@ -180,101 +348,163 @@ finance_group (ProcuraDecisionPage *self,
   GtkWidget *frame = gtk_frame_new (NULL);
   GtkWidget *grid = gtk_grid_new ();
   const char *currency = project->assumptions.currency;
-  static const char *headers[] = {
-    N_("Candidate"), N_("Pricing"), N_("Unit price"), N_("GPUs"), N_("Fixed per window"), N_("Price seen"),
-    N_("All-in per window"), N_("Per accepted output"), N_("Rank"),
+  g_autofree char *per_header = NULL;
+  g_autofree char *description = NULL;
+  double unit_factor = 1;
+  guint row = 1;
+  GPtrArray *rows = g_ptr_array_new ();   /* ProcuraCandidate* or NULL for a derived one */
+  GPtrArray *derived = g_ptr_array_new ();
+  static const char *headers[N_COLS] = {
+    /* Translators: table headers, on two lines to keep their columns narrow */
+    N_("Rank"), N_("Candidate"), NULL, N_("All-in\nper window"), N_("Pricing"), N_("Unit\nprice"),
+    N_("GPUs"), N_("Fixed\nper window"), N_("Price\nseen"),
   };
 
+#ifdef PROCURA_GUI_HAVE_ANALYSIS
+  if (analysis != NULL)
+    {
+      g_autofree char *per = procura_units_per_label (analysis->unit_factor, analysis->unit_label);
+      const char *symbol = procura_units_currency_symbol (currency);
+
+      unit_factor = analysis->unit_factor;
+      /* Translators: "Cost per 1,000 accepted responses (€)" */
+      per_header = g_strdup_printf (_("Cost %s (%s)"), per, symbol != NULL ? symbol : currency);
+      for (guint i = 0; i < analysis->candidates->len; i++)
+        {
+          const ProcuraCandidateAnalysis *ca = g_ptr_array_index (analysis->candidates, i);
+          if (ca->derived)
+            g_ptr_array_add (derived, (gpointer) ca);
+        }
+    }
+#endif
+  if (per_header == NULL)
+    per_header = g_strdup (_("Cost per accepted output"));
+
   adw_preferences_group_set_title (ADW_PREFERENCES_GROUP (group), _("Finance Normalisation"));
-  adw_preferences_group_set_description (ADW_PREFERENCES_GROUP (group),
-                                         _("Every candidate on the same footing: unit prices, commitments and fixed costs per planning window."));
-  gtk_grid_set_column_spacing (GTK_GRID (grid), 18);
+  /* Translators: %s is the project's currency code */
+  description = g_strdup_printf (_("Every candidate on the same footing: unit prices, commitments and fixed costs per planning window, in %s."),
+                                 currency != NULL ? currency : "USD");
+  adw_preferences_group_set_description (ADW_PREFERENCES_GROUP (group), description);
+  gtk_grid_set_column_spacing (GTK_GRID (grid), 10);
   gtk_grid_set_row_spacing (GTK_GRID (grid), 8);
   gtk_widget_set_margin_top (grid, 12);
   gtk_widget_set_margin_bottom (grid, 12);
-  gtk_widget_set_margin_start (grid, 12);
-  gtk_widget_set_margin_end (grid, 12);
-  for (guint i = 0; i < G_N_ELEMENTS (headers); i++)
-    gtk_grid_attach (GTK_GRID (grid), cell (_(headers[i]), TRUE, i >= 2 && i != 5), i, 0, 1, 1);
-  for (guint i = 0; i < project->candidates->len; i++)
+  gtk_widget_set_margin_start (grid, 10);
+  gtk_widget_set_margin_end (grid, 10);
+  for (guint i = 0; i < N_COLS; i++)
     {
-      ProcuraCandidate *c = g_ptr_array_index (project->candidates, i);
+      gboolean numeric = i != COL_NAME && i != COL_PRICING && i != COL_PRICE_SEEN;
+      GtkWidget *h = cell (i == COL_PER_OUTPUT ? per_header : _(headers[i]), TRUE, numeric);
+
+      if (i == COL_PER_OUTPUT || i == COL_NAME)
+        fixed_wrap (h, i == COL_NAME ? 17 : 12);
+      gtk_grid_attach (GTK_GRID (grid), h, i, 0, 1, 1);
+    }
+  for (guint i = 0; i < project->candidates->len; i++)
+    g_ptr_array_add (rows, g_ptr_array_index (project->candidates, i));
+  for (guint i = 0; i < derived->len; i++)
+    g_ptr_array_add (rows, NULL);
+
+  for (guint i = 0; i < rows->len; i++, row++)
+    {
+      ProcuraCandidate *c = g_ptr_array_index (rows, i);
+      const ProcuraCandidateAnalysis *ca = NULL;
+      g_autofree char *name = NULL;
+      g_autofree char *pricing = NULL;
       g_autofree char *price = NULL;
       g_autofree char *gpus = NULL;
       g_autofree char *fixed = NULL;
-      double fixed_sum = 0;
-      double lines[] = { c->storage, c->network, c->serving_stack, c->observability, c->gateway };
+      g_autofree char *all_in = NULL;
+      g_autofree char *per = NULL;
+      g_autofree char *rank = NULL;
+      GtkWidget *per_cell;
 
-      for (guint j = 0; j < G_N_ELEMENTS (lines); j++)
-        if (procura_is_set (lines[j]))
-          fixed_sum += lines[j];
-      if (procura_is_set (c->labor_hours) && procura_is_set (c->labor_rate))
-        fixed_sum += c->labor_hours * c->labor_rate;
-      if (c->kind == PROCURA_CANDIDATE_API)
+#ifdef PROCURA_GUI_HAVE_ANALYSIS
+      if (c == NULL)
+        ca = g_ptr_array_index (derived, i - project->candidates->len);
+      else if (analysis != NULL)
+        ca = procura_analysis_find (analysis, c->id);
+#endif
+      if (c != NULL)
         {
-          g_autofree char *out = procura_format_money (c->price_output_per_mtok, currency);
-          /* Translators: price per million output tokens */
-          price = g_strdup_printf (_("%s / M out"), out);
-          gpus = g_strdup ("—");
+          name = g_strdup (c->name);
+          pricing = g_strdup (c->kind == PROCURA_CANDIDATE_API ? _("Per token")
+                              : procura_format_id (c->pricing_model != NULL ? c->pricing_model : "on-demand"));
+          price = unit_price (c, currency);
+          gpus = c->kind != PROCURA_CANDIDATE_API && c->gpus_per_replica > 0
+                 ? g_strdup_printf ("%d", c->gpus_per_replica) : g_strdup ("—");
+          fixed = procura_format_money (fixed_costs (c), currency);
         }
+#ifdef PROCURA_GUI_HAVE_ANALYSIS
       else
         {
-          g_autofree char *p = procura_format_money (c->price_per_gpu_hour, currency);
-          /* Translators: price per GPU-hour */
-          price = g_strdup_printf (_("%s / GPU-h"), p);
-          gpus = c->gpus_per_replica > 0 ? g_strdup_printf ("%d", c->gpus_per_replica) : g_strdup ("—");
+          /* the hybrid: its GPUs' prices and the API's, as the analysis combines them */
+          ProcuraCandidate *g = procura_project_find_candidate (project, ca->derived_from[0]);
+          ProcuraCandidate *a = procura_project_find_candidate (project, ca->derived_from[1]);
+          g_autofree char *gp = unit_price (g, currency);
+          g_autofree char *ap = unit_price (a, currency);
+
+          name = g_strdup (ca->name);
+          pricing = g_strdup (_("GPUs with API overflow"));
+          price = g_strdup_printf ("%s\n+ %s", gp, ap);
+          gpus = g != NULL && g->gpus_per_replica > 0 ? g_strdup_printf ("%d", g->gpus_per_replica) : g_strdup ("—");
+          fixed = procura_format_money ((g != NULL ? fixed_costs (g) : 0) + (a != NULL ? fixed_costs (a) : 0), currency);
         }
-      fixed = procura_format_money (fixed_sum, currency);
-      gtk_grid_attach (GTK_GRID (grid), cell (c->name, FALSE, FALSE), 0, i + 1, 1, 1);
-      gtk_grid_attach (GTK_GRID (grid),
-                       cell (c->kind == PROCURA_CANDIDATE_API ? _("Per token")
-                             : procura_format_id (c->pricing_model != NULL ? c->pricing_model : "on-demand"),
-                             FALSE, FALSE), 1, i + 1, 1, 1);
-      gtk_grid_attach (GTK_GRID (grid), cell (price, FALSE, TRUE), 2, i + 1, 1, 1);
-      gtk_grid_attach (GTK_GRID (grid), cell (gpus, FALSE, TRUE), 3, i + 1, 1, 1);
-      gtk_grid_attach (GTK_GRID (grid), cell (fixed, FALSE, TRUE), 4, i + 1, 1, 1);
-      gtk_grid_attach (GTK_GRID (grid), cell (c->price_date != NULL ? c->price_date : "—", FALSE, FALSE),
-                       5, i + 1, 1, 1);
-      {
-        g_autofree char *all_in = NULL;
-        g_autofree char *per = NULL;
-        g_autofree char *rank = NULL;
-#ifdef PROCURA_GUI_HAVE_ANALYSIS
-        const ProcuraCandidateAnalysis *ca = analysis != NULL ? procura_analysis_find (analysis, c->id) : NULL;
-
-        if (ca != NULL && ca->cost != NULL)
-          {
-            all_in = procura_format_money (ca->cost->all_in_cost, currency);
-            per = ca->cost->cost_per_accepted < 1
-                  ? g_strdup_printf ("$%.4f", ca->cost->cost_per_accepted)
-                  : procura_format_money (ca->cost->cost_per_accepted, currency);
-          }
-        if (ca != NULL && ca->rank > 0)
-          rank = g_strdup_printf ("%d", ca->rank);
-        if (ca != NULL && ca->cost == NULL && ca->cost_reason != NULL)
-          {
-            GtkWidget *why = cell ("—", FALSE, TRUE);
-            gtk_widget_set_tooltip_text (why, ca->cost_reason);
-            gtk_grid_attach (GTK_GRID (grid), why, 7, i + 1, 1, 1);
-          }
-        else
+      if (ca != NULL && ca->cost != NULL)
+        {
+          all_in = procura_format_money (ca->cost->all_in_cost, currency);
+          per = procura_units_cost_scaled (ca->cost->cost_per_accepted, unit_factor, currency);
+        }
+      if (ca != NULL && ca->rank > 0)
+        rank = g_strdup_printf ("%d", ca->rank);
 #endif
-          gtk_grid_attach (GTK_GRID (grid), cell (per != NULL ? per : (analysis == NULL ? "…" : "—"), FALSE, TRUE),
-                           7, i + 1, 1, 1);
-        gtk_grid_attach (GTK_GRID (grid), cell (all_in != NULL ? all_in : (analysis == NULL ? "…" : "—"), FALSE, TRUE),
-                         6, i + 1, 1, 1);
-        gtk_grid_attach (GTK_GRID (grid), cell (rank != NULL ? rank : "—", FALSE, TRUE), 8, i + 1, 1, 1);
-      }
-    }
-  gtk_widget_set_hexpand (grid, TRUE);
-  {
-    /* Nine columns: scroll sideways in a narrow window instead of widening the page. */
-    GtkWidget *scroller = gtk_scrolled_window_new ();
+      gtk_grid_attach (GTK_GRID (grid), cell (rank != NULL ? rank : "—", FALSE, TRUE), COL_RANK, row, 1, 1);
+      gtk_grid_attach (GTK_GRID (grid), name_cell (name), COL_NAME, row, 1, 1);
+      per_cell = cell (per != NULL ? per : (analysis == NULL ? "…" : "—"), FALSE, TRUE);
+#ifdef PROCURA_GUI_HAVE_ANALYSIS
+      if (ca != NULL && ca->cost == NULL && ca->cost_reason != NULL)
+        gtk_widget_set_tooltip_text (per_cell, ca->cost_reason);
+#endif
+      gtk_grid_attach (GTK_GRID (grid), per_cell, COL_PER_OUTPUT, row, 1, 1);
+      gtk_grid_attach (GTK_GRID (grid), cell (all_in != NULL ? all_in : (analysis == NULL ? "…" : "—"), FALSE, TRUE),
+                       COL_ALL_IN, row, 1, 1);
+      {
+        GtkWidget *p = cell (pricing, FALSE, FALSE);
 
-    gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scroller), GTK_POLICY_AUTOMATIC, GTK_POLICY_NEVER);
-    gtk_scrolled_window_set_propagate_natural_height (GTK_SCROLLED_WINDOW (scroller), TRUE);
+        fixed_wrap (p, 11);
+        gtk_grid_attach (GTK_GRID (grid), p, COL_PRICING, row, 1, 1);
+      }
+      gtk_grid_attach (GTK_GRID (grid), cell (price, FALSE, TRUE), COL_UNIT_PRICE, row, 1, 1);
+      gtk_grid_attach (GTK_GRID (grid), cell (gpus, FALSE, TRUE), COL_GPUS, row, 1, 1);
+      gtk_grid_attach (GTK_GRID (grid), cell (fixed, FALSE, TRUE), COL_FIXED, row, 1, 1);
+      gtk_grid_attach (GTK_GRID (grid), cell (c != NULL && c->price_date != NULL ? c->price_date : "—", FALSE, FALSE),
+                       COL_PRICE_SEEN, row, 1, 1);
+    }
+  g_ptr_array_unref (rows);
+  g_ptr_array_unref (derived);
+  gtk_widget_set_name (grid, "finance-table");
+  {
+    /* Nine columns: scroll sideways in a narrow window instead of widening the page or
+     * cutting figures; the scroll bar stays visible so that the hidden columns show. */
+    GtkWidget *scroller = gtk_scrolled_window_new ();
+    GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+    GtkAdjustment *h;
+    GtkWidget *bar;
+
+    /* the bar is a widget of its own under the table (EXTERNAL policy): a scroll bar
+     * inside the scroller would take its height from the last row */
+    gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scroller), GTK_POLICY_EXTERNAL, GTK_POLICY_NEVER);
+    gtk_scrolled_window_set_propagate_natural_width (GTK_SCROLLED_WINDOW (scroller), TRUE);
     gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), grid);
-    gtk_frame_set_child (GTK_FRAME (frame), scroller);
+    h = gtk_scrolled_window_get_hadjustment (GTK_SCROLLED_WINDOW (scroller));
+    bar = gtk_scrollbar_new (GTK_ORIENTATION_HORIZONTAL, h);
+    gtk_widget_set_name (bar, "finance-scrollbar");
+    gtk_widget_set_visible (bar, FALSE);
+    g_signal_connect_object (h, "changed", G_CALLBACK (finance_adjustment_changed_cb), bar, 0);
+    gtk_box_append (GTK_BOX (box), scroller);
+    gtk_box_append (GTK_BOX (box), bar);
+    gtk_frame_set_child (GTK_FRAME (frame), box);
+    self->finance_scroller = scroller;
   }
   gtk_widget_add_css_class (frame, "view");
   adw_preferences_group_add (ADW_PREFERENCES_GROUP (group), frame);
@@ -416,12 +646,35 @@ analysis_group (ProcuraDecisionPage *self,
                                  icon_row ("content-loading-symbolic", NULL, _("Analysing…"), NULL));
       return;
     }
-  if (analysis->ranking_withheld)
-    adw_preferences_group_add (ADW_PREFERENCES_GROUP (group),
-                               icon_row ("dialog-information-symbolic", NULL, _("Ranking withheld"),
-                                         analysis->ranking_withheld_reason));
-  else if (analysis->ranking_separation == PROCURA_SEPARATION_OVERLAP ||
-           analysis->ranking_separation == PROCURA_SEPARATION_UNKNOWN)
+  {
+    g_auto (GStrv) missing = project->brief != NULL ? procura_brief_missing (project->brief) : NULL;
+    gboolean no_target = !isfinite (analysis->slo_threshold_ms) || analysis->slo_metric == NULL;
+    gboolean brief_incomplete = no_target || (missing != NULL && missing[0] != NULL);
+    GtkWidget *row = NULL;
+
+    if (analysis->ranking_withheld)
+      row = icon_row ("dialog-information-symbolic", NULL, _("Ranking withheld"), analysis->ranking_withheld_reason);
+    else if (no_target && project->runs->len > 0)
+      row = icon_row ("dialog-warning-symbolic", "warning", _("No latency target in the brief"),
+                      _("The runs are imported, but without a target their capacity and cost per accepted output are unknown."));
+    if (row != NULL && brief_incomplete)
+      {
+        /* what is missing is a field of the brief: one click to it */
+        GtkWidget *open = gtk_button_new_with_mnemonic (_("Open _Brief"));
+
+        gtk_widget_set_name (open, "open-brief");
+        gtk_widget_set_valign (open, GTK_ALIGN_CENTER);
+        gtk_widget_set_tooltip_text (open, _("Set the latency target and the other missing fields on the Brief page"));
+        gtk_actionable_set_action_name (GTK_ACTIONABLE (open), "win.page");
+        gtk_actionable_set_action_target (GTK_ACTIONABLE (open), "i", 0);
+        adw_action_row_add_suffix (ADW_ACTION_ROW (row), open);
+      }
+    if (row != NULL)
+      adw_preferences_group_add (ADW_PREFERENCES_GROUP (group), row);
+  }
+  if (!analysis->ranking_withheld
+      && (analysis->ranking_separation == PROCURA_SEPARATION_OVERLAP ||
+          analysis->ranking_separation == PROCURA_SEPARATION_UNKNOWN))
     {
       /* the two best candidates' cost intervals overlap (or one has none) */
       g_autofree char *text = g_strdup_printf ("%s. %s", analysis->ranking_uncertainty,
@@ -580,6 +833,7 @@ analysis_done_cb (GObject      *object,
       GtkWidget *child;
 
       analysis_group (self, project, self->analysis);
+      add_derived_choices (self, project, self->analysis);
       while ((child = gtk_widget_get_first_child (self->finance_box)) != NULL)
         gtk_box_remove (GTK_BOX (self->finance_box), child);
       finance_group (self, project, self->analysis);
@@ -628,6 +882,54 @@ procura_decision_page_get_busy (ProcuraDecisionPage *self)
   return self->running > 0 || (self->pending && gtk_widget_get_mapped (GTK_WIDGET (self)));
 }
 
+/* The Compare page's what-if is not what this page shows: said, with the way back. */
+static void
+update_what_if (ProcuraDecisionPage *self)
+{
+  const char *what_if;
+
+  if (self->what_if_banner == NULL || self->document == NULL)
+    return;
+  what_if = procura_document_get_what_if (self->document);
+  gtk_label_set_text (GTK_LABEL (self->what_if_label), what_if != NULL ? what_if : "");
+  gtk_widget_set_visible (self->what_if_banner, what_if != NULL);
+}
+
+static void
+what_if_changed_cb (ProcuraDocument     *document,
+                    ProcuraDecisionPage *self)
+{
+  update_what_if (self);
+}
+
+static GtkWidget *
+what_if_banner (ProcuraDecisionPage *self)
+{
+  GtkWidget *banner = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
+  GtkWidget *icon = gtk_image_new_from_icon_name ("dialog-warning-symbolic");
+  GtkWidget *apply = gtk_button_new_with_mnemonic (_("_Apply to Brief"));
+  GtkWidget *reset = gtk_button_new_with_mnemonic (_("_Reset"));
+
+  gtk_widget_set_name (banner, "what-if-banner");
+  gtk_widget_add_css_class (banner, "what-if-banner");
+  gtk_widget_add_css_class (icon, "warning");
+  self->what_if_label = gtk_label_new (NULL);
+  gtk_label_set_wrap (GTK_LABEL (self->what_if_label), TRUE);
+  gtk_label_set_xalign (GTK_LABEL (self->what_if_label), 0);
+  gtk_widget_set_hexpand (self->what_if_label, TRUE);
+  gtk_actionable_set_action_name (GTK_ACTIONABLE (apply), "win.apply-what-if");
+  gtk_actionable_set_action_name (GTK_ACTIONABLE (reset), "win.reset-what-if");
+  gtk_widget_set_valign (apply, GTK_ALIGN_CENTER);
+  gtk_widget_set_valign (reset, GTK_ALIGN_CENTER);
+  gtk_widget_set_sensitive (apply, !procura_document_get_read_only (self->document));
+  gtk_box_append (GTK_BOX (banner), icon);
+  gtk_box_append (GTK_BOX (banner), self->what_if_label);
+  gtk_box_append (GTK_BOX (banner), reset);
+  gtk_box_append (GTK_BOX (banner), apply);
+  self->what_if_banner = banner;
+  return banner;
+}
+
 static void
 rebuild (ProcuraDecisionPage *self)
 {
@@ -635,6 +937,7 @@ rebuild (ProcuraDecisionPage *self)
   GtkWidget *buttons;
 
   remove_children (self->box);
+  self->what_if_banner = NULL;
   if (self->document == NULL)
     {
       gtk_stack_set_visible_child_name (self->stack, "empty");
@@ -646,6 +949,8 @@ rebuild (ProcuraDecisionPage *self)
       gtk_stack_set_visible_child_name (self->stack, "empty");
       return;
     }
+  gtk_box_append (self->box, what_if_banner (self));
+  update_what_if (self);
   self->analysis_box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 24);
   self->finance_box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
   gtk_box_append (self->box, self->analysis_box);
@@ -677,10 +982,16 @@ procura_decision_page_set_document (ProcuraDecisionPage *self,
   g_return_if_fail (PROCURA_IS_DECISION_PAGE (self));
 
   if (self->document != NULL)
-    g_clear_signal_handler (&self->changed_id, self->document);
+    {
+      g_clear_signal_handler (&self->changed_id, self->document);
+      g_clear_signal_handler (&self->what_if_id, self->document);
+    }
   g_set_object (&self->document, document);
   if (document != NULL)
-    self->changed_id = g_signal_connect (document, "changed", G_CALLBACK (document_changed_cb), self);
+    {
+      self->changed_id = g_signal_connect (document, "changed", G_CALLBACK (document_changed_cb), self);
+      self->what_if_id = g_signal_connect (document, "what-if-changed", G_CALLBACK (what_if_changed_cb), self);
+    }
   rebuild (self);
 }
 
@@ -695,8 +1006,13 @@ procura_decision_page_dispose (GObject *object)
   g_clear_pointer (&self->analysis, procura_analysis_free);
 #endif
   if (self->document != NULL)
-    g_clear_signal_handler (&self->changed_id, self->document);
+    {
+      g_clear_signal_handler (&self->changed_id, self->document);
+      g_clear_signal_handler (&self->what_if_id, self->document);
+    }
   g_clear_object (&self->document);
+  g_clear_pointer (&self->choices, g_array_unref);
+  g_clear_object (&self->choice_names);
   /* No gtk_widget_dispose_template(): AdwBin unparents its child itself. */
   G_OBJECT_CLASS (procura_decision_page_parent_class)->dispose (object);
 }
@@ -720,5 +1036,6 @@ procura_decision_page_init (ProcuraDecisionPage *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
   self->cancellable = g_cancellable_new ();
+  self->choices = g_array_new (FALSE, TRUE, sizeof (Choice));
   g_signal_connect (self, "map", G_CALLBACK (map_cb), self);
 }

@@ -39,6 +39,7 @@ struct _ProcuraDocument
   GHashTable      *removed_items; /* negative undo token → ProcuraChecklistItem* */
   gint64           last_item_token;
   GPtrArray       *removals;    /* ProcuraRemoval*: pending, made elsewhere */
+  char            *what_if;     /* the Compare page's what-if, NULL when none */
 };
 
 G_DEFINE_FINAL_TYPE (ProcuraDocument, procura_document, G_TYPE_OBJECT)
@@ -53,6 +54,7 @@ enum {
   SIGNAL_CHANGED,
   SIGNAL_ERROR,
   SIGNAL_DELETED,
+  SIGNAL_WHAT_IF_CHANGED,
   N_SIGNALS
 };
 
@@ -606,6 +608,7 @@ procura_document_save_decision (ProcuraDocument       *self,
 
   g_return_if_fail (PROCURA_IS_DOCUMENT (self));
   copy->candidate_id = decision->candidate_id;
+  copy->overflow_candidate_id = decision->overflow_candidate_id;
   copy->rationale = g_strdup (decision->rationale);
   copy->approver = g_strdup (decision->approver);
   copy->date = g_strdup (decision->date);
@@ -1118,6 +1121,7 @@ procura_document_finalize (GObject *object)
   g_clear_pointer (&self->removals, g_ptr_array_unref);
   g_free (self->path);
   g_free (self->read_only_reason);
+  g_free (self->what_if);
   g_mutex_clear (&self->lock);
   G_OBJECT_CLASS (procura_document_parent_class)->finalize (object);
 }
@@ -1144,6 +1148,9 @@ procura_document_class_init (ProcuraDocumentClass *klass)
   signals[SIGNAL_DELETED] =
     g_signal_new ("deleted", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL, G_TYPE_NONE, 2, G_TYPE_STRING, G_TYPE_INT64);
+  signals[SIGNAL_WHAT_IF_CHANGED] =
+    g_signal_new ("what-if-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 0);
 }
 
 static void
@@ -1156,4 +1163,23 @@ procura_document_init (ProcuraDocument *self)
   self->removed_items = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free,
                                                (GDestroyNotify) procura_checklist_item_free);
   self->removals = removals_new ();
+}
+
+void
+procura_document_set_what_if (ProcuraDocument *self,
+                              const char      *what_if)
+{
+  g_return_if_fail (PROCURA_IS_DOCUMENT (self));
+  if (g_strcmp0 (self->what_if, what_if) == 0)
+    return;
+  g_free (self->what_if);
+  self->what_if = g_strdup (what_if);
+  g_signal_emit (self, signals[SIGNAL_WHAT_IF_CHANGED], 0);
+}
+
+const char *
+procura_document_get_what_if (ProcuraDocument *self)
+{
+  g_return_val_if_fail (PROCURA_IS_DOCUMENT (self), NULL);
+  return self->what_if;
 }

@@ -127,4 +127,11 @@ guint     procura_document_import_finish (ProcuraDocument  *self,
                                           char           ***errors,
                                           GError          **error);
 
+/* The what-if of the Compare page's target and demand controls, as one sentence, or
+ * NULL when they are the brief's: the Decision page and the slides show it as such.
+ * "what-if-changed" is emitted when it changes. Not stored in the project. */
+void        procura_document_set_what_if (ProcuraDocument *self,
+                                          const char      *what_if);
+const char *procura_document_get_what_if (ProcuraDocument *self);
+
 G_END_DECLS

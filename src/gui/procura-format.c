@@ -8,6 +8,7 @@
 #include <math.h>
 
 #include "procura-format.h"
+#include "procura-units.h"
 
 char *
 procura_format_number (double value,
@@ -20,15 +21,20 @@ procura_format_number (double value,
   return g_strdup_printf ("%.*f", digits, value);
 }
 
+/* One formatting module: the core's (procura-units.h), so that the app, the charts, the
+ * CLI and the report write the same figure the same way. */
 char *
 procura_format_money (double      value,
                       const char *currency)
 {
-  if (isnan (value))
-    return g_strdup ("—");
-  if (currency == NULL || g_str_equal (currency, "USD"))
-    return g_strdup_printf (fabs (value) < 10 ? "$%.2f" : "$%.0f", value);
-  return g_strdup_printf (fabs (value) < 10 ? "%.2f %s" : "%.0f %s", value, currency);
+  return procura_units_money (value, currency);
+}
+
+char *
+procura_format_cost_per_output (double      value,
+                                const char *currency)
+{
+  return procura_units_cost_per_output (value, currency);
 }
 
 char *

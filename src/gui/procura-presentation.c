@@ -10,6 +10,12 @@
 
 #include "procura-presentation.h"
 
+#ifdef PROCURA_GUI_HAVE_ANALYSIS
+# include <math.h>
+# include "procura-analysis.h"
+# include "procura-units.h"
+#endif
+
 struct _ProcuraPresentation
 {
   AdwWindow  parent_instance;
@@ -115,11 +121,172 @@ title_slide (const char *title,
   return box;
 }
 
+#ifdef PROCURA_GUI_HAVE_ANALYSIS
+static const char *
+choice_label (ProcuraChoice choice)
+{
+  switch (choice)
+    {
+    case PROCURA_CHOICE_API:
+      return _("Use the API");
+    case PROCURA_CHOICE_RENT:
+      return _("Rent GPUs");
+    case PROCURA_CHOICE_RESERVE:
+      return _("Reserve GPUs");
+    case PROCURA_CHOICE_BUY:
+      return _("Buy GPUs");
+    case PROCURA_CHOICE_HYBRID:
+      return _("GPUs with API overflow");
+    case PROCURA_CHOICE_UNDECIDED:
+    default:
+      return _("Undecided");
+    }
+}
+
+static void
+slide_line (GtkWidget  *box,
+            const char *text,
+            const char *style)
+{
+  GtkWidget *label = gtk_label_new (text);
+
+  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_label_set_max_width_chars (GTK_LABEL (label), 90);
+  if (style != NULL)
+    gtk_widget_add_css_class (label, style);
+  gtk_box_append (GTK_BOX (box), label);
+}
+#endif
+
+GtkWidget *
+procura_presentation_recommendation_slide (ProcuraProject                *project,
+                                           const struct _ProcuraAnalysis *analysis)
+{
+#ifdef PROCURA_GUI_HAVE_ANALYSIS
+  GtkWidget *box;
+  const ProcuraRecommendation *r;
+  const ProcuraCandidateAnalysis *ca;
+  g_autofree char *headline = NULL;
+  guint shown;
+
+  if (analysis == NULL || analysis->recommendation == NULL)
+    return NULL;
+  r = analysis->recommendation;
+  ca = r->candidate_id != 0 ? procura_analysis_find (analysis, r->candidate_id) : NULL;
+  box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 14);
+  gtk_widget_set_name (box, "recommendation-slide");
+  gtk_widget_set_valign (box, GTK_ALIGN_CENTER);
+  gtk_widget_set_halign (box, GTK_ALIGN_CENTER);
+  gtk_widget_set_margin_start (box, 64);
+  gtk_widget_set_margin_end (box, 64);
+  slide_line (box, _("Recommendation"), "presentation-subtitle");
+  headline = r->candidate_name != NULL ? g_strdup_printf ("%s: %s", choice_label (r->choice), r->candidate_name)
+                                       : g_strdup (choice_label (r->choice));
+  slide_line (box, headline, "title-1");
+  if (project != NULL && project->decision.candidate_id != 0)
+    {
+      ProcuraCandidate *c = procura_project_find_candidate (project, project->decision.candidate_id);
+      ProcuraCandidate *o = project->decision.overflow_candidate_id != 0
+        ? procura_project_find_candidate (project, project->decision.overflow_candidate_id) : NULL;
+      g_autofree char *name = o != NULL ? g_strdup_printf (_("Hybrid: %s + %s"), c != NULL ? c->name : "?", o->name)
+                                        : g_strdup (c != NULL ? c->name : "?");
+      /* Translators: the candidate the decision record names */
+      g_autofree char *line = g_strdup_printf (_("Decided: %s"), name);
+
+      slide_line (box, line, "title-3");
+    }
+  if (ca != NULL && ca->cost != NULL)
+    {
+      g_autofree char *cost = procura_units_cost_with_unit (ca->cost->cost_per_accepted, analysis->unit_factor,
+                                                            analysis->unit_label, analysis->currency);
+      g_autofree char *line = NULL;
+
+      /* Translators: the recommended option's cost per accepted output */
+      line = g_strdup_printf (_("Cost: %s"), cost);
+      slide_line (box, line, "title-2");
+      if (isfinite (ca->cost_lo) && !isnan (ca->cost_hi))
+        {
+          g_autofree char *lo = procura_units_cost_scaled (ca->cost_lo, analysis->unit_factor, analysis->currency);
+          g_autofree char *hi = procura_units_cost_scaled (ca->cost_hi, analysis->unit_factor, analysis->currency);
+          g_autofree char *interval = g_strdup_printf (_("Interval: %s to %s"), lo, hi);
+
+          slide_line (box, interval, NULL);
+        }
+      else if (ca->cost_interval_reason != NULL)
+        {
+          g_autofree char *interval = g_strdup_printf (_("Interval: %s"), ca->cost_interval_reason);
+          slide_line (box, interval, "dim-label");
+        }
+    }
+  if (analysis->ranking_uncertainty != NULL)
+    slide_line (box, analysis->ranking_uncertainty, "dim-label");
+  if (analysis->tipping_points != NULL && analysis->tipping_points->len > 0)
+    {
+      slide_line (box, _("Tipping points"), "heading");
+      for (guint i = 0; i < analysis->tipping_points->len && i < 3; i++)
+        {
+          static const struct { const char *id; const char *label; } inputs[] = {
+            { "gpu_price", N_("GPU price") },
+            { "api_price", N_("API price") },
+            { "utilization", N_("Utilisation") },
+            { "acceptance_rate", N_("Acceptance rate") },
+            { "latency_target_ms", N_("Latency target") },
+            { "demand_average", N_("Average demand") },
+          };
+          const ProcuraTippingPoint *t = g_ptr_array_index (analysis->tipping_points, i);
+          const char *input = t->input;
+          g_autofree char *line = NULL;
+
+          for (guint k = 0; k < G_N_ELEMENTS (inputs); k++)
+            if (g_strcmp0 (inputs[k].id, t->input) == 0)
+              input = _(inputs[k].label);
+          line = g_strdup_printf ("• %s%s%s: %s", input,
+                                                   t->candidate_name != NULL ? " · " : "",
+                                                   t->candidate_name != NULL ? t->candidate_name : "",
+                                                   t->note != NULL ? t->note : "—");
+          slide_line (box, line, NULL);
+        }
+    }
+  shown = 0;
+  for (int severity = PROCURA_SEVERITY_ERROR; severity >= PROCURA_SEVERITY_WARNING && shown < 3; severity--)
+    for (guint i = 0; analysis->warnings != NULL && i < analysis->warnings->len && shown < 3; i++)
+      {
+        const ProcuraWarning *w = g_ptr_array_index (analysis->warnings, i);
+        g_autofree char *line = NULL;
+
+        if ((int) w->severity != severity)
+          continue;
+        if (shown == 0)
+          slide_line (box, _("Top warnings"), "heading");
+        line = g_strdup_printf ("⚠ %s", w->message);
+        slide_line (box, line, NULL);
+        shown++;
+      }
+  gtk_widget_set_focusable (box, TRUE);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (box), GTK_ACCESSIBLE_PROPERTY_LABEL, headline, -1);
+  return box;
+#else
+  return NULL;
+#endif
+}
+
 ProcuraPresentation *
 procura_presentation_new (GtkWindow  *parent,
                           const char *title,
                           const char *subtitle,
                           GPtrArray  *charts)
+{
+  return procura_presentation_new_full (parent, title, subtitle, NULL, NULL, charts);
+}
+
+ProcuraPresentation *
+procura_presentation_new_full (GtkWindow  *parent,
+                               const char *title,
+                               const char *subtitle,
+                               GtkWidget  *recommendation,
+                               const char *what_if,
+                               GPtrArray  *charts)
 {
   ProcuraPresentation *self = g_object_new (PROCURA_TYPE_PRESENTATION, NULL);
 
@@ -130,6 +297,24 @@ procura_presentation_new (GtkWindow  *parent,
     }
   gtk_stack_add_named (self->slides, title_slide (title, subtitle), "slide-0");
   self->n_slides = 1;
+  if (recommendation != NULL)
+    {
+      gtk_stack_add_named (self->slides, recommendation, "slide-1");
+      self->n_slides++;
+    }
+  if (what_if != NULL)
+    {
+      /* the figures are a what-if, not the brief: said on every slide */
+      GtkWidget *banner = gtk_label_new (what_if);
+
+      gtk_widget_set_name (banner, "what-if-banner");
+      gtk_widget_add_css_class (banner, "what-if-banner");
+      gtk_label_set_wrap (GTK_LABEL (banner), TRUE);
+      gtk_widget_set_halign (banner, GTK_ALIGN_CENTER);
+      gtk_widget_set_valign (banner, GTK_ALIGN_START);
+      gtk_widget_set_margin_top (banner, 8);
+      gtk_overlay_add_overlay (GTK_OVERLAY (gtk_widget_get_parent (GTK_WIDGET (self->slides))), banner);
+    }
   for (guint i = 0; charts != NULL && i < charts->len; i++)
     {
       GtkWidget *view = procura_chart_view_new ();

@@ -7,6 +7,7 @@
 #include <adwaita.h>
 
 #include "procura-chart-view.h"
+#include "procura-model.h"
 
 G_BEGIN_DECLS
 
@@ -18,6 +19,19 @@ ProcuraPresentation *procura_presentation_new        (GtkWindow   *parent,
                                                       const char  *title,
                                                       const char  *subtitle,
                                                       GPtrArray   *charts);
+/* With the recommendation slide (procura_presentation_recommendation_slide, or NULL)
+ * after the title, and @what_if (or NULL) in a banner over every slide. */
+ProcuraPresentation *procura_presentation_new_full   (GtkWindow   *parent,
+                                                      const char  *title,
+                                                      const char  *subtitle,
+                                                      GtkWidget   *recommendation,
+                                                      const char  *what_if,
+                                                      GPtrArray   *charts);
+/* The decision, the recommendation and its cost, interval, tipping points and top
+ * warnings, as one slide; NULL without a recommendation. */
+struct _ProcuraAnalysis;
+GtkWidget           *procura_presentation_recommendation_slide (ProcuraProject                *project,
+                                                                const struct _ProcuraAnalysis *analysis);
 guint                procura_presentation_get_n_slides (ProcuraPresentation *self);
 guint                procura_presentation_get_slide    (ProcuraPresentation *self);
 void                 procura_presentation_move         (ProcuraPresentation *self,

@@ -21,6 +21,10 @@
 #include "procura-presentation.h"
 #include "procura-window.h"
 
+#ifdef PROCURA_GUI_HAVE_ANALYSIS
+# include "procura-analysis.h"
+#endif
+
 #ifdef PROCURA_GUI_HAVE_REPORT
 # include "procura-report.h"
 #endif
@@ -949,9 +953,29 @@ procura_window_present_slides (ProcuraWindow *self)
     subtitle = g_strdup (_("Illustrative data: not measurements, not real prices"));
   else if (project != NULL && project->brief != NULL && project->brief->model_shape != NULL)
     subtitle = g_strdup (project->brief->model_shape);
-  presentation = procura_presentation_new (GTK_WINDOW (self),
-                                           project != NULL && project->title != NULL ? project->title : _("Procura"),
-                                           subtitle, charts);
+  {
+    GtkWidget *recommendation = NULL;
+    const char *what_if = self->document != NULL ? procura_document_get_what_if (self->document) : NULL;
+#ifdef PROCURA_GUI_HAVE_ANALYSIS
+    const ProcuraAnalysis *analysis = procura_compare_page_get_analysis (self->compare_page);
+    g_autoptr (ProcuraAnalysis) own = NULL;
+
+    if (analysis == NULL && project != NULL)
+      {
+        /* the Compare page has not run yet: the brief's analysis */
+        ProcuraAnalysisOptions options;
+
+        procura_analysis_options_init (&options);
+        own = procura_analysis_run (project, &options);
+        analysis = own;
+        what_if = NULL;
+      }
+    recommendation = procura_presentation_recommendation_slide (project, analysis);
+#endif
+    presentation = procura_presentation_new_full (GTK_WINDOW (self),
+                                                  project != NULL && project->title != NULL ? project->title : _("Procura"),
+                                                  subtitle, recommendation, what_if, charts);
+  }
   gtk_window_fullscreen (GTK_WINDOW (presentation));
   gtk_window_present (GTK_WINDOW (presentation));
   return presentation;
@@ -963,6 +987,22 @@ present_action (GtkWidget  *widget,
                 GVariant   *parameter)
 {
   procura_window_present_slides (PROCURA_WINDOW (widget));
+}
+
+static void
+apply_what_if_action (GtkWidget  *widget,
+                      const char *action_name,
+                      GVariant   *parameter)
+{
+  procura_compare_page_apply_what_if (PROCURA_WINDOW (widget)->compare_page);
+}
+
+static void
+reset_what_if_action (GtkWidget  *widget,
+                      const char *action_name,
+                      GVariant   *parameter)
+{
+  procura_compare_page_reset_what_if (PROCURA_WINDOW (widget)->compare_page);
 }
 
 static void
@@ -1095,6 +1135,9 @@ procura_window_class_init (ProcuraWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.undo", "x", undo_action);
   gtk_widget_class_install_action (widget_class, "win.toast", "s", toast_action);
   gtk_widget_class_install_action (widget_class, "win.page", "i", page_action);
+  /* the Compare page's what-if, from the Decision page's banner too */
+  gtk_widget_class_install_action (widget_class, "win.apply-what-if", NULL, apply_what_if_action);
+  gtk_widget_class_install_action (widget_class, "win.reset-what-if", NULL, reset_what_if_action);
 
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_o, GDK_CONTROL_MASK, "win.open", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_n, GDK_CONTROL_MASK, "win.new", NULL);

@@ -85,18 +85,34 @@ provisioning_name (ProcuraProvisioning p)
     }
 }
 
+/* The decided candidate's name, or the hybrid's (its GPUs + the overflow API route,
+ * docs/project-file.md), or NULL when nothing is decided. */
+static char *
+decision_name (ProcuraProject *project)
+{
+  ProcuraCandidate *chosen = project->decision.candidate_id != 0
+    ? procura_project_find_candidate (project, project->decision.candidate_id) : NULL;
+  ProcuraCandidate *overflow = project->decision.overflow_candidate_id != 0
+    ? procura_project_find_candidate (project, project->decision.overflow_candidate_id) : NULL;
+
+  if (chosen == NULL)
+    return NULL;
+  if (overflow != NULL)
+    return g_strdup_printf ("Hybrid: %s + %s", or_dash (chosen->name), or_dash (overflow->name));
+  return g_strdup (or_dash (chosen->name));
+}
+
 static void
 add_title (ProcuraReportDoc *doc,
            ProcuraProject   *project)
 {
   ProcuraBlock *title = procura_report_doc_add (doc, PROCURA_BLOCK_TITLE,
                                                 or_dash (project->title));
-  ProcuraCandidate *chosen = project->decision.candidate_id != 0
-    ? procura_project_find_candidate (project, project->decision.candidate_id) : NULL;
+  g_autofree char *chosen = decision_name (project);
 
   title->rows = g_ptr_array_new_with_free_func ((GDestroyNotify) g_strfreev);
   procura_block_add_pair (title, "Decision",
-                          chosen != NULL ? chosen->name : "No candidate chosen yet");
+                          chosen != NULL ? chosen : "No candidate chosen yet");
   procura_block_add_pair (title, "Date", or_dash (project->decision.date));
   procura_block_add_pair (title, "Approver", or_dash (project->decision.approver));
   procura_block_add_pair (title, "Project created", or_dash (project->created));
@@ -1033,8 +1049,7 @@ static void
 add_decision (ProcuraReportDoc *doc,
               ProcuraProject   *project)
 {
-  ProcuraCandidate *chosen = project->decision.candidate_id != 0
-    ? procura_project_find_candidate (project, project->decision.candidate_id) : NULL;
+  g_autofree char *chosen = decision_name (project);
   ProcuraBlock *kv;
 
   procura_report_doc_heading (doc, 1, "Decision");
@@ -1044,7 +1059,7 @@ add_decision (ProcuraReportDoc *doc,
       return;
     }
   kv = procura_report_doc_keyvalue (doc);
-  procura_block_add_pair (kv, "Chosen candidate", chosen->name);
+  procura_block_add_pair (kv, "Chosen candidate", chosen);
   procura_block_add_pair (kv, "Rationale", or_dash (project->decision.rationale));
   procura_block_add_pair (kv, "Approver", or_dash (project->decision.approver));
   procura_block_add_pair (kv, "Date", or_dash (project->decision.date));

@@ -136,7 +136,8 @@ test_overrides_and_text (void)
     const char *argv[] = { "summary", path, NULL };
     g_assert_cmpint (procura_test_run_cli (argv, &out, &err), ==, 0);
     g_assert_nonnull (strstr (out, "8xH100"));
-    g_assert_nonnull (strstr (out, "17200.00"));
+    /* money as everywhere else: the currency and thousands grouped (procura-units.h) */
+    g_assert_nonnull (strstr (out, "$17,200.00"));
     g_assert_nonnull (strstr (out, "Recommendation: rent"));
   }
   procura_test_rmtree (dir);

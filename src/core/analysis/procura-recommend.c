@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "procura-analysis.h"
+#include "procura-units.h"
 
 const char *
 procura_choice_name (ProcuraChoice c)
@@ -158,11 +159,16 @@ procura_recommend (const ProcuraProject   *p,
   r->candidate_name = g_strdup (best->name);
   constraint_reasons (r, a);
 
-  /* per 1,000 accepted outputs reads better than a long fraction of a cent */
-  reason (r, "%s has the lowest cost per accepted output: %.2f %s per 1,000 accepted outputs "
-          "(%.4g %s each) at %.4g requests/s average (%.4g peak).", best->name,
-          best->cost->cost_per_accepted * 1000, cur, best->cost->cost_per_accepted, cur,
-          a->demand_average, procura_is_set (a->demand_peak) ? a->demand_peak : a->demand_average);
+  /* at the project's scale (per 1,000 reads better than a long fraction of a cent),
+   * written as everywhere else (procura-units.h) */
+  {
+    g_autofree char *cost = procura_units_cost_with_unit (best->cost->cost_per_accepted, a->unit_factor,
+                                                          a->unit_label, cur);
+
+    reason (r, "%s has the lowest cost per accepted output: %s at %.4g requests/s average (%.4g peak).",
+            best->name, cost, a->demand_average,
+            procura_is_set (a->demand_peak) ? a->demand_peak : a->demand_average);
+  }
 
   if (best->kind == PROCURA_CANDIDATE_API)
     {
@@ -170,9 +176,12 @@ procura_recommend (const ProcuraProject   *p,
       if (best_gpu != NULL)
         {
           const ProcuraCandidateAnalysis *g = best_gpu;
-          reason (r, "The cheapest GPU candidate, %s, costs %.6g %s per accepted output at %.0f %% "
+          g_autofree char *cost = procura_units_cost_with_unit (g->cost->cost_per_accepted, a->unit_factor,
+                                                                a->unit_label, cur);
+
+          reason (r, "The cheapest GPU candidate, %s, costs %s at %.0f %% "
                   "utilisation: at this demand the GPUs would sit idle much of the time.",
-                  g->name, g->cost->cost_per_accepted, cur, 100.0 * g->cost->utilization);
+                  g->name, cost, 100.0 * g->cost->utilization);
           for (guint k = 0; k < g->break_even->len; k++)
             {
               const ProcuraBreakEven *be = &g_array_index (g->break_even, ProcuraBreakEven, k);
@@ -220,9 +229,13 @@ procura_recommend (const ProcuraProject   *p,
                                  contains_ci (b->operating_boundary, "own"));
 
   if (best_api != NULL)
-    reason (r, "The API route %s costs %.6g %s per accepted output, %.1f× as much.", best_api->name,
-            best_api->cost->cost_per_accepted, cur,
-            best_api->cost->cost_per_accepted / best->cost->cost_per_accepted);
+    {
+      g_autofree char *cost = procura_units_cost_with_unit (best_api->cost->cost_per_accepted, a->unit_factor,
+                                                            a->unit_label, cur);
+
+      reason (r, "The API route %s costs %s, %.1f× as much.", best_api->name, cost,
+              best_api->cost->cost_per_accepted / best->cost->cost_per_accepted);
+    }
 
   {
     const ProcuraCandidate *bc = procura_project_find_candidate ((ProcuraProject *) p, best->candidate_id);

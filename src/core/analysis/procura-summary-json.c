@@ -7,6 +7,7 @@
 #include <math.h>
 
 #include "procura-json-out.h"
+#include "procura-units.h"
 #include "procura-analysis.h"
 #include "procura-capacity.h"
 
@@ -427,16 +428,20 @@ procura_analysis_to_text (const ProcuraAnalysis *a,
         g_string_append_printf (s, "  memory fit: not computed (%s)\n", ca->fit_reason);
       if (ca->cost != NULL)
         {
-          g_string_append_printf (s, "  cost per accepted output: %.6g %s (%.4g %s per 1k)\n",
-                                  ca->cost->cost_per_accepted, cur, 1000 * ca->cost->cost_per_accepted, cur);
+          g_autofree char *each = procura_units_cost_per_output (ca->cost->cost_per_accepted, cur);
+          g_autofree char *scaled = procura_units_cost_with_unit (ca->cost->cost_per_accepted, a->unit_factor,
+                                                                  a->unit_label, cur);
+          g_autofree char *all_in = procura_units_money (ca->cost->all_in_cost, cur);
+
+          g_string_append_printf (s, "  cost per accepted output: %s (%s each)\n", scaled, each);
           if (ca->cost_interval_reason != NULL)
             g_string_append_printf (s, "    interval: %s\n", ca->cost_interval_reason);
           if (ca->cost->run_workload)
-            g_string_append_printf (s, "  %.2f %s per run, %.4g completed runs per run started",
-                                    ca->cost->all_in_cost, cur, ca->cost->accepted_outputs);
+            g_string_append_printf (s, "  %s per run, %.4g completed runs per run started",
+                                    all_in, ca->cost->accepted_outputs);
           else
-            g_string_append_printf (s, "  all-in %.2f %s per window, %.0f accepted outputs", ca->cost->all_in_cost,
-                                    cur, ca->cost->accepted_outputs);
+            g_string_append_printf (s, "  all-in %s per window, %.0f accepted outputs", all_in,
+                                    ca->cost->accepted_outputs);
           if (ca->kind != PROCURA_CANDIDATE_API && isfinite (ca->cost->utilization))
             g_string_append_printf (s, ", %d replica%s at %.1f %% utilisation", ca->cost->replicas,
                                     ca->cost->replicas == 1 ? "" : "s", 100 * ca->cost->utilization);
@@ -459,8 +464,11 @@ procura_analysis_to_text (const ProcuraAnalysis *a,
         {
           const ProcuraWhatIf *w = g_ptr_array_index (ca->what_ifs, k);
           if (w->result != NULL)
-            g_string_append_printf (s, "  what if %s: %.6g %s per accepted output%s\n", w->title,
-                                    w->result->cost_per_accepted, cur, w->estimate ? " (estimate)" : "");
+            {
+              g_autofree char *wc = procura_units_cost_with_unit (w->result->cost_per_accepted, a->unit_factor,
+                                                                  a->unit_label, cur);
+              g_string_append_printf (s, "  what if %s: %s%s\n", w->title, wc, w->estimate ? " (estimate)" : "");
+            }
           else
             g_string_append_printf (s, "  what if %s: %s\n", w->title, w->note != NULL ? w->note : "not costed");
         }

@@ -47,6 +47,35 @@ group_thousands (double v)
   return g_string_free (out, FALSE);
 }
 
+const char *
+procura_units_currency_symbol (const char *currency)
+{
+  static const struct { const char *code; const char *symbol; } symbols[] = {
+    { "USD", "$" }, { "EUR", "€" }, { "GBP", "£" }, { "JPY", "¥" }, { "INR", "₹" },
+    { "KRW", "₩" },
+  };
+
+  if (currency == NULL || *currency == '\0')
+    return "$";
+  for (gsize i = 0; i < G_N_ELEMENTS (symbols); i++)
+    if (g_ascii_strcasecmp (currency, symbols[i].code) == 0)
+      return symbols[i].symbol;
+  return NULL;
+}
+
+/* "€12.3", "-€12.3", "12.3 CHF" */
+static char *
+with_currency (const char *num,
+               gboolean    negative,
+               const char *currency)
+{
+  const char *symbol = procura_units_currency_symbol (currency);
+
+  if (symbol != NULL)
+    return g_strdup_printf ("%s%s%s", negative ? "-" : "", symbol, num);
+  return g_strdup_printf ("%s%s %s", negative ? "-" : "", num, currency);
+}
+
 char *
 procura_units_money (double      v,
                      const char *currency)
@@ -55,19 +84,110 @@ procura_units_money (double      v,
 
   if (isnan (v))
     return g_strdup ("—");
-  num = group_thousands (v);
-  if (currency == NULL || g_str_equal (currency, "USD"))
-    return v < 0 ? g_strdup_printf ("-$%s", num + 1) : g_strdup_printf ("$%s", num);
-  return g_strdup_printf ("%s %s", num, currency);
+  num = group_thousands (fabs (v));
+  return with_currency (num, v < 0, currency);
 }
 
 char *
 procura_units_cost_per_output (double      v,
                                const char *currency)
 {
+  g_autofree char *num = NULL;
+
   if (isnan (v))
     return g_strdup ("—");
-  if (currency == NULL || g_str_equal (currency, "USD"))
-    return g_strdup_printf ("$%.4g", v);
-  return g_strdup_printf ("%.4g %s", v, currency);
+  if (isinf (v))
+    return g_strdup ("∞");
+  num = g_strdup_printf ("%.4g", fabs (v));
+  return with_currency (num, v < 0, currency);
+}
+
+double
+procura_units_scale (double unit_factor)
+{
+  return unit_factor >= 1e6 ? 1e6 : unit_factor >= 1e3 ? 1e3 : 1;
+}
+
+char *
+procura_units_per_label (double      unit_factor,
+                         const char *unit_label)
+{
+  const char *unit = unit_label != NULL && *unit_label != '\0' ? unit_label : "accepted output";
+  double scale = procura_units_scale (unit_factor);
+
+  if (scale >= 1e6)
+    return g_strdup_printf ("per 1M %ss", unit);
+  if (scale >= 1e3)
+    return g_strdup_printf ("per 1,000 %ss", unit);
+  return g_strdup_printf ("per %s", unit);
+}
+
+char *
+procura_units_cost_scaled (double      cost_per_output,
+                           double      unit_factor,
+                           const char *currency)
+{
+  double scale = procura_units_scale (unit_factor);
+  double v = cost_per_output * scale;
+  g_autofree char *num = NULL;
+
+  if (isnan (v))
+    return g_strdup ("—");
+  if (isinf (v))
+    return g_strdup ("∞");
+  /* two decimals read best from 1 up; smaller figures keep three significant digits */
+  if (fabs (v) >= 1)
+    num = group_thousands (fabs (v));
+  else
+    num = g_strdup_printf ("%.3g", fabs (v));
+  return with_currency (num, v < 0, currency);
+}
+
+char *
+procura_units_cost_with_unit (double      cost_per_output,
+                              double      unit_factor,
+                              const char *unit_label,
+                              const char *currency)
+{
+  g_autofree char *cost = procura_units_cost_scaled (cost_per_output, unit_factor, currency);
+  g_autofree char *per = procura_units_per_label (unit_factor, unit_label);
+
+  return g_strdup_printf ("%s %s", cost, per);
+}
+
+char *
+procura_units_percent (double fraction,
+                       int    decimals)
+{
+  if (isnan (fraction))
+    return g_strdup ("—");
+  return g_strdup_printf ("%.*f %%", MAX (decimals, 0), fraction * 100);
+}
+
+char *
+procura_units_tokens (double tokens)
+{
+  if (isnan (tokens))
+    return g_strdup ("—");
+  if (fabs (tokens) >= 1e6)
+    return g_strdup_printf ("%.3g M tokens", tokens / 1e6);
+  if (fabs (tokens) >= 1e4)
+    return g_strdup_printf ("%.3g k tokens", tokens / 1e3);
+  return g_strdup_printf ("%.0f tokens", tokens);
+}
+
+char *
+procura_units_gib (double bytes)
+{
+  if (isnan (bytes))
+    return g_strdup ("—");
+  return g_strdup_printf ("%.1f GiB", bytes / (1024.0 * 1024.0 * 1024.0));
+}
+
+char *
+procura_units_req_per_s (double rps)
+{
+  if (isnan (rps))
+    return g_strdup ("—");
+  return g_strdup_printf ("%.3g req/s", rps);
 }

@@ -53,6 +53,19 @@ procura_warning_free (ProcuraWarning *w)
   g_free (w);
 }
 
+/* The live runs assigned to candidate @id. */
+static guint
+runs_of (const ProcuraProject *p,
+         gint64                id)
+{
+  guint n = 0;
+
+  for (guint i = 0; p->runs != NULL && i < p->runs->len; i++)
+    if (((const ProcuraRun *) g_ptr_array_index (p->runs, i))->candidate_id == id)
+      n++;
+  return n;
+}
+
 static void
 warn (ProcuraAnalysis *a,
       const char      *id,
@@ -270,7 +283,16 @@ procura_warnings_collect (const ProcuraProject *p,
           n_gpu++;
           price_warnings (p, a, c);
 
-          if (cap != NULL && cap->status == PROCURA_CAPACITY_NO_DATA && !procura_is_set (c->capacity_override))
+          if (cap != NULL && cap->status == PROCURA_CAPACITY_NO_DATA && !procura_is_set (c->capacity_override)
+              && !isfinite (a->slo_threshold_ms) && runs_of (p, c->id) > 0)
+            /* the runs are there: what is missing is the target to read them at */
+            warn (a, PROCURA_WARN_HOURLY_RATE_ONLY, PROCURA_SEVERITY_ERROR, c->id,
+                  g_strdup_printf ("%s has %u benchmark run%s but the brief has no latency target to read "
+                                   "them at, so its capacity and cost per accepted output are unknown",
+                                   c->name, runs_of (p, c->id), runs_of (p, c->id) == 1 ? "" : "s"),
+                  g_strdup ("Set the latency target in the brief: the metric, the percentile and the "
+                            "threshold in milliseconds."));
+          else if (cap != NULL && cap->status == PROCURA_CAPACITY_NO_DATA && !procura_is_set (c->capacity_override))
             warn (a, PROCURA_WARN_HOURLY_RATE_ONLY, PROCURA_SEVERITY_ERROR, c->id,
                   g_strdup_printf ("%s has no benchmark at the latency target: all that is known is its hourly "
                                    "rate, which says nothing about the cost of an accepted output", c->name),

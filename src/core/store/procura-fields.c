@@ -87,6 +87,7 @@ static const ProcuraField fields[] = {
   ASSUME (currency, CURRENCY, NONE, REQ, NULL),
 
   DECIDE (candidate_id, CANDIDATE, NONE, 0, NULL),
+  DECIDE (overflow_candidate_id, CANDIDATE, NONE, 0, NULL),
   DECIDE (rationale, TEXT, NONE, 0, NULL),
   DECIDE (approver, TEXT, NONE, 0, NULL),
   DECIDE (date, DATE, NONE, 0, NULL),

@@ -166,7 +166,7 @@ static const char migration_v3[] =
  * mean request shape beside the p95 one (the API is billed on the mean) and the stored
  * and egress volumes the quote's per-GB prices apply to; a candidate carries its
  * purchase price inputs, without which "buy" is never advised. A checklist answer may
- * name a file reference (path or URI) as its evidence. */
+ * name a file reference (path or URI) as its evidence. The decision may name the hybrid. */
 static const char migration_v4[] =
   "ALTER TABLE brief ADD COLUMN input_tokens_mean REAL;\n"
   "ALTER TABLE brief ADD COLUMN output_tokens_mean REAL;\n"
@@ -176,7 +176,10 @@ static const char migration_v4[] =
   "ALTER TABLE candidates ADD COLUMN depreciation_years REAL;\n"
   "ALTER TABLE candidates ADD COLUMN power_per_gpu_hour REAL;\n"
   "ALTER TABLE candidates ADD COLUMN hosting_per_gpu_month REAL;\n"
-  "ALTER TABLE checklist ADD COLUMN evidence_file TEXT;\n";
+  "ALTER TABLE checklist ADD COLUMN evidence_file TEXT;\n"
+  /* the decision may be the analysis' hybrid, which has no row of its own: candidate_id
+   * names its GPUs, overflow_candidate_id the API route taking the overflow */
+  "ALTER TABLE decision ADD COLUMN overflow_candidate_id INTEGER REFERENCES candidates (id) ON DELETE SET NULL;\n";
 
 const char *
 procura_store_schema_v1_sql (void)

@@ -1578,14 +1578,16 @@ write_decision (ProcuraStore           *store,
 {
   g_autoptr (sqlite3_stmt) stmt = NULL;
 
-  if (!check_candidate (store, d->candidate_id, error))
+  if (!check_candidate (store, d->candidate_id, error)
+      || !check_candidate (store, d->overflow_candidate_id, error))
     return FALSE;
   stmt = prepare (store,
-    "INSERT OR REPLACE INTO decision (id, candidate_id, rationale, approver, date)"
-    " VALUES (1, :candidate_id, :rationale, :approver, :date)", error);
+    "INSERT OR REPLACE INTO decision (id, candidate_id, overflow_candidate_id, rationale, approver, date)"
+    " VALUES (1, :candidate_id, :overflow_candidate_id, :rationale, :approver, :date)", error);
   if (stmt == NULL)
     return FALSE;
   bind_id (stmt, "candidate_id", d->candidate_id);
+  bind_id (stmt, "overflow_candidate_id", d->overflow_candidate_id);
   bind_text (stmt, "rationale", d->rationale);
   bind_text (stmt, "approver", d->approver);
   bind_text (stmt, "date", d->date);
@@ -2015,7 +2017,11 @@ procura_store_delete_candidate (ProcuraStore  *store,
        && exec_with_ids (store, "UPDATE candidates SET deleted_by = :token WHERE id = :id", token, candidate_id, error)
        && exec_with_ids (store, "UPDATE runs SET deleted_by = :token WHERE candidate_id = :id AND deleted_by IS NULL",
                          token, candidate_id, error)
-       && exec_with_ids (store, "UPDATE decision SET candidate_id = NULL WHERE candidate_id = :id", 0, candidate_id, error);
+       /* a hybrid decision whose API route goes is no decision any more */
+       && exec_with_ids (store, "UPDATE decision SET candidate_id = NULL, overflow_candidate_id = NULL"
+                         " WHERE overflow_candidate_id = :id", 0, candidate_id, error)
+       && exec_with_ids (store, "UPDATE decision SET candidate_id = NULL, overflow_candidate_id = NULL"
+                         " WHERE candidate_id = :id", 0, candidate_id, error);
   if (!finish (store, ok, error))
     return FALSE;
   if (undo_token != NULL)
@@ -3455,6 +3461,7 @@ procura_store_load_project (ProcuraStore      *store,
           ProcuraDecision *d = &p->decision;
           procura_decision_clear (d);
           d->candidate_id = col_int (stmt, "candidate_id", 0);
+          d->overflow_candidate_id = col_int (stmt, "overflow_candidate_id", 0);
           d->rationale = col_text (stmt, "rationale");
           d->approver = col_text (stmt, "approver");
           d->date = col_text (stmt, "date");
@@ -3666,6 +3673,8 @@ procura_store_save_project (ProcuraStore          *store,
     {
       decision = p->decision;
       ok = mapped (store, cands, p->decision.candidate_id, "candidate", &decision.candidate_id, error)
+           && mapped (store, cands, p->decision.overflow_candidate_id, "candidate",
+                      &decision.overflow_candidate_id, error)
            && write_decision (store, &decision, error);
     }
 
