@@ -180,23 +180,47 @@ delete_clicked_cb (GtkButton             *button,
   procura_document_delete_candidate (self->document, id);
 }
 
+static ProcuraChecklistItem *find_checklist_item (ProcuraCandidatesPage *self,
+                                                  GObject               *object);
+
+static const ProcuraOpsTest *
+find_ops_test (ProcuraProject *project,
+               gint64          candidate_id,
+               const char     *kind)
+{
+  for (guint i = 0; i < project->ops_tests->len; i++)
+    {
+      const ProcuraOpsTest *t = g_ptr_array_index (project->ops_tests, i);
+
+      if (t->candidate_id == candidate_id && g_strcmp0 (t->kind, kind) == 0)
+        return t;
+    }
+  return NULL;
+}
+
 static void
 ops_selected_cb (AdwComboRow           *row,
                  GParamSpec            *pspec,
                  ProcuraCandidatesPage *self)
 {
-  ProcuraOpsTest *existing = g_object_get_data (G_OBJECT (row), "ops-test");
+  gint64 candidate_id = *(gint64 *) g_object_get_data (G_OBJECT (row), "candidate-id");
+  const char *kind = g_object_get_data (G_OBJECT (row), "ops-kind");
+  const ProcuraOpsTest *existing = NULL;
   ProcuraOpsTest test = { 0 };
   guint selected = adw_combo_row_get_selected (row);
 
-  if (g_object_get_data (G_OBJECT (row), "filling") != NULL || selected == GTK_INVALID_LIST_POSITION)
+  if (g_object_get_data (G_OBJECT (row), "filling") != NULL || selected == GTK_INVALID_LIST_POSITION
+      || self->document == NULL)
     return;
+  /* Looked up in the current snapshot, never kept on the row: the row can outlive the
+   * snapshot it was built from (a reload replaces and frees it). */
+  existing = find_ops_test (procura_document_get_project (self->document), candidate_id, kind);
   if (existing != NULL)
     test = *existing;
   else
     {
-      test.candidate_id = *(gint64 *) g_object_get_data (G_OBJECT (row), "candidate-id");
-      test.kind = g_object_get_data (G_OBJECT (row), "ops-kind");
+      test.candidate_id = candidate_id;
+      test.kind = (char *) kind;
       test.recovery_s = test.failed_requests = test.per_month = NAN;
     }
   test.result = (char *) ops_results[selected];
@@ -208,12 +232,16 @@ checklist_selected_cb (AdwComboRow           *row,
                        GParamSpec            *pspec,
                        ProcuraCandidatesPage *self)
 {
-  ProcuraChecklistItem *existing = g_object_get_data (G_OBJECT (row), "checklist-item");
+  ProcuraChecklistItem *existing;
   ProcuraChecklistItem item;
   guint selected = adw_combo_row_get_selected (row);
 
-  if (g_object_get_data (G_OBJECT (row), "filling") != NULL || existing == NULL
+  if (g_object_get_data (G_OBJECT (row), "filling") != NULL || self->document == NULL
       || selected == GTK_INVALID_LIST_POSITION)
+    return;
+  /* By id in the current snapshot: the row may outlive the one it was built from. */
+  existing = find_checklist_item (self, G_OBJECT (row));
+  if (existing == NULL)
     return;
   item = *existing;
   item.answer = (char *) checklist_answers[selected];
@@ -433,7 +461,8 @@ quote_row (ProcuraCandidatesPage *self,
 {
   GtkWidget *row = adw_combo_row_new ();
   g_autoptr (GtkStringList) names = gtk_string_list_new (NULL);
-  GPtrArray *quotes = g_ptr_array_new ();
+  /* Copies: the row can outlive this snapshot of the project (a reload frees it). */
+  GPtrArray *quotes = g_ptr_array_new_with_free_func ((GDestroyNotify) procura_quote_free);
   guint selected = 0;
 
   gtk_string_list_append (names, _("Typed in"));
@@ -450,7 +479,7 @@ quote_row (ProcuraCandidatesPage *self,
       label = g_strdup_printf (_("%s %s · %s per GPU-hour · %s"), q->provider != NULL ? q->provider : "",
                                q->sku != NULL ? q->sku : "", price, q->seen_date != NULL ? q->seen_date : "—");
       gtk_string_list_append (names, label);
-      g_ptr_array_add (quotes, q);
+      g_ptr_array_add (quotes, procura_quote_copy (q));
       if (q->id == c->quote_id)
         selected = quotes->len;
     }
@@ -882,7 +911,7 @@ checklist_expander (ProcuraCandidatesPage *self,
         g_object_set_data (G_OBJECT (row), "filling", GINT_TO_POINTER (1));
         adw_combo_row_set_selected (ADW_COMBO_ROW (row), index_of (checklist_answers, item->answer));
         g_object_set_data (G_OBJECT (row), "filling", NULL);
-        g_object_set_data (G_OBJECT (row), "checklist-item", item);
+        g_object_set_data_full (G_OBJECT (row), "checklist-id", g_memdup2 (&item->id, sizeof item->id), g_free);
         gtk_widget_set_sensitive (row, !read_only);
         g_signal_connect (row, "notify::selected", G_CALLBACK (checklist_selected_cb), self);
 
@@ -1077,7 +1106,6 @@ ops_expander (ProcuraCandidatesPage *self,
       g_object_set_data (G_OBJECT (row), "filling", GINT_TO_POINTER (1));
       adw_combo_row_set_selected (ADW_COMBO_ROW (row), test != NULL ? index_of (ops_results, test->result) : 0);
       g_object_set_data (G_OBJECT (row), "filling", NULL);
-      g_object_set_data (G_OBJECT (row), "ops-test", test);
       g_object_set_data (G_OBJECT (row), "ops-kind", (gpointer) ops_kinds[k]);
       attach_id (row, c->id);
       gtk_widget_set_sensitive (row, !procura_document_get_read_only (self->document));

@@ -172,7 +172,9 @@ run_analysis (ProcuraComparePage *self)
     return;
   if (!gtk_widget_get_mapped (GTK_WIDGET (self)))
     {
-      /* Nothing is computed for a page nobody looks at. */
+      /* Nothing is computed for a page nobody looks at, and a result for the
+       * replaced snapshot is never shown. */
+      g_cancellable_cancel (self->cancellable);
       self->pending = TRUE;
       return;
     }

@@ -789,6 +789,7 @@ analysis_group (ProcuraDecisionPage *self,
 #ifdef PROCURA_GUI_HAVE_ANALYSIS
 typedef struct {
   ProcuraDocument *document;
+  ProcuraProject  *project;   /* held */
   ProcuraAnalysis *analysis;
 } AnalysisData;
 
@@ -810,7 +811,7 @@ analysis_thread (GTask        *task,
   ProcuraAnalysisOptions options;
 
   procura_analysis_options_init (&options);
-  data->analysis = procura_analysis_run (procura_document_get_project (data->document), &options);
+  data->analysis = procura_analysis_run (data->project, &options);
   g_task_return_boolean (task, TRUE);
 }
 
@@ -848,6 +849,8 @@ start_analysis (ProcuraDecisionPage *self)
 
   if (!gtk_widget_get_mapped (GTK_WIDGET (self)))
     {
+      /* A result for the replaced snapshot is never shown */
+      g_cancellable_cancel (self->cancellable);
       self->pending = TRUE;
       return;
     }
@@ -857,7 +860,7 @@ start_analysis (ProcuraDecisionPage *self)
   g_clear_object (&self->cancellable);
   self->cancellable = g_cancellable_new ();
   data->document = self->document;
-  procura_document_hold_project (self->document);
+  data->project = procura_document_hold_project (self->document);
   task = g_task_new (NULL, self->cancellable, analysis_done_cb, g_object_ref (self));
   g_task_set_task_data (task, data, (GDestroyNotify) analysis_data_free);
   self->running++;

@@ -205,13 +205,16 @@ diff_done_cb (GObject      *object,
               GAsyncResult *result,
               gpointer      user_data)
 {
-  AdwWindow *window = ADW_WINDOW (object);
+  g_autoptr (AdwWindow) window = ADW_WINDOW (user_data);
   GtkWidget *box = adw_window_get_content (window);
   GtkWidget *spinner = g_object_get_data (G_OBJECT (window), "procura-spinner");
   g_autoptr (GError) error = NULL;
   g_autoptr (ProcuraDiff) diff = g_task_propagate_pointer (G_TASK (result), &error);
   GtkWidget *content;
 
+  /* Closed before the comparison finished: nothing left to fill. */
+  if (box == NULL || gtk_widget_get_parent (spinner) != box)
+    return;
   gtk_box_remove (GTK_BOX (box), spinner);
   if (diff == NULL)
     {
@@ -254,13 +257,17 @@ procura_diff_dialog_present (GtkWindow  *parent,
   gtk_widget_set_size_request (spinner, 32, 32);
   gtk_widget_set_halign (spinner, GTK_ALIGN_CENTER);
   gtk_box_append (GTK_BOX (box), spinner);
-  g_object_set_data (G_OBJECT (window), "procura-spinner", spinner);
+  /* A reference: the spinner is looked at when the comparison ends, even if the window
+   * was closed (and its content destroyed) meanwhile. */
+  g_object_set_data_full (G_OBJECT (window), "procura-spinner", g_object_ref (spinner), g_object_unref);
   adw_window_set_content (ADW_WINDOW (window), box);
   gtk_window_present (GTK_WINDOW (window));
 
   t->old_path = g_strdup (old_path);
   t->new_path = g_strdup (new_path);
-  task = g_task_new (window, NULL, diff_done_cb, NULL);
+  /* No source object: the task may be finalized in its worker thread, which must never
+   * drop the last reference of a window. The callback drops this one. */
+  task = g_task_new (NULL, NULL, diff_done_cb, g_object_ref (window));
   g_task_set_task_data (task, t, (GDestroyNotify) diff_task_free);
   g_task_run_in_thread (task, diff_thread);
 }

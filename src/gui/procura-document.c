@@ -35,6 +35,7 @@ struct _ProcuraDocument
   char            *read_only_reason;
   guint            holds;       /* snapshots in use by threads */
   GPtrArray       *retired;     /* snapshots replaced while held */
+  GThread         *owner;       /* the main thread: holds are counted there only */
   GArray          *own_tokens;  /* undo tokens of the deletions made here (gint64) */
   GHashTable      *removed_items; /* negative undo token → ProcuraChecklistItem* */
   gint64           last_item_token;
@@ -102,10 +103,34 @@ procura_document_hold_project (ProcuraDocument *self)
   return self->project;
 }
 
+static gboolean
+release_project_idle (gpointer user_data)
+{
+  procura_document_release_project (user_data);
+  return G_SOURCE_REMOVE;
+}
+
 void
 procura_document_release_project (ProcuraDocument *self)
 {
   g_return_if_fail (PROCURA_IS_DOCUMENT (self));
+
+  /* The pages release their hold from a GTask's task-data free function, and a GTask
+   * is finalized in its worker thread whenever the worker drops the last reference
+   * (the main loop ran the callback first: a loaded machine). The counter, the retired
+   * snapshots and the last reference of the document belong to the main thread: hand
+   * the release over to it. The hold's own reference keeps @self alive meanwhile. */
+  if (g_thread_self () != self->owner)
+    {
+      GSource *source = g_idle_source_new ();
+
+      g_source_set_priority (source, G_PRIORITY_DEFAULT);
+      g_source_set_callback (source, release_project_idle, self, NULL);
+      g_source_set_static_name (source, "[procura] release project");
+      g_source_attach (source, NULL);
+      g_source_unref (source);
+      return;
+    }
   g_return_if_fail (self->holds > 0);
   if (--self->holds == 0)
     g_ptr_array_set_size (self->retired, 0);
@@ -281,7 +306,7 @@ procura_document_open_finish (GAsyncResult  *result,
   self = g_object_new (PROCURA_TYPE_DOCUMENT, NULL);
   self->path = g_strdup (data->path);
   self->store = g_steal_pointer (&data->store);
-  self->project = g_steal_pointer (&data->project);
+  replace_project (self, g_steal_pointer (&data->project));   /* frees the empty one of init */
   replace_removals (self, data->removals);
 #ifdef PROCURA_GUI_HAVE_STORE
   self->read_only = procura_store_is_read_only (self->store);
@@ -1157,6 +1182,7 @@ static void
 procura_document_init (ProcuraDocument *self)
 {
   g_mutex_init (&self->lock);
+  self->owner = g_thread_self ();
   self->project = procura_project_new ();
   self->retired = g_ptr_array_new_with_free_func ((GDestroyNotify) procura_project_free);
   self->own_tokens = g_array_new (FALSE, FALSE, sizeof (gint64));

@@ -47,7 +47,7 @@ gboolean          procura_document_get_read_only  (ProcuraDocument *self);
 const char       *procura_document_get_read_only_reason (ProcuraDocument *self);
 gboolean          procura_document_get_busy       (ProcuraDocument *self);
 /* Keeps the current snapshot alive (even past "changed") for a thread that reads it,
- * until the matching release (on the main thread). */
+ * until the matching release (from any thread: it is done on the main thread). */
 ProcuraProject   *procura_document_hold_project    (ProcuraDocument *self);
 void              procura_document_release_project (ProcuraDocument *self);
 

@@ -130,6 +130,7 @@ candidate_name (ProcuraProject *project,
 #ifdef HAVE_FIT_FIGURES
 typedef struct {
   ProcuraDocument *document;
+  ProcuraProject  *project;   /* held */
   ProcuraChart    *memory;
   ProcuraChart    *fit_map;
 } FiguresData;
@@ -150,7 +151,7 @@ figures_thread (GTask        *task,
                 GCancellable *cancellable)
 {
   FiguresData *data = task_data;
-  ProcuraProject *project = procura_document_get_project (data->document);
+  ProcuraProject *project = data->project;
 
   data->memory = procura_figure_build ("memory", project, NULL, NULL);
   if (!g_cancellable_is_cancelled (cancellable))
@@ -183,7 +184,9 @@ start_figures (ProcuraFitPage *self)
 
   if (!gtk_widget_get_mapped (GTK_WIDGET (self)))
     {
-      /* Nothing is computed for a page nobody looks at. */
+      /* Nothing is computed for a page nobody looks at, and a result for the
+       * replaced snapshot is never shown. */
+      g_cancellable_cancel (self->figures_cancellable);
       self->figures_pending = TRUE;
       return;
     }
@@ -193,7 +196,7 @@ start_figures (ProcuraFitPage *self)
   self->figures_cancellable = g_cancellable_new ();
   data = g_new0 (FiguresData, 1);
   data->document = self->document;
-  procura_document_hold_project (self->document);
+  data->project = procura_document_hold_project (self->document);
   task = g_task_new (NULL, self->figures_cancellable, figures_done_cb, g_object_ref (self));
   g_task_set_task_data (task, data, (GDestroyNotify) figures_data_free);
   self->figures_running++;

@@ -424,6 +424,8 @@ import_progress_cb (double      fraction,
 {
   ProcuraWindow *self = PROCURA_WINDOW (user_data);
 
+  if (self->import_progress == NULL)
+    return;   /* closed during the import */
   gtk_progress_bar_set_fraction (self->import_progress, fraction);
   if (file_name != NULL)
     {
@@ -445,6 +447,13 @@ import_done_cb (GObject      *object,
 
   imported = procura_document_import_finish (PROCURA_DOCUMENT (object), result, &errors, &error);
   g_clear_object (&self->import_cancellable);
+  if (self->import_revealer == NULL)
+    {
+      /* The window was closed during the import: its template children are gone. */
+      g_signal_emit (self, signals[SIGNAL_IMPORT_FINISHED], 0, imported);
+      g_object_unref (self);
+      return;
+    }
   gtk_revealer_set_reveal_child (self->import_revealer, FALSE);
   if (error != NULL)
     {
@@ -824,6 +833,7 @@ toast_action (GtkWidget  *widget,
 #ifdef PROCURA_GUI_HAVE_REPORT
 typedef struct {
   ProcuraDocument *document;
+  ProcuraProject  *project;   /* held */
   char            *path;
 } ExportData;
 
@@ -846,7 +856,7 @@ export_thread (GTask        *task,
   GError *error = NULL;
 
   procura_report_format_from_path (data->path, &format);
-  if (procura_report_write (procura_document_get_project (data->document), data->path, format, &error))
+  if (procura_report_write (data->project, data->path, format, &error))
     g_task_return_boolean (task, TRUE);
   else
     g_task_return_error (task, error);
@@ -857,11 +867,15 @@ export_done_cb (GObject      *object,
                 GAsyncResult *result,
                 gpointer      user_data)
 {
-  ProcuraWindow *self = PROCURA_WINDOW (object);
+  g_autoptr (ProcuraWindow) self = PROCURA_WINDOW (user_data);
   g_autoptr (GError) error = NULL;
 
   if (!g_task_propagate_boolean (G_TASK (result), &error))
-    show_toast (self, error->message);
+    {
+      /* Cancelled: the window is closed (its template children are gone). */
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        show_toast (self, error->message);
+    }
   else
     show_toast (self, _("Decision record exported"));
 }
@@ -878,11 +892,13 @@ procura_window_export_record (ProcuraWindow *self,
 #ifdef PROCURA_GUI_HAVE_REPORT
   if (self->document != NULL)
     {
-      g_autoptr (GTask) task = g_task_new (self, self->cancellable, export_done_cb, NULL);
+      /* No source object: the task may be finalized in its worker thread, which must
+       * never drop the last reference of a widget. The callback drops this one. */
+      g_autoptr (GTask) task = g_task_new (NULL, self->cancellable, export_done_cb, g_object_ref (self));
       ExportData *data = g_new0 (ExportData, 1);
 
       data->document = self->document;
-      procura_document_hold_project (self->document);
+      data->project = procura_document_hold_project (self->document);
       data->path = g_strdup (path);
       g_task_set_task_data (task, data, (GDestroyNotify) export_data_free);
       g_task_run_in_thread (task, export_thread);

@@ -7,6 +7,12 @@
 #include "procura-gui-test.h"
 
 void
+procura_gui_test_disable_animations (void)
+{
+  g_object_set (gtk_settings_get_default (), "gtk-enable-animations", FALSE, NULL);
+}
+
+void
 procura_gui_test_wait_mapped (GtkWidget *widget)
 {
   gint64 end = g_get_monotonic_time () + 5 * G_USEC_PER_SEC;
@@ -17,14 +23,26 @@ procura_gui_test_wait_mapped (GtkWidget *widget)
   procura_gui_test_settle ();
 }
 
+/* Quiet for this long (more than two frames at 60 Hz): the pending redraws, relayouts
+ * and idles have run. */
+#define SETTLE_QUIET_US (G_USEC_PER_SEC * 40 / 1000)
+
 void
 procura_gui_test_settle (void)
 {
-  gint64 end = g_get_monotonic_time () + G_USEC_PER_SEC / 5;
+  gint64 now = g_get_monotonic_time ();
+  gint64 end = now + G_USEC_PER_SEC / 5;
+  gint64 last_busy = now;
 
-  while (g_get_monotonic_time () < end)
-    if (!g_main_context_iteration (NULL, FALSE))
-      g_usleep (2000);
+  /* Not a fixed sleep: at most 200 ms (an animation keeps the loop busy), but done as
+   * soon as the loop has had nothing to dispatch for SETTLE_QUIET_US. */
+  while ((now = g_get_monotonic_time ()) < end && now - last_busy < SETTLE_QUIET_US)
+    {
+      if (g_main_context_iteration (NULL, FALSE))
+        last_busy = g_get_monotonic_time ();
+      else
+        g_usleep (2000);
+    }
 }
 
 gboolean

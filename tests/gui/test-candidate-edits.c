@@ -459,6 +459,7 @@ main (int argc, char *argv[])
       return 0;
     }
   adw_init ();
+  procura_gui_test_disable_animations ();
   app = procura_application_new ();
   g_application_register (G_APPLICATION (app), NULL, NULL);
 

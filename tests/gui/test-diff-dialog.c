@@ -223,6 +223,7 @@ main (int    argc,
       return 0;
     }
   adw_init ();
+  procura_gui_test_disable_animations ();
   g_test_add_func ("/gui/diff-dialog/changes", test_changes);
   g_test_add_func ("/gui/diff-dialog/no-changes", test_no_changes);
   g_test_add_func ("/gui/diff-dialog/error", test_error);
