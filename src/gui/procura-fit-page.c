@@ -23,6 +23,7 @@
 
 #ifdef PROCURA_GUI_HAVE_PROBE_CLIENT
 # include "procura-probe-client.h"
+# include "procura-probe-import.h"
 #endif
 #if defined (PROCURA_GUI_HAVE_FIGURES) && defined (PROCURA_GUI_HAVE_CHART) && defined (PROCURA_GUI_HAVE_ANALYSIS)
 # define HAVE_FIT_FIGURES 1
@@ -55,6 +56,10 @@ struct _ProcuraFitPage
   GtkWidget       *calc_results;
   GPtrArray       *calc_gpu_names;   /* char*: GPU of each entry of calc_gpu */
   GArray          *calc_gpu_parallel;/* int pairs: the candidate's TP and PP per entry */
+  GArray          *calc_gpu_engine;  /* int: the candidate's engine per entry (0 vLLM, 1 SGLang) */
+  GPtrArray       *calc_gpu_version; /* char*: its engine version ("" unknown) per entry */
+  GtkWidget       *calc_engine_version;
+  char            *calc_plan;        /* the calculator's allocation plan for the probe, or NULL */
   ProcuraModelShape *calc_config;    /* a config.json the analyst loaded, or NULL */
   gboolean         calc_filling;
 
@@ -454,6 +459,7 @@ calc_recompute (ProcuraFitPage *self)
   if (self->calc_filling || self->calc_results == NULL)
     return;
   calc_clear_results (self);
+  g_clear_pointer (&self->calc_plan, g_free);
   if (self->calc_config != NULL && (*model_text == '\0' || g_strcmp0 (model_text, self->calc_config->id) == 0))
     model = self->calc_config;
   else if (*model_text != '\0')
@@ -493,12 +499,39 @@ calc_recompute (ProcuraFitPage *self)
     request.mem_fraction_static = gtk_spin_button_get_value (GTK_SPIN_BUTTON (self->calc_utilization));
   request.gpu_id = gpu->id;
   request.usable_memory_bytes = procura_gpu_spec_usable_bytes (gpu, NULL);
+  {
+    const char *version = gtk_editable_get_text (GTK_EDITABLE (self->calc_engine_version));
+
+    if (request.engine == PROCURA_ENGINE_VLLM && version != NULL && *version != '\0')
+      {
+        if (!procura_fit_engine_version_valid (version))
+          {
+            calc_result_row (self, _("Unknown engine version"),
+                             _("Type a version such as 0.19.0, or leave it empty for the newest known rules."),
+                             NULL, NULL);
+            return;
+          }
+        request.engine_version = version;
+      }
+  }
 
   if (!procura_fit_compute (&request, &result, &error))
     {
       calc_result_row (self, _("Cannot compute the fit"), error->message, NULL, NULL);
       return;
     }
+#ifdef PROCURA_GUI_HAVE_PROBE_CLIENT
+  /* "Check on this GPU" hands the probe exactly this plan, one GPU's share of it (every
+   * GPU of the replica holds the same allocations): `procura fit --plan` writes the
+   * whole replica for a machine with all its GPUs */
+  {
+    g_autofree char *plan_name = g_strdup_printf ("%s on %s", model->id ? model->id : "model", gpu->name);
+    ProcuraFitResult one_gpu = result;
+
+    one_gpu.gpus = 1;
+    self->calc_plan = procura_probe_plan_from_fit (&one_gpu, plan_name);
+  }
+#endif
   {
     g_autofree char *weights = gib (result.weights_bytes);
     g_autofree char *pool = gib (result.kv_pool_bytes);
@@ -512,6 +545,7 @@ calc_recompute (ProcuraFitPage *self)
 
     calc_result_row (self, on, result.fits ? NULL : result.limit_text,
                      result.fits ? _("Fits") : _("Does not fit"), result.fits ? "success" : "error");
+    calc_result_row (self, _("Engine rules"), NULL, result.engine_rules, NULL);
     calc_result_row (self, _("Weights per GPU"), NULL, weights, NULL);
     calc_result_row (self, _("KV cache pool per GPU"), NULL, pool, NULL);
     calc_result_row (self, _("KV cache the target needs per GPU"), NULL, needed, NULL);
@@ -551,6 +585,13 @@ calc_gpu_selected_cb (GObject        *object,
                                  g_array_index (self->calc_gpu_parallel, int, 2 * index));
       gtk_spin_button_set_value (GTK_SPIN_BUTTON (self->calc_pp),
                                  g_array_index (self->calc_gpu_parallel, int, 2 * index + 1));
+      if (self->calc_gpu_engine != NULL && index < self->calc_gpu_engine->len)
+        {
+          adw_combo_row_set_selected (ADW_COMBO_ROW (self->calc_engine),
+                                      g_array_index (self->calc_gpu_engine, int, index));
+          gtk_editable_set_text (GTK_EDITABLE (self->calc_engine_version),
+                                 g_ptr_array_index (self->calc_gpu_version, index));
+        }
       self->calc_filling = FALSE;
     }
   calc_recompute (self);
@@ -562,6 +603,20 @@ procura_fit_page_select_calculator_candidate (ProcuraFitPage *self,
 {
   g_return_if_fail (PROCURA_IS_FIT_PAGE (self));
   adw_combo_row_set_selected (ADW_COMBO_ROW (self->calc_gpu), index);
+}
+
+const char *
+procura_fit_page_get_probe_plan (ProcuraFitPage *self)
+{
+  g_return_val_if_fail (PROCURA_IS_FIT_PAGE (self), NULL);
+  return self->calc_plan;
+}
+
+const char *
+procura_fit_page_get_calculator_engine_version (ProcuraFitPage *self)
+{
+  g_return_val_if_fail (PROCURA_IS_FIT_PAGE (self), NULL);
+  return gtk_editable_get_text (GTK_EDITABLE (self->calc_engine_version));
 }
 
 void
@@ -716,6 +771,12 @@ build_calculator (ProcuraFitPage *self)
       g_signal_connect (row, "notify::selected", G_CALLBACK (calc_changed_cb), self);
       adw_preferences_group_add (ADW_PREFERENCES_GROUP (group), row);
     }
+  self->calc_engine_version = adw_entry_row_new ();
+  /* Translators: e.g. 0.19.0; the brief's tooling or the candidate's engine fills it */
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self->calc_engine_version), _("Engine version (vLLM)"));
+  adw_entry_row_set_show_apply_button (ADW_ENTRY_ROW (self->calc_engine_version), TRUE);
+  g_signal_connect (self->calc_engine_version, "apply", G_CALLBACK (calc_apply_cb), self);
+  adw_preferences_group_add (ADW_PREFERENCES_GROUP (group), self->calc_engine_version);
   self->calc_context = calc_spin (self, group, _("Context per sequence (tokens)"), 128, 2097152, 1024, 0);
   self->calc_concurrency = calc_spin (self, group, _("Concurrent sequences"), 1, 4096, 1, 0);
   self->calc_tp = calc_spin (self, group, _("Tensor parallel (TP)"), 1, 64, 1, 0);
@@ -747,6 +808,10 @@ calc_fill (ProcuraFitPage *self,
   self->calc_gpu_names = g_ptr_array_new_with_free_func (g_free);
   g_clear_pointer (&self->calc_gpu_parallel, g_array_unref);
   self->calc_gpu_parallel = g_array_new (FALSE, FALSE, sizeof (int));
+  g_clear_pointer (&self->calc_gpu_engine, g_array_unref);
+  self->calc_gpu_engine = g_array_new (FALSE, FALSE, sizeof (int));
+  g_clear_pointer (&self->calc_gpu_version, g_ptr_array_unref);
+  self->calc_gpu_version = g_ptr_array_new_with_free_func (g_free);
   for (guint i = 0; i < project->candidates->len; i++)
     {
       ProcuraCandidate *c = g_ptr_array_index (project->candidates, i);
@@ -759,6 +824,19 @@ calc_fill (ProcuraFitPage *self,
         int parallel[2] = { c->tp > 0 ? c->tp : 1, c->pp > 0 ? c->pp : 1 };
         g_array_append_vals (self->calc_gpu_parallel, parallel, 2);
       }
+#ifdef PROCURA_GUI_HAVE_FIT
+      {
+        /* the engine and version: the candidate's engine field, else the brief's tooling */
+        ProcuraFitEngine engine;
+        char *version = NULL;
+        int engine_index;
+
+        procura_fit_engine_resolve (c->engine, brief != NULL ? brief->tooling : NULL, &engine, &version);
+        engine_index = engine == PROCURA_ENGINE_SGLANG ? 1 : 0;
+        g_array_append_val (self->calc_gpu_engine, engine_index);
+        g_ptr_array_add (self->calc_gpu_version, version != NULL ? version : g_strdup (""));
+      }
+#endif
       if (self->calc_gpu_names->len == 1)
         {
           tp = c->tp > 0 ? c->tp : 1;
@@ -776,6 +854,11 @@ calc_fill (ProcuraFitPage *self,
                              brief != NULL && procura_is_set (brief->concurrency) ? brief->concurrency : 32);
   gtk_spin_button_set_value (GTK_SPIN_BUTTON (self->calc_tp), tp);
   gtk_spin_button_set_value (GTK_SPIN_BUTTON (self->calc_pp), pp);
+  if (self->calc_gpu_engine != NULL && self->calc_gpu_engine->len > 0)
+    {
+      adw_combo_row_set_selected (ADW_COMBO_ROW (self->calc_engine), g_array_index (self->calc_gpu_engine, int, 0));
+      gtk_editable_set_text (GTK_EDITABLE (self->calc_engine_version), g_ptr_array_index (self->calc_gpu_version, 0));
+    }
   self->calc_filling = FALSE;
   calc_recompute (self);
 }
@@ -940,6 +1023,8 @@ procura_fit_page_run_probe (ProcuraFitPage *self)
       return;
     options->bandwidth = TRUE;
     options->kill_after_s = self->probe_kill_after;
+    /* the calculator's plan as it stands (the same as `procura fit --plan`) */
+    options->plan_json = g_strdup (self->calc_plan);
     options->environ = g_strdupv (self->probe_environ);
     self->probe_cancellable = g_cancellable_new ();
     clear_probe_rows (self);
@@ -1135,6 +1220,9 @@ procura_fit_page_dispose (GObject *object)
   g_clear_object (&self->calc_panel);
   g_clear_pointer (&self->calc_gpu_names, g_ptr_array_unref);
   g_clear_pointer (&self->calc_gpu_parallel, g_array_unref);
+  g_clear_pointer (&self->calc_gpu_engine, g_array_unref);
+  g_clear_pointer (&self->calc_gpu_version, g_ptr_array_unref);
+  g_clear_pointer (&self->calc_plan, g_free);
 #ifdef PROCURA_GUI_HAVE_FIT
   g_clear_pointer (&self->calc_config, procura_model_shape_free);
 #endif
