@@ -25,6 +25,10 @@
 # include "procura-probe-client.h"
 # include "procura-probe-import.h"
 #endif
+#if defined (PROCURA_GUI_HAVE_ANALYSIS) && defined (PROCURA_GUI_HAVE_FIT)
+# define HAVE_FIT_COMPARE 1
+# include "procura-analysis.h"
+#endif
 #if defined (PROCURA_GUI_HAVE_FIGURES) && defined (PROCURA_GUI_HAVE_CHART) && defined (PROCURA_GUI_HAVE_ANALYSIS)
 # define HAVE_FIT_FIGURES 1
 # include "procura-figures.h"
@@ -284,6 +288,108 @@ calculator_group (ProcuraFitPage *self,
 #endif
   gtk_box_append (self->box, group);
 }
+
+#ifdef HAVE_FIT_COMPARE
+static const char *
+compare_label (const char *id)
+{
+  if (g_str_equal (id, "usable"))
+    return _("Usable memory");
+  if (g_str_equal (id, "weights"))
+    return _("Weights");
+  if (g_str_equal (id, "profile"))
+    return _("Activation and non-torch (profiling run)");
+  if (g_str_equal (id, "cuda-graphs"))
+    return _("CUDA graphs");
+  if (g_str_equal (id, "kv-pool"))
+    return _("KV pool");
+  if (g_str_equal (id, "kv-tokens"))
+    return _("KV cache tokens");
+  return _("Headroom");
+}
+
+static char *
+compare_value (double      v,
+               gboolean    tokens)
+{
+  g_autofree char *n = NULL;
+
+  if (!isfinite (v))
+    return g_strdup ("—");
+  if (tokens)
+    return procura_format_count ((gint64) v);
+  n = procura_format_number (v, 2);
+  /* Translators: an amount of memory in GiB */
+  return g_strdup_printf (_("%s GiB"), n);
+}
+
+/* Per candidate with an engine log or a probe result: the calculator, the engine log and
+ * the probe side by side, each difference explained. */
+static void
+compare_group (ProcuraFitPage *self,
+               ProcuraProject *project)
+{
+  GtkWidget *group = NULL;
+
+  for (guint i = 0; i < project->candidates->len; i++)
+    {
+      ProcuraCandidate *c = g_ptr_array_index (project->candidates, i);
+      gboolean measured = FALSE;
+      g_autoptr (GArray) rows = NULL;
+      g_autofree char *reason = NULL;
+      GtkWidget *expander;
+
+      for (guint k = 0; k < project->engine_logs->len && !measured; k++)
+        measured = ((ProcuraEngineLog *) g_ptr_array_index (project->engine_logs, k))->candidate_id == c->id;
+      for (guint k = 0; k < project->probe_results->len && !measured; k++)
+        measured = ((ProcuraProbeResult *) g_ptr_array_index (project->probe_results, k))->candidate_id == c->id;
+      if (!measured || c->kind == PROCURA_CANDIDATE_API)
+        continue;
+      rows = procura_analysis_fit_compare (project, c, &reason);
+      if (group == NULL)
+        {
+          group = adw_preferences_group_new ();
+          adw_preferences_group_set_title (ADW_PREFERENCES_GROUP (group), _("Calculator, Engine Log and Probe"));
+          adw_preferences_group_set_description (ADW_PREFERENCES_GROUP (group),
+                                                 _("Per GPU, the calculator’s figures beside what the engine and the probe measured, and where each difference comes from."));
+        }
+      expander = adw_expander_row_new ();
+      adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (expander), FALSE);
+      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (expander), c->name);
+      if (rows == NULL)
+        adw_expander_row_set_subtitle (ADW_EXPANDER_ROW (expander), reason);
+      for (guint r = 0; rows != NULL && r < rows->len; r++)
+        {
+          const ProcuraFitCompareRow *row = &g_array_index (rows, ProcuraFitCompareRow, r);
+          gboolean tokens = g_str_equal (row->id, "kv-tokens");
+          g_autofree char *calc = compare_value (row->calculated, tokens);
+          g_autofree char *engine = compare_value (row->engine, tokens);
+          g_autofree char *probe = compare_value (row->probe, tokens);
+          double measured_v = isfinite (row->engine) ? row->engine : row->probe;
+          g_autofree char *diff = isfinite (measured_v) && isfinite (row->calculated)
+                                  ? (tokens ? g_strdup_printf ("%+.0f", row->calculated - measured_v)
+                                            : g_strdup_printf ("%+.2f", row->calculated - measured_v))
+                                  : g_strdup ("—");
+          /* Translators: calculator, engine log and probe figures, then why they differ */
+          g_autofree char *subtitle = g_strdup_printf (_("calculated %s · engine log %s · probe %s\n%s"),
+                                                       calc, engine, probe, row->explanation);
+          GtkWidget *line = adw_action_row_new ();
+          GtkWidget *label = gtk_label_new (diff);
+
+          adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (line), FALSE);
+          adw_preferences_row_set_title (ADW_PREFERENCES_ROW (line), compare_label (row->id));
+          adw_action_row_set_subtitle (ADW_ACTION_ROW (line), subtitle);
+          gtk_widget_add_css_class (label, "numeric");
+          gtk_widget_set_tooltip_text (label, _("Calculated less measured"));
+          adw_action_row_add_suffix (ADW_ACTION_ROW (line), label);
+          adw_expander_row_add_row (ADW_EXPANDER_ROW (expander), line);
+        }
+      adw_preferences_group_add (ADW_PREFERENCES_GROUP (group), expander);
+    }
+  if (group != NULL)
+    gtk_box_append (self->box, group);
+}
+#endif
 
 static void
 engine_logs_group (ProcuraFitPage *self,
@@ -1182,6 +1288,9 @@ rebuild (ProcuraFitPage *self)
   calc_fill (self, project);
   calculator_group (self, project);
   gtk_box_append (self->box, self->probe_panel);
+#ifdef HAVE_FIT_COMPARE
+  compare_group (self, project);
+#endif
   engine_logs_group (self, project);
   probe_group (self, project);
   gtk_stack_set_visible_child_name (self->stack, "content");

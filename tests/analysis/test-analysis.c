@@ -985,6 +985,64 @@ test_fit_engine_version (void)
   procura_analysis_fit_setup_clear (&setup);
 }
 
+/* issue 17: the calculator beside the engine log and the probe, line by line */
+static void
+test_fit_compare_demo (void)
+{
+  g_autoptr (ProcuraProject) p = procura_demo_project_new ();
+  const ProcuraEngineLog *log = p->engine_logs->pdata[0];
+  const ProcuraProbeResult *probe = p->probe_results->pdata[0];
+  g_autoptr (GArray) rows = NULL;
+  g_autofree char *reason = NULL;
+  const char *ids[] = { "usable", "weights", "profile", "cuda-graphs", "kv-pool", "kv-tokens", "headroom" };
+  double calc_weights = NAN, calc_pool = NAN, calc_profile = NAN, engine_profile = NAN;
+
+  rows = procura_analysis_fit_compare (p, procura_project_find_candidate (p, log->candidate_id), &reason);
+  g_assert_nonnull (rows);
+  g_assert_cmpuint (rows->len, ==, G_N_ELEMENTS (ids));
+  for (guint i = 0; i < rows->len; i++)
+    {
+      const ProcuraFitCompareRow *row = &g_array_index (rows, ProcuraFitCompareRow, i);
+
+      g_assert_cmpstr (row->id, ==, ids[i]);
+      g_assert_true (isfinite (row->calculated));
+      g_assert_nonnull (row->explanation);
+      g_assert_false (isfinite (row->probe));   /* no probe on this candidate */
+      if (g_str_equal (row->id, "weights"))
+        {
+          g_assert_cmpfloat (row->engine, ==, log->weights_gib);
+          calc_weights = row->calculated;
+        }
+      if (g_str_equal (row->id, "kv-pool"))
+        {
+          g_assert_cmpfloat (row->engine, ==, log->kv_available_gib);
+          calc_pool = row->calculated;
+        }
+      if (g_str_equal (row->id, "kv-tokens"))
+        g_assert_cmpfloat (row->engine, ==, (double) log->kv_tokens);
+      if (g_str_equal (row->id, "cuda-graphs"))
+        g_assert_cmpfloat (row->engine, ==, log->cuda_graph_gib);
+      if (g_str_equal (row->id, "profile"))
+        {
+          calc_profile = row->calculated;
+          engine_profile = row->engine;
+        }
+    }
+  /* the lines add up: the pool's difference is the others' with the sign reversed (vLLM
+   * 0.11: graphs outside the budget; same usable memory on both sides) */
+  g_assert_true (isfinite (engine_profile));
+  g_assert_cmpfloat_with_epsilon ((calc_pool - log->kv_available_gib),
+                                  -((calc_weights - log->weights_gib) + (calc_profile - engine_profile)), 1e-3);
+
+  /* the probe's candidate: usable memory and headroom as measured */
+  g_clear_pointer (&rows, g_array_unref);
+  rows = procura_analysis_fit_compare (p, procura_project_find_candidate (p, probe->candidate_id), &reason);
+  g_assert_nonnull (rows);
+  g_assert_cmpfloat (g_array_index (rows, ProcuraFitCompareRow, 0).probe, ==, probe->total_bytes / PROCURA_GIB);
+  g_assert_cmpfloat (g_array_index (rows, ProcuraFitCompareRow, 6).probe, ==, probe->headroom_bytes / PROCURA_GIB);
+  g_assert_false (isfinite (g_array_index (rows, ProcuraFitCompareRow, 1).engine));
+}
+
 int
 main (int    argc,
       char **argv)
@@ -1012,5 +1070,6 @@ main (int    argc,
   g_test_add_func ("/analysis/fit/measured-demo", test_fit_measured_demo);
   g_test_add_func ("/analysis/fit/measured-other-tp", test_fit_measured_other_tp);
   g_test_add_func ("/analysis/fit/engine-version", test_fit_engine_version);
+  g_test_add_func ("/analysis/fit/compare-demo", test_fit_compare_demo);
   return g_test_run ();
 }

@@ -791,6 +791,10 @@ test_calculator_candidate (void)
   g_assert_cmpint (tp, ==, 4);
   g_assert_cmpint (pp, ==, 2);
 
+  /* issue 17: the calculator, the engine log and the probe side by side */
+  g_assert_nonnull (procura_gui_test_find_label (GTK_WIDGET (page), "Calculator, Engine Log and Probe"));
+  g_assert_nonnull (procura_gui_test_find_label (GTK_WIDGET (page), "Activation and non-torch (profiling run)"));
+
   /* issue 17: the engine version comes from the brief's tooling, or from the candidate's
    * engine field, and reaches the calculator */
   {

@@ -280,3 +280,101 @@ procura_analysis_fit_candidate (const ProcuraProject     *p,
   procura_analysis_fit_setup_clear (&setup);
   return result;
 }
+
+static void
+compare_row_clear (ProcuraFitCompareRow *row)
+{
+  g_free (row->explanation);
+}
+
+static void
+add_compare (GArray     *rows,
+             const char *id,
+             const char *label,
+             double      calculated,
+             double      engine,
+             double      probe,
+             char       *explanation)
+{
+  ProcuraFitCompareRow row = { id, label, calculated, engine, probe, explanation };
+
+  g_array_append_val (rows, row);
+}
+
+GArray *
+procura_analysis_fit_compare (const ProcuraProject   *p,
+                              const ProcuraCandidate *c,
+                              char                  **reason)
+{
+  ProcuraAnalysisFitSetup setup;
+  const ProcuraEngineLog *log;
+  const ProcuraProbeResult *probe;
+  ProcuraFitResult calc;
+  g_autoptr (GError) error = NULL;
+  GArray *rows;
+  double usable_catalog, engine_profile = NAN, engine_usable;
+  gint64 ctx;
+
+  if (!procura_analysis_fit_setup (p, c, FALSE, &setup, reason))
+    return NULL;
+  log = candidate_log (p, c->id);
+  probe = candidate_probe (p, c->id);
+  usable_catalog = setup.request.usable_memory_bytes;
+  ctx = setup.request.context_tokens;
+  if (log != NULL && !procura_fit_request_apply_log (&setup.request, log, NULL))
+    log = NULL;
+  setup.request.context_tokens = ctx;
+  if (!procura_fit_compute (&setup.request, &calc, &error))
+    {
+      *reason = g_strdup (error->message);
+      procura_analysis_fit_setup_clear (&setup);
+      return NULL;
+    }
+  rows = g_array_new (FALSE, TRUE, sizeof (ProcuraFitCompareRow));
+  g_array_set_clear_func (rows, (GDestroyNotify) compare_row_clear);
+
+  add_compare (rows, "usable", "Usable memory", usable_catalog / PROCURA_GIB, NAN,
+               probe != NULL ? probe->total_bytes / PROCURA_GIB : NAN,
+               g_strdup_printf ("The calculator takes the catalog's figure for %s (%s); the probe reads the "
+                                "driver's total on the machine itself.", setup.gpu->name,
+                                setup.gpu->usable_memory_source ? setup.gpu->usable_memory_source : "estimate"));
+  add_compare (rows, "weights", "Weights", calc.weights_bytes / PROCURA_GIB,
+               log != NULL ? log->weights_gib : NAN, NAN,
+               g_strdup ("The calculator counts the parameters of config.json at the checkpoint's dtype; "
+                         "the engine reports what it loaded (\"Model loading took\"), small tensors and "
+                         "padding included."));
+  /* the engine's profile: what its budget leaves besides weights and pool */
+  engine_usable = probe != NULL ? probe->total_bytes : usable_catalog;
+  if (log != NULL && procura_is_set (log->weights_gib) && procura_is_set (log->kv_available_gib)
+      && calc.budget_bytes > 0)
+    engine_profile = (engine_usable * calc.budget_bytes / calc.usable_memory_bytes) / PROCURA_GIB
+                     - log->weights_gib - log->kv_available_gib
+                     - (setup.request.cuda_graphs_in_budget && procura_is_set (log->cuda_graph_gib)
+                        ? log->cuda_graph_gib : 0);
+  add_compare (rows, "profile", "Activation and non-torch (profiling run)",
+               (calc.activation_bytes + calc.non_torch_bytes) / PROCURA_GIB, engine_profile, NAN,
+               g_strdup_printf ("An estimate under the %s rules (prefill chunk, sampler, NCCL and "
+                                "all-reduce buffers); the engine's is its budget (%s usable × utilisation) "
+                                "less weights and KV pool.", calc.engine_rules,
+                                probe != NULL ? "the probe's" : "the catalog's"));
+  add_compare (rows, "cuda-graphs", "CUDA graphs", calc.cuda_graph_bytes / PROCURA_GIB,
+               log != NULL ? log->cuda_graph_gib : NAN, NAN,
+               g_strdup (setup.request.cuda_graphs_in_budget
+                         ? "Subtracted before the pool (an estimate); the engine measures the capture."
+                         : "Captured after the pool is sized (vLLM up to 0.19): outside the budget, so they "
+                           "do not change the pool."));
+  add_compare (rows, "kv-pool", "KV pool", calc.kv_pool_bytes / PROCURA_GIB,
+               log != NULL ? log->kv_available_gib : NAN, NAN,
+               g_strdup ("What the budget leaves after the lines above: its difference is theirs, with the "
+                         "sign reversed (and the usable memory's times the utilisation)."));
+  add_compare (rows, "kv-tokens", "KV cache tokens", (double) calc.kv_tokens,
+               log != NULL && log->kv_tokens >= 0 ? (double) log->kv_tokens : NAN, NAN,
+               g_strdup ("The KV pool divided by the bytes a token needs on this GPU, in whole blocks."));
+  add_compare (rows, "headroom", "Headroom", calc.headroom_bytes / PROCURA_GIB, NAN,
+               probe != NULL && g_strcmp0 (probe->test, "fit") == 0 && procura_is_set (probe->headroom_bytes)
+               ? probe->headroom_bytes / PROCURA_GIB : NAN,
+               g_strdup ("The calculator's headroom is usable memory less everything allocated; the probe's "
+                         "is the free memory left once its plan was allocated and touched."));
+  procura_analysis_fit_setup_clear (&setup);
+  return rows;
+}

@@ -230,4 +230,25 @@ gboolean procura_analysis_fit_setup       (const ProcuraProject    *project,
                                            char                   **reason);
 void     procura_analysis_fit_setup_clear (ProcuraAnalysisFitSetup *setup);
 
+/* One line of the calculator beside the candidate's engine log and probe (GiB per GPU, or
+ * tokens for "kv-tokens"): NAN where a source does not state the figure. */
+typedef struct {
+  const char *id;          /* "usable", "weights", "kv-pool", "profile", "cuda-graphs",
+                              "kv-tokens", "headroom" */
+  const char *label;       /* "Weights", ... (English; the GUI translates) */
+  double      calculated;
+  double      engine;      /* from the engine log */
+  double      probe;       /* from the probe result */
+  char       *explanation; /* where the difference comes from, one sentence */
+} ProcuraFitCompareRow;
+
+/* The calculator's figures for @candidate (calculated only, under the engine log's
+ * configuration where there is one) beside its engine log's and probe's, line by line:
+ * usable memory, weights, KV pool, activation and non-torch memory of the profiling run
+ * ("profile": the engine's is its budget less weights and pool), CUDA graphs, KV tokens and
+ * headroom. NULL with @reason when the fit cannot be set up; free with g_array_unref(). */
+GArray *procura_analysis_fit_compare (const ProcuraProject   *project,
+                                      const ProcuraCandidate *candidate,
+                                      char                  **reason);
+
 G_END_DECLS
