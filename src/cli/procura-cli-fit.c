@@ -468,6 +468,8 @@ procura_cli_fit (int    argc,
     return PROCURA_EXIT_USAGE;
   if (argc > 1)
     return procura_cli_fail (CMD, PROCURA_EXIT_USAGE, _("unexpected argument “%s”"), argv[1]);
+  if (plan_file != NULL && train != NULL)
+    return procura_cli_fail (CMD, PROCURA_EXIT_USAGE, _("--plan writes a serving plan: leave out --train"));
   if ((project_file == NULL) != (candidate == NULL))
     return procura_cli_fail (CMD, PROCURA_EXIT_USAGE, _("--project and --candidate go together"));
   if (project_file != NULL)

@@ -134,6 +134,15 @@ test_usage (void)
   g_assert_nonnull (strstr (err, "--candidate"));
   g_assert_cmpint (procura_test_run_cli (argv2, &out2, &err2), ==, 2);
   g_assert_nonnull (strstr (err2, "--model"));
+  {
+    const char *argv3[] = { "fit", "--model", "meta-llama/Llama-3.1-8B-Instruct", "--gpu", "h100",
+                            "--train", "lora", "--plan", "x.json", NULL };
+    g_autofree char *out3 = NULL, *err3 = NULL;
+
+    g_assert_cmpint (procura_test_run_cli (argv3, &out3, &err3), ==, 2);
+    g_assert_nonnull (strstr (err3, "--train"));
+    g_assert_false (g_file_test ("x.json", G_FILE_TEST_EXISTS));
+  }
 }
 
 static void
