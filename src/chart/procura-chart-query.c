@@ -572,3 +572,40 @@ procura_chart_table (const ProcuraChart *chart,
   }
   return rows;
 }
+
+guint
+procura_chart_get_n_markers (const ProcuraChart *chart)
+{
+  guint n = 0;
+
+  for (guint i = 0; i < chart->annots->len; i++)
+    if (g_array_index (chart->annots, ProcuraAnnot, i).kind == PROCURA_ANNOT_MARKER)
+      n++;
+  return n;
+}
+
+void
+procura_chart_get_marker (const ProcuraChart *chart,
+                          guint               i,
+                          double             *x,
+                          double             *y,
+                          const char        **label)
+{
+  for (guint k = 0; k < chart->annots->len; k++)
+    {
+      const ProcuraAnnot *a = &g_array_index (chart->annots, ProcuraAnnot, k);
+
+      if (a->kind != PROCURA_ANNOT_MARKER)
+        continue;
+      if (i-- > 0)
+        continue;
+      if (x != NULL)
+        *x = a->x;
+      if (y != NULL)
+        *y = a->y;
+      if (label != NULL)
+        *label = a->label;
+      return;
+    }
+  g_return_if_reached ();
+}

@@ -318,6 +318,14 @@ void procura_chart_add_hline   (ProcuraChart *chart, double y, const char *label
 void procura_chart_add_vline   (ProcuraChart *chart, double x, const char *label);
 /* A ringed point with a label beside it (crossing points, capacity at target). */
 void procura_chart_add_marker  (ProcuraChart *chart, double x, double y, const char *label);
+/* The markers in the order they were added (tests, tooltips): how many, and the @i-th's
+ * position and label (NULL when it has none). */
+guint procura_chart_get_n_markers (const ProcuraChart *chart);
+void  procura_chart_get_marker    (const ProcuraChart *chart,
+                                   guint               i,
+                                   double             *x,
+                                   double             *y,
+                                   const char        **label);
 /* A plain text label beside (x, y), placed clear of other labels (direct labels). */
 void procura_chart_add_label   (ProcuraChart *chart, double x, double y, const char *text);
 /* A text box with a leader line to (x, y). */

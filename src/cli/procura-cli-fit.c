@@ -13,7 +13,9 @@
  * --quant-config FILE (an hf_quant_config.json; by default the one beside a config.json
  * FILE is read when present), and training:
  * --train full|lora|qlora [--optimizer adam|adam8bit|sgd] [--zero S] [--checkpointing]
- * [--seq-len L] [--micro-batch B] [--lora-rank R].
+ * [--seq-len L] [--micro-batch B] [--lora-rank R]. --plan FILE writes the calculator's
+ * allocation plan for the probe; --project P --candidate NAME fits a project's candidate
+ * as the analysis sets it up (calculated only) instead of --model and --gpu.
  */
 #include "config.h"
 
@@ -29,6 +31,9 @@
 #include "procura-gpu-catalog.h"
 #include "procura-import.h"
 #include "procura-model-catalog.h"
+#include "procura-analysis.h"
+#include "procura-probe-import.h"
+#include "procura-store.h"
 
 #define CMD "fit"
 
@@ -296,6 +301,93 @@ run_training (const ProcuraModelShape *m,
   return PROCURA_EXIT_OK;
 }
 
+/* Writes the calculator's allocation plan for the probe (docs/probe.md, "Plan"). */
+static gboolean
+write_plan (const char             *path,
+            const ProcuraFitResult *res,
+            const char             *name,
+            GError                **error)
+{
+  g_autofree char *plan = procura_probe_plan_from_fit (res, name);
+
+  if (plan == NULL)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                   _("--plan: the fit has no decoder layers to allocate"));
+      return FALSE;
+    }
+  return g_file_set_contents (path, plan, -1, error);
+}
+
+/* procura fit --project P --candidate NAME: the candidate's fit as the analysis sets it
+ * up (the brief's model, context and concurrency; the candidate's GPU, TP, PP, engine and
+ * version), calculated only, so that the plan is the calculator's. */
+static int
+fit_from_project (const char *project_path,
+                  const char *candidate_name,
+                  const char *plan_file,
+                  gboolean    json)
+{
+  g_autoptr (ProcuraStore) store = NULL;
+  g_autoptr (ProcuraProject) project = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *reason = NULL;
+  g_autofree char *name = NULL;
+  const ProcuraCandidate *c = NULL;
+  ProcuraAnalysisFitSetup setup;
+  ProcuraFitResult res;
+  g_autoptr (JsonBuilder) b = NULL;
+  g_autoptr (JsonNode) root = NULL;
+
+  store = procura_store_open (project_path, PROCURA_STORE_OPEN_READ_ONLY, &error);
+  if (store != NULL)
+    project = procura_store_load_project (store, PROCURA_STORE_LOAD_DEFAULT, &error);
+  if (project == NULL)
+    return procura_cli_fail (CMD, PROCURA_EXIT_BAD_INPUT, "%s: %s", project_path, error->message);
+  for (guint i = 0; i < project->candidates->len && c == NULL; i++)
+    {
+      const ProcuraCandidate *k = g_ptr_array_index (project->candidates, i);
+      g_autofree char *id = g_strdup_printf ("%" G_GINT64_FORMAT, k->id);
+
+      if (g_strcmp0 (k->name, candidate_name) == 0 || g_strcmp0 (id, candidate_name) == 0)
+        c = k;
+    }
+  if (c == NULL)
+    return procura_cli_fail (CMD, PROCURA_EXIT_BAD_INPUT, _("%s: no candidate “%s” (give its name or id)"),
+                             project_path, candidate_name);
+  if (c->kind == PROCURA_CANDIDATE_API)
+    return procura_cli_fail (CMD, PROCURA_EXIT_BAD_INPUT, _("%s: “%s” is an API route: there is no memory to fit"),
+                             project_path, c->name);
+  if (!procura_analysis_fit_setup (project, c, FALSE, &setup, &reason))
+    return procura_cli_fail (CMD, PROCURA_EXIT_BAD_INPUT, "%s: %s: %s", project_path, c->name, reason);
+  if (!procura_fit_compute (&setup.request, &res, &error))
+    {
+      procura_analysis_fit_setup_clear (&setup);
+      return procura_cli_fail (CMD, PROCURA_EXIT_BAD_INPUT, "%s: %s: %s", project_path, c->name, error->message);
+    }
+  if (!json)
+    print_text (setup.request.model, setup.gpu->name, &res);
+  name = g_strdup_printf ("%s: %s", c->name, setup.request.model->id ? setup.request.model->id : "model");
+  procura_analysis_fit_setup_clear (&setup);
+  if (plan_file != NULL && !write_plan (plan_file, &res, name, &error))
+    return procura_cli_fail (CMD, PROCURA_EXIT_BAD_INPUT, "%s: %s", plan_file, error->message);
+
+  if (json)
+    {
+      b = json_builder_new ();
+      json_builder_begin_object (b);
+      procura_json_add_string (b, "candidate", c->name);
+      procura_json_add_string (b, "plan_file", plan_file);
+      result_members (b, &res);
+      json_builder_end_object (b);
+      root = json_builder_get_root (b);
+      print_json (root);
+    }
+  else if (plan_file != NULL)
+    g_print (_("Probe plan written to %s\n"), plan_file);
+  return PROCURA_EXIT_OK;
+}
+
 int
 procura_cli_fit (int    argc,
                  char **argv)
@@ -310,6 +402,9 @@ procura_cli_fit (int    argc,
   g_autofree char *quant_config = NULL;
   g_autofree char *train = NULL;
   g_autofree char *optimizer = NULL;
+  g_autofree char *plan_file = NULL;
+  g_autofree char *project_file = NULL;
+  g_autofree char *candidate = NULL;
   int gpus = -1, tp = -1, pp = 1, block_size = 0, zero = 0, micro_batch = 1, lora_rank = 16;
   gint64 context = 8192, concurrency = 1, max_batched = 0, seq_len = 2048;
   double util = NAN, mem_fraction = NAN, gpu_gib = NAN, pool_gib = NAN;
@@ -346,6 +441,9 @@ procura_cli_fit (int    argc,
     { "seq-len", 0, 0, G_OPTION_ARG_INT64, &seq_len, N_("Training: sequence length (default 2048)"), "L" },
     { "micro-batch", 0, 0, G_OPTION_ARG_INT, &micro_batch, N_("Training: micro-batch per GPU (default 1)"), "B" },
     { "lora-rank", 0, 0, G_OPTION_ARG_INT, &lora_rank, N_("Training: LoRA rank (default 16)"), "R" },
+    { "plan", 0, 0, G_OPTION_ARG_FILENAME, &plan_file, N_("Write the calculator's allocation plan for “procura probe --plan”"), "FILE" },
+    { "project", 0, 0, G_OPTION_ARG_FILENAME, &project_file, N_("Fit a candidate of this project (with --candidate) instead of --model and --gpu"), "PROJECT" },
+    { "candidate", 0, 0, G_OPTION_ARG_STRING, &candidate, N_("The project's candidate, by name or id"), "NAME" },
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("Print JSON"), NULL },
     { NULL }
   };
@@ -367,6 +465,18 @@ procura_cli_fit (int    argc,
     return PROCURA_EXIT_USAGE;
   if (argc > 1)
     return procura_cli_fail (CMD, PROCURA_EXIT_USAGE, _("unexpected argument “%s”"), argv[1]);
+  if (plan_file != NULL && train != NULL)
+    return procura_cli_fail (CMD, PROCURA_EXIT_USAGE, _("--plan writes a serving plan: leave out --train"));
+  if ((project_file == NULL) != (candidate == NULL))
+    return procura_cli_fail (CMD, PROCURA_EXIT_USAGE, _("--project and --candidate go together"));
+  if (project_file != NULL)
+    {
+      if (model_spec != NULL || gpu_spec != NULL || log_file != NULL || train != NULL)
+        return procura_cli_fail (CMD, PROCURA_EXIT_USAGE,
+                                 _("--project takes the model, GPU and engine from the project: "
+                                   "leave out --model, --gpu, --log and --train"));
+      return fit_from_project (project_file, candidate, plan_file, json);
+    }
   if (model_spec == NULL)
     return procura_cli_fail (CMD, PROCURA_EXIT_USAGE, _("--model is required (a config.json or a catalog name)"));
   if (gpu_spec == NULL && !procura_is_set (gpu_gib))
@@ -527,6 +637,15 @@ procura_cli_fit (int    argc,
     res.estimates |= PROCURA_FIT_ESTIMATE_USABLE;
   if (!json)
     print_text (m, gpu_name, &res);
+  if (plan_file != NULL)
+    {
+      g_autofree char *plan_name = g_strdup_printf ("%s on %s", m->id ? m->id : model_spec, gpu_name);
+
+      if (!write_plan (plan_file, &res, plan_name, &error))
+        return procura_cli_fail (CMD, PROCURA_EXIT_BAD_INPUT, "%s: %s", plan_file, error->message);
+      if (!json)
+        g_print (_("Probe plan written to %s\n"), plan_file);
+    }
 
   b = json_builder_new ();
   json_builder_begin_object (b);

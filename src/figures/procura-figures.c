@@ -677,7 +677,7 @@ figure_memory (Fig *f)
     {
       const ProcuraCandidateAnalysis *ca = cand (f, i);
       const ProcuraCandidate *c;
-      const ProcuraGpuSpec *gpu;
+      const ProcuraGpuSpec *gpu = NULL;
       ProcuraFitResult result = { 0 };
       gboolean fitted;
       g_autoptr (GError) error = NULL;
@@ -687,17 +687,29 @@ figure_memory (Fig *f)
       c = procura_project_find_candidate (f->project, ca->candidate_id);
       if (c == NULL)
         continue;
-      gpu = c->gpu_name ? procura_gpu_catalog_lookup (c->gpu_name) : NULL;
-      fit_request_for (f, model, c, &req);
-      if (gpu)
-        req.usable_memory_bytes = procura_fit_gpu_usable_bytes (gpu, NULL);
-      fitted = gpu != NULL && procura_fit_compute (&req, &result, &error);
+      /* the analysis' fit: the calculator's, with the candidate's engine log and probe
+       * figures in place of its estimates (procura-analysis-fit.c) */
+      if (ca->fit != NULL)
+        {
+          result = *ca->fit;
+          fitted = TRUE;
+        }
+      else
+        {
+          gpu = c->gpu_name ? procura_gpu_catalog_lookup (c->gpu_name) : NULL;
+          fit_request_for (f, model, c, &req);
+          if (gpu)
+            req.usable_memory_bytes = procura_fit_gpu_usable_bytes (gpu, NULL);
+          fitted = gpu != NULL && procura_fit_compute (&req, &result, &error);
+        }
       g_ptr_array_add (names, g_strdup (ca->name));
       g_array_append_val (results, result);
       g_array_append_val (ok, fitted);
       g_array_append_val (cand_index, i);
-      g_ptr_array_add (errors, gpu == NULL ? g_strdup_printf (_("GPU “%s” not in the catalog"), c->gpu_name ? c->gpu_name : "?")
-                                           : error ? g_strdup (error->message) : NULL);
+      g_ptr_array_add (errors, fitted ? NULL
+                                      : gpu == NULL && error == NULL
+                                      ? g_strdup_printf (_("GPU “%s” not in the catalog"), c->gpu_name ? c->gpu_name : "?")
+                                      : error ? g_strdup (error->message) : NULL);
     }
   procura_chart_set_categories (chart, (const char * const *) names->pdata, names->len);
 
@@ -740,34 +752,29 @@ figure_memory (Fig *f)
           continue;
         }
       {
+        /* one total per bar: the probe's measured total where the candidate has a probe
+         * result (the analysis used it as usable memory), else the catalog's figure */
+        gboolean probed = (ca->fit_measured & PROCURA_FIT_MEASURED_USABLE) != 0;
         g_autofree char *usable = procura_chart_format_value (r->usable_memory_bytes / PROCURA_GIB, PROCURA_UNIT_GIB);
-        g_autofree char *label = g_strdup_printf (_("usable %s"), usable);
-        procura_chart_add_marker (chart, k, r->usable_memory_bytes / PROCURA_GIB, k == 0 ? label : NULL);
+        g_autofree char *label = probed ? g_strdup_printf (_("usable %s (probe)"), usable)
+                                        : g_strdup_printf (_("usable %s (catalog)"), usable);
+        procura_chart_add_marker (chart, k, r->usable_memory_bytes / PROCURA_GIB,
+                                  k == 0 || probed ? label : NULL);
       }
       if (!r->fits)
         procura_chart_set_category_struck_out (chart, k, r->limit_text[0] ? r->limit_text : _("does not fit"));
 
-      /* the engine log's and the probe's own figures, as markers */
-      for (guint l = 0; f->project->engine_logs && l < f->project->engine_logs->len; l++)
-        {
-          const ProcuraEngineLog *log = f->project->engine_logs->pdata[l];
-
-          if (log->candidate_id != ca->candidate_id)
-            continue;
-          if (isfinite (log->weights_gib))
-            procura_chart_add_marker (chart, k, log->weights_gib, _("engine log: weights"));
-          if (isfinite (log->weights_gib) && isfinite (log->kv_available_gib))
-            procura_chart_add_marker (chart, k, log->weights_gib + log->kv_available_gib, _("engine log: + KV pool"));
-        }
-      for (guint l = 0; f->project->probe_results && l < f->project->probe_results->len; l++)
-        {
-          const ProcuraProbeResult *pr = f->project->probe_results->pdata[l];
-
-          if (pr->candidate_id != ca->candidate_id || !isfinite (pr->total_bytes) || !isfinite (pr->headroom_bytes))
-            continue;
-          procura_chart_add_marker (chart, k, (pr->total_bytes - pr->headroom_bytes) / PROCURA_GIB,
-                                    pr->fits ? _("probe: used (fits)") : _("probe: used (does not fit)"));
-        }
+      /* the engine log's figures are in the bar itself (weights, KV pool, CUDA graphs,
+       * unstriped); its weights + pool as a marker shows where the engine put them */
+      if ((ca->fit_measured & (PROCURA_FIT_MEASURED_WEIGHTS | PROCURA_FIT_MEASURED_KV_POOL))
+          == (PROCURA_FIT_MEASURED_WEIGHTS | PROCURA_FIT_MEASURED_KV_POOL))
+        procura_chart_add_marker (chart, k, (r->weights_bytes + r->kv_pool_bytes) / PROCURA_GIB,
+                                  _("engine log: weights + KV pool (measured)"));
+      /* the probe's used memory on the same total as the bar */
+      if ((ca->fit_measured & PROCURA_FIT_MEASURED_PROBE_FIT) != 0 && isfinite (ca->fit_probe_headroom_bytes))
+        procura_chart_add_marker (chart, k, (r->usable_memory_bytes - ca->fit_probe_headroom_bytes) / PROCURA_GIB,
+                                  ca->fit_probe_fits ? _("probe: used (fits, measured)")
+                                                     : _("probe: used (does not fit, measured)"));
     }
   if (owned)
     procura_model_shape_free (owned);

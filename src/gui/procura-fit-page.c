@@ -24,6 +24,11 @@
 #ifdef PROCURA_GUI_HAVE_PROBE_CLIENT
 # include "procura-probe-client.h"
 # include "procura-probe-fleet.h"
+# include "procura-probe-import.h"
+#endif
+#if defined (PROCURA_GUI_HAVE_ANALYSIS) && defined (PROCURA_GUI_HAVE_FIT)
+# define HAVE_FIT_COMPARE 1
+# include "procura-analysis.h"
 #endif
 #if defined (PROCURA_GUI_HAVE_FIGURES) && defined (PROCURA_GUI_HAVE_CHART) && defined (PROCURA_GUI_HAVE_ANALYSIS)
 # define HAVE_FIT_FIGURES 1
@@ -56,6 +61,10 @@ struct _ProcuraFitPage
   GtkWidget       *calc_results;
   GPtrArray       *calc_gpu_names;   /* char*: GPU of each entry of calc_gpu */
   GArray          *calc_gpu_parallel;/* int pairs: the candidate's TP and PP per entry */
+  GArray          *calc_gpu_engine;  /* int: the candidate's engine per entry (0 vLLM, 1 SGLang) */
+  GPtrArray       *calc_gpu_version; /* char*: its engine version ("" unknown) per entry */
+  GtkWidget       *calc_engine_version;
+  char            *calc_plan;        /* the calculator's allocation plan for the probe, or NULL */
   ProcuraModelShape *calc_config;    /* a config.json the analyst loaded, or NULL */
   gboolean         calc_filling;
 
@@ -286,6 +295,108 @@ calculator_group (ProcuraFitPage *self,
   gtk_box_append (self->box, group);
 }
 
+#ifdef HAVE_FIT_COMPARE
+static const char *
+compare_label (const char *id)
+{
+  if (g_str_equal (id, "usable"))
+    return _("Usable memory");
+  if (g_str_equal (id, "weights"))
+    return _("Weights");
+  if (g_str_equal (id, "profile"))
+    return _("Activation and non-torch (profiling run)");
+  if (g_str_equal (id, "cuda-graphs"))
+    return _("CUDA graphs");
+  if (g_str_equal (id, "kv-pool"))
+    return _("KV pool");
+  if (g_str_equal (id, "kv-tokens"))
+    return _("KV cache tokens");
+  return _("Headroom");
+}
+
+static char *
+compare_value (double      v,
+               gboolean    tokens)
+{
+  g_autofree char *n = NULL;
+
+  if (!isfinite (v))
+    return g_strdup ("—");
+  if (tokens)
+    return procura_format_count ((gint64) v);
+  n = procura_format_number (v, 2);
+  /* Translators: an amount of memory in GiB */
+  return g_strdup_printf (_("%s GiB"), n);
+}
+
+/* Per candidate with an engine log or a probe result: the calculator, the engine log and
+ * the probe side by side, each difference explained. */
+static void
+compare_group (ProcuraFitPage *self,
+               ProcuraProject *project)
+{
+  GtkWidget *group = NULL;
+
+  for (guint i = 0; i < project->candidates->len; i++)
+    {
+      ProcuraCandidate *c = g_ptr_array_index (project->candidates, i);
+      gboolean measured = FALSE;
+      g_autoptr (GArray) rows = NULL;
+      g_autofree char *reason = NULL;
+      GtkWidget *expander;
+
+      for (guint k = 0; k < project->engine_logs->len && !measured; k++)
+        measured = ((ProcuraEngineLog *) g_ptr_array_index (project->engine_logs, k))->candidate_id == c->id;
+      for (guint k = 0; k < project->probe_results->len && !measured; k++)
+        measured = ((ProcuraProbeResult *) g_ptr_array_index (project->probe_results, k))->candidate_id == c->id;
+      if (!measured || c->kind == PROCURA_CANDIDATE_API)
+        continue;
+      rows = procura_analysis_fit_compare (project, c, &reason);
+      if (group == NULL)
+        {
+          group = adw_preferences_group_new ();
+          adw_preferences_group_set_title (ADW_PREFERENCES_GROUP (group), _("Calculator, Engine Log and Probe"));
+          adw_preferences_group_set_description (ADW_PREFERENCES_GROUP (group),
+                                                 _("Per GPU, the calculator’s figures beside what the engine and the probe measured, and where each difference comes from."));
+        }
+      expander = adw_expander_row_new ();
+      adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (expander), FALSE);
+      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (expander), c->name);
+      if (rows == NULL)
+        adw_expander_row_set_subtitle (ADW_EXPANDER_ROW (expander), reason);
+      for (guint r = 0; rows != NULL && r < rows->len; r++)
+        {
+          const ProcuraFitCompareRow *row = &g_array_index (rows, ProcuraFitCompareRow, r);
+          gboolean tokens = g_str_equal (row->id, "kv-tokens");
+          g_autofree char *calc = compare_value (row->calculated, tokens);
+          g_autofree char *engine = compare_value (row->engine, tokens);
+          g_autofree char *probe = compare_value (row->probe, tokens);
+          double measured_v = isfinite (row->engine) ? row->engine : row->probe;
+          g_autofree char *diff = isfinite (measured_v) && isfinite (row->calculated)
+                                  ? (tokens ? g_strdup_printf ("%+.0f", row->calculated - measured_v)
+                                            : g_strdup_printf ("%+.2f", row->calculated - measured_v))
+                                  : g_strdup ("—");
+          /* Translators: calculator, engine log and probe figures, then why they differ */
+          g_autofree char *subtitle = g_strdup_printf (_("calculated %s · engine log %s · probe %s\n%s"),
+                                                       calc, engine, probe, row->explanation);
+          GtkWidget *line = adw_action_row_new ();
+          GtkWidget *label = gtk_label_new (diff);
+
+          adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (line), FALSE);
+          adw_preferences_row_set_title (ADW_PREFERENCES_ROW (line), compare_label (row->id));
+          adw_action_row_set_subtitle (ADW_ACTION_ROW (line), subtitle);
+          gtk_widget_add_css_class (label, "numeric");
+          gtk_widget_set_tooltip_text (label, _("Calculated less measured"));
+          adw_action_row_add_suffix (ADW_ACTION_ROW (line), label);
+          adw_expander_row_add_row (ADW_EXPANDER_ROW (expander), line);
+        }
+      adw_preferences_group_add (ADW_PREFERENCES_GROUP (group), expander);
+    }
+  if (group != NULL)
+    gtk_box_append (self->box, group);
+}
+#endif
+
 static void
 engine_logs_group (ProcuraFitPage *self,
                    ProcuraProject *project)
@@ -460,6 +571,7 @@ calc_recompute (ProcuraFitPage *self)
   if (self->calc_filling || self->calc_results == NULL)
     return;
   calc_clear_results (self);
+  g_clear_pointer (&self->calc_plan, g_free);
   if (self->calc_config != NULL && (*model_text == '\0' || g_strcmp0 (model_text, self->calc_config->id) == 0))
     model = self->calc_config;
   else if (*model_text != '\0')
@@ -499,12 +611,39 @@ calc_recompute (ProcuraFitPage *self)
     request.mem_fraction_static = gtk_spin_button_get_value (GTK_SPIN_BUTTON (self->calc_utilization));
   request.gpu_id = gpu->id;
   request.usable_memory_bytes = procura_gpu_spec_usable_bytes (gpu, NULL);
+  {
+    const char *version = gtk_editable_get_text (GTK_EDITABLE (self->calc_engine_version));
+
+    if (request.engine == PROCURA_ENGINE_VLLM && version != NULL && *version != '\0')
+      {
+        if (!procura_fit_engine_version_valid (version))
+          {
+            calc_result_row (self, _("Unknown engine version"),
+                             _("Type a version such as 0.19.0, or leave it empty for the newest known rules."),
+                             NULL, NULL);
+            return;
+          }
+        request.engine_version = version;
+      }
+  }
 
   if (!procura_fit_compute (&request, &result, &error))
     {
       calc_result_row (self, _("Cannot compute the fit"), error->message, NULL, NULL);
       return;
     }
+#ifdef PROCURA_GUI_HAVE_PROBE_CLIENT
+  /* "Check on this GPU" hands the probe exactly this plan, one GPU's share of it (every
+   * GPU of the replica holds the same allocations): `procura fit --plan` writes the
+   * whole replica for a machine with all its GPUs */
+  {
+    g_autofree char *plan_name = g_strdup_printf ("%s on %s", model->id ? model->id : "model", gpu->name);
+    ProcuraFitResult one_gpu = result;
+
+    one_gpu.gpus = 1;
+    self->calc_plan = procura_probe_plan_from_fit (&one_gpu, plan_name);
+  }
+#endif
   {
     g_autofree char *weights = gib (result.weights_bytes);
     g_autofree char *pool = gib (result.kv_pool_bytes);
@@ -518,6 +657,7 @@ calc_recompute (ProcuraFitPage *self)
 
     calc_result_row (self, on, result.fits ? NULL : result.limit_text,
                      result.fits ? _("Fits") : _("Does not fit"), result.fits ? "success" : "error");
+    calc_result_row (self, _("Engine rules"), NULL, result.engine_rules, NULL);
     calc_result_row (self, _("Weights per GPU"), NULL, weights, NULL);
     calc_result_row (self, _("KV cache pool per GPU"), NULL, pool, NULL);
     calc_result_row (self, _("KV cache the target needs per GPU"), NULL, needed, NULL);
@@ -557,6 +697,13 @@ calc_gpu_selected_cb (GObject        *object,
                                  g_array_index (self->calc_gpu_parallel, int, 2 * index));
       gtk_spin_button_set_value (GTK_SPIN_BUTTON (self->calc_pp),
                                  g_array_index (self->calc_gpu_parallel, int, 2 * index + 1));
+      if (self->calc_gpu_engine != NULL && index < self->calc_gpu_engine->len)
+        {
+          adw_combo_row_set_selected (ADW_COMBO_ROW (self->calc_engine),
+                                      g_array_index (self->calc_gpu_engine, int, index));
+          gtk_editable_set_text (GTK_EDITABLE (self->calc_engine_version),
+                                 g_ptr_array_index (self->calc_gpu_version, index));
+        }
       self->calc_filling = FALSE;
     }
   calc_recompute (self);
@@ -568,6 +715,20 @@ procura_fit_page_select_calculator_candidate (ProcuraFitPage *self,
 {
   g_return_if_fail (PROCURA_IS_FIT_PAGE (self));
   adw_combo_row_set_selected (ADW_COMBO_ROW (self->calc_gpu), index);
+}
+
+const char *
+procura_fit_page_get_probe_plan (ProcuraFitPage *self)
+{
+  g_return_val_if_fail (PROCURA_IS_FIT_PAGE (self), NULL);
+  return self->calc_plan;
+}
+
+const char *
+procura_fit_page_get_calculator_engine_version (ProcuraFitPage *self)
+{
+  g_return_val_if_fail (PROCURA_IS_FIT_PAGE (self), NULL);
+  return gtk_editable_get_text (GTK_EDITABLE (self->calc_engine_version));
 }
 
 void
@@ -722,6 +883,12 @@ build_calculator (ProcuraFitPage *self)
       g_signal_connect (row, "notify::selected", G_CALLBACK (calc_changed_cb), self);
       adw_preferences_group_add (ADW_PREFERENCES_GROUP (group), row);
     }
+  self->calc_engine_version = adw_entry_row_new ();
+  /* Translators: e.g. 0.19.0; the brief's tooling or the candidate's engine fills it */
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self->calc_engine_version), _("Engine version (vLLM)"));
+  adw_entry_row_set_show_apply_button (ADW_ENTRY_ROW (self->calc_engine_version), TRUE);
+  g_signal_connect (self->calc_engine_version, "apply", G_CALLBACK (calc_apply_cb), self);
+  adw_preferences_group_add (ADW_PREFERENCES_GROUP (group), self->calc_engine_version);
   self->calc_context = calc_spin (self, group, _("Context per sequence (tokens)"), 128, 2097152, 1024, 0);
   self->calc_concurrency = calc_spin (self, group, _("Concurrent sequences"), 1, 4096, 1, 0);
   self->calc_tp = calc_spin (self, group, _("Tensor parallel (TP)"), 1, 64, 1, 0);
@@ -753,6 +920,10 @@ calc_fill (ProcuraFitPage *self,
   self->calc_gpu_names = g_ptr_array_new_with_free_func (g_free);
   g_clear_pointer (&self->calc_gpu_parallel, g_array_unref);
   self->calc_gpu_parallel = g_array_new (FALSE, FALSE, sizeof (int));
+  g_clear_pointer (&self->calc_gpu_engine, g_array_unref);
+  self->calc_gpu_engine = g_array_new (FALSE, FALSE, sizeof (int));
+  g_clear_pointer (&self->calc_gpu_version, g_ptr_array_unref);
+  self->calc_gpu_version = g_ptr_array_new_with_free_func (g_free);
   for (guint i = 0; i < project->candidates->len; i++)
     {
       ProcuraCandidate *c = g_ptr_array_index (project->candidates, i);
@@ -765,6 +936,19 @@ calc_fill (ProcuraFitPage *self,
         int parallel[2] = { c->tp > 0 ? c->tp : 1, c->pp > 0 ? c->pp : 1 };
         g_array_append_vals (self->calc_gpu_parallel, parallel, 2);
       }
+#ifdef PROCURA_GUI_HAVE_FIT
+      {
+        /* the engine and version: the candidate's engine field, else the brief's tooling */
+        ProcuraFitEngine engine;
+        char *version = NULL;
+        int engine_index;
+
+        procura_fit_engine_resolve (c->engine, brief != NULL ? brief->tooling : NULL, &engine, &version);
+        engine_index = engine == PROCURA_ENGINE_SGLANG ? 1 : 0;
+        g_array_append_val (self->calc_gpu_engine, engine_index);
+        g_ptr_array_add (self->calc_gpu_version, version != NULL ? version : g_strdup (""));
+      }
+#endif
       if (self->calc_gpu_names->len == 1)
         {
           tp = c->tp > 0 ? c->tp : 1;
@@ -782,6 +966,11 @@ calc_fill (ProcuraFitPage *self,
                              brief != NULL && procura_is_set (brief->concurrency) ? brief->concurrency : 32);
   gtk_spin_button_set_value (GTK_SPIN_BUTTON (self->calc_tp), tp);
   gtk_spin_button_set_value (GTK_SPIN_BUTTON (self->calc_pp), pp);
+  if (self->calc_gpu_engine != NULL && self->calc_gpu_engine->len > 0)
+    {
+      adw_combo_row_set_selected (ADW_COMBO_ROW (self->calc_engine), g_array_index (self->calc_gpu_engine, int, 0));
+      gtk_editable_set_text (GTK_EDITABLE (self->calc_engine_version), g_ptr_array_index (self->calc_gpu_version, 0));
+    }
   self->calc_filling = FALSE;
   calc_recompute (self);
 }
@@ -965,6 +1154,8 @@ procura_fit_page_run_probe (ProcuraFitPage *self)
       }
     options->bandwidth = TRUE;
     options->kill_after_s = self->probe_kill_after;
+    /* the calculator's plan as it stands (the same as `procura fit --plan`) */
+    options->plan_json = g_strdup (self->calc_plan);
     options->environ = g_strdupv (self->probe_environ);
     self->probe_cancellable = g_cancellable_new ();
     clear_probe_rows (self);
@@ -1292,6 +1483,9 @@ rebuild (ProcuraFitPage *self)
   calc_fill (self, project);
   calculator_group (self, project);
   gtk_box_append (self->box, self->probe_panel);
+#ifdef HAVE_FIT_COMPARE
+  compare_group (self, project);
+#endif
   engine_logs_group (self, project);
   probe_group (self, project);
   gtk_stack_set_visible_child_name (self->stack, "content");
@@ -1331,6 +1525,9 @@ procura_fit_page_dispose (GObject *object)
   g_clear_object (&self->calc_panel);
   g_clear_pointer (&self->calc_gpu_names, g_ptr_array_unref);
   g_clear_pointer (&self->calc_gpu_parallel, g_array_unref);
+  g_clear_pointer (&self->calc_gpu_engine, g_array_unref);
+  g_clear_pointer (&self->calc_gpu_version, g_ptr_array_unref);
+  g_clear_pointer (&self->calc_plan, g_free);
 #ifdef PROCURA_GUI_HAVE_FIT
   g_clear_pointer (&self->calc_config, procura_model_shape_free);
 #endif

@@ -45,6 +45,12 @@ gboolean    procura_fit_page_get_busy (ProcuraFitPage *self);
  * PP it shows now: choosing a candidate takes its parallelism (for tests). */
 void        procura_fit_page_select_calculator_candidate (ProcuraFitPage *self,
                                                           guint           index);
+/* The plan "Run Probe" hands the probe: the calculator's allocation plan for its current
+ * figures (procura_probe_plan_from_fit()), for one GPU of the replica; NULL when there is
+ * no fit. */
+const char *procura_fit_page_get_probe_plan (ProcuraFitPage *self);
+/* The engine version the calculator applies (the candidate's or the brief's, or typed). */
+const char *procura_fit_page_get_calculator_engine_version (ProcuraFitPage *self);
 void        procura_fit_page_get_calculator_parallelism  (ProcuraFitPage *self,
                                                           int            *tp,
                                                           int            *pp);

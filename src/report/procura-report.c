@@ -882,7 +882,7 @@ add_memory_fit (ReportCtx *ctx)
 {
   static const char *header[] = { "Candidate", "Fits", "Limit", "Weights / GPU", "KV needed / GPU",
                                   "KV pool / GPU", "KV tokens", "Max concurrency", "Headroom / GPU",
-                                  "Estimated parts", "Caveat", NULL };
+                                  "Estimated parts", "Measured", "Caveat", NULL };
   static const char *pheader[] = { "Candidate", "Device", "Test", "Fits", "Total", "Free",
                                    "Headroom", "Bandwidth", "Measured", NULL };
   static const char *lheader[] = { "Candidate", "Engine", "Model", "TP", "Weights", "KV available",
@@ -892,8 +892,11 @@ add_memory_fit (ReportCtx *ctx)
 
   procura_report_doc_heading (ctx->doc, 1, "Memory fit");
   procura_report_doc_paragraph (ctx->doc,
-    "Per GPU of each candidate, at the brief's context and concurrency (calculated; parts marked "
-    "as estimates are replaced by the probe's or the engine log's figures where those exist).");
+    "Per GPU of each candidate, at the brief's context and concurrency. Calculated, except where "
+    "a candidate has an engine startup log (its weights, KV pool and CUDA graph figures replace "
+    "the calculator's) or a probe result (its measured total replaces the catalog's usable "
+    "memory): the \"Measured\" column names those figures and their source; \"Estimated parts\" "
+    "lists what is still estimated.");
   for (guint i = 0; i < ctx->analysis->candidates->len; i++)
     {
       const ProcuraCandidateAnalysis *ca = g_ptr_array_index (ctx->analysis->candidates, i);
@@ -909,7 +912,7 @@ add_memory_fit (ReportCtx *ctx)
       if (f == NULL)
         {
           const char *row[] = { ca->name, "unknown", or_dash (ca->fit_reason), "—", "—", "—", "—",
-                                "—", "—", "—", "—", NULL };
+                                "—", "—", "—", "—", "—", NULL };
           procura_block_add_row (table, row);
           continue;
         }
@@ -926,6 +929,7 @@ add_memory_fit (ReportCtx *ctx)
         const char *row[] = { ca->name, f->fits ? "yes" : "no",
                               f->fits ? "—" : f->limit_text, w, kvn, kvp, tokens, conc, head,
                               est->len > 0 ? est->str : "—",
+                              ca->fit_measured_text != NULL ? ca->fit_measured_text : "—",
                               f->caveat[0] != '\0' ? f->caveat : "—", NULL };
         procura_block_add_row (table, row);
       }

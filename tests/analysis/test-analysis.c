@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "procura-analysis.h"
+#include "procura-demo.h"
 
 #define T730 2628000.0
 
@@ -827,6 +828,221 @@ test_tipping_points (void)
   }
 }
 
+
+static const ProcuraCandidateAnalysis *
+analysis_of (const ProcuraAnalysis *a,
+             gint64                 candidate_id)
+{
+  for (guint i = 0; i < a->candidates->len; i++)
+    {
+      const ProcuraCandidateAnalysis *ca = g_ptr_array_index (a->candidates, i);
+
+      if (ca->candidate_id == candidate_id && !ca->derived)
+        return ca;
+    }
+  return NULL;
+}
+
+/* issue 17: the demo's engine log (H100 candidate) and probe result (H200 candidate)
+ * replace the calculator's estimates in the analysis, and say so */
+static void
+test_fit_measured_demo (void)
+{
+  g_autoptr (ProcuraProject) p = procura_demo_project_new ();
+  g_autoptr (ProcuraAnalysis) a = procura_analysis_run (p, NULL);
+  const ProcuraEngineLog *log = NULL;
+  const ProcuraProbeResult *probe = NULL;
+  const ProcuraCandidateAnalysis *ca;
+  ProcuraAnalysisFitSetup setup;
+  ProcuraFitResult calculated;
+  g_autofree char *reason = NULL;
+  guint others = 0;
+
+  for (guint i = 0; i < p->engine_logs->len; i++)
+    if (((ProcuraEngineLog *) p->engine_logs->pdata[i])->candidate_id > 0)
+      log = p->engine_logs->pdata[i];
+  for (guint i = 0; i < p->probe_results->len; i++)
+    if (((ProcuraProbeResult *) p->probe_results->pdata[i])->candidate_id > 0)
+      probe = p->probe_results->pdata[i];
+  g_assert_nonnull (log);
+  g_assert_nonnull (probe);
+
+  /* the engine log's candidate: weights, KV pool and CUDA graphs are the log's */
+  ca = analysis_of (a, log->candidate_id);
+  g_assert_nonnull (ca);
+  g_assert_nonnull (ca->fit);
+  g_assert_cmpuint (ca->fit_measured & PROCURA_FIT_MEASURED_WEIGHTS, !=, 0);
+  g_assert_cmpuint (ca->fit_measured & PROCURA_FIT_MEASURED_KV_POOL, !=, 0);
+  g_assert_cmpuint (ca->fit_measured & PROCURA_FIT_MEASURED_CUDA_GRAPHS, !=, 0);
+  g_assert_cmpfloat_with_epsilon (ca->fit->weights_bytes, log->weights_gib * PROCURA_GIB, 1.0);
+  g_assert_cmpfloat_with_epsilon (ca->fit->kv_pool_bytes, log->kv_available_gib * PROCURA_GIB, 1.0);
+  g_assert_cmpfloat_with_epsilon (ca->fit->cuda_graph_bytes, log->cuda_graph_gib * PROCURA_GIB, 1.0);
+  /* tokens follow from the engine's pool: within one block of the log's count */
+  g_assert_cmpint (llabs (ca->fit->kv_tokens - log->kv_tokens), <=, 16);
+  g_assert_false (ca->fit->parts[PROCURA_FIT_PART_KV_CACHE].estimate);
+  g_assert_cmpint (ca->fit_engine_log_id, ==, log->id);
+  g_assert_nonnull (ca->fit_measured_text);
+  g_assert_nonnull (strstr (ca->fit_measured_text, "measured by the engine"));
+  g_assert_nonnull (strstr (ca->fit_measured_text, "demo-vllm-h100.log"));
+  /* the log's version picks the rules (0.11 runs under the 0.10 rules) */
+  g_assert_cmpstr (ca->fit->engine_rules, ==, "vllm 0.10");
+  /* and the figures differ from the calculator's own */
+  {
+    const ProcuraCandidate *c = procura_project_find_candidate (p, log->candidate_id);
+
+    g_assert_true (procura_analysis_fit_setup (p, c, FALSE, &setup, &reason));
+    g_assert_true (procura_fit_compute (&setup.request, &calculated, NULL));
+    g_assert_cmpuint (setup.measured, ==, 0);
+    g_assert_null (setup.measured_text);
+    g_assert_cmpfloat (fabs (calculated.kv_pool_bytes - ca->fit->kv_pool_bytes), >, 0.01 * PROCURA_GIB);
+    procura_analysis_fit_setup_clear (&setup);
+  }
+
+  /* the probe's candidate: usable memory is the probe's total, its verdict is kept */
+  ca = analysis_of (a, probe->candidate_id);
+  g_assert_nonnull (ca);
+  g_assert_nonnull (ca->fit);
+  g_assert_cmpuint (ca->fit_measured & PROCURA_FIT_MEASURED_USABLE, !=, 0);
+  g_assert_cmpuint (ca->fit_measured & PROCURA_FIT_MEASURED_PROBE_FIT, !=, 0);
+  g_assert_cmpfloat (ca->fit->usable_memory_bytes, ==, probe->total_bytes);
+  g_assert_cmpfloat (ca->fit_probe_headroom_bytes, ==, probe->headroom_bytes);
+  g_assert_true (ca->fit_probe_fits == probe->fits);
+  g_assert_nonnull (strstr (ca->fit_measured_text, "measured by the probe"));
+
+  /* every other GPU candidate is calculated only */
+  for (guint i = 0; i < a->candidates->len; i++)
+    {
+      const ProcuraCandidateAnalysis *o = g_ptr_array_index (a->candidates, i);
+
+      if (o->kind != PROCURA_CANDIDATE_GPU || o->candidate_id == log->candidate_id
+          || o->candidate_id == probe->candidate_id || o->fit == NULL)
+        continue;
+      g_assert_cmpuint (o->fit_measured, ==, 0);
+      g_assert_null (o->fit_measured_text);
+      others++;
+    }
+  g_assert_cmpuint (others, >=, 1);
+}
+
+/* issue 17: a log taken at another TP does not replace anything, and says why */
+static void
+test_fit_measured_other_tp (void)
+{
+  g_autoptr (ProcuraProject) p = procura_demo_project_new ();
+  g_autoptr (ProcuraAnalysis) a = NULL;
+  const ProcuraCandidateAnalysis *ca;
+  ProcuraEngineLog *log = p->engine_logs->pdata[0];
+
+  log->tp = 2;
+  a = procura_analysis_run (p, NULL);
+  ca = analysis_of (a, log->candidate_id);
+  g_assert_nonnull (ca->fit);
+  g_assert_cmpuint (ca->fit_measured, ==, 0);
+  g_assert_nonnull (strstr (ca->fit_measured_text, "not the candidate's TP 4"));
+}
+
+/* issue 17: the engine version comes from the candidate's engine field, else the brief's
+ * tooling */
+static void
+test_fit_engine_version (void)
+{
+  g_autoptr (ProcuraProject) p = procura_demo_project_new ();
+  ProcuraCandidate *c = NULL;
+  ProcuraAnalysisFitSetup setup;
+  ProcuraFitResult r;
+  g_autofree char *reason = NULL;
+
+  for (guint i = 0; i < p->candidates->len && c == NULL; i++)
+    if (((ProcuraCandidate *) p->candidates->pdata[i])->kind == PROCURA_CANDIDATE_GPU)
+      c = p->candidates->pdata[i];
+  g_assert_nonnull (c);
+
+  g_free (p->brief->tooling);
+  p->brief->tooling = g_strdup ("vLLM 0.10.1 on Kubernetes");
+  g_free (c->engine);
+  c->engine = g_strdup ("vllm");
+  g_assert_true (procura_analysis_fit_setup (p, c, FALSE, &setup, &reason));
+  g_assert_cmpstr (setup.request.engine_version, ==, "0.10.1");
+  g_assert_true (procura_fit_compute (&setup.request, &r, NULL));
+  g_assert_cmpstr (r.engine_rules, ==, "vllm 0.10");
+  procura_analysis_fit_setup_clear (&setup);
+
+  /* the candidate's own version wins */
+  g_free (c->engine);
+  c->engine = g_strdup ("vllm 0.19.0");
+  g_assert_true (procura_analysis_fit_setup (p, c, FALSE, &setup, &reason));
+  g_assert_cmpstr (setup.request.engine_version, ==, "0.19.0");
+  g_assert_true (procura_fit_compute (&setup.request, &r, NULL));
+  g_assert_cmpstr (r.engine_rules, ==, "vllm 0.19");
+  procura_analysis_fit_setup_clear (&setup);
+
+  /* an SGLang candidate does not take the brief's vLLM version */
+  g_free (c->engine);
+  c->engine = g_strdup ("sglang");
+  g_assert_true (procura_analysis_fit_setup (p, c, FALSE, &setup, &reason));
+  g_assert_cmpint (setup.request.engine, ==, PROCURA_ENGINE_SGLANG);
+  g_assert_null (setup.request.engine_version);
+  procura_analysis_fit_setup_clear (&setup);
+}
+
+/* issue 17: the calculator beside the engine log and the probe, line by line */
+static void
+test_fit_compare_demo (void)
+{
+  g_autoptr (ProcuraProject) p = procura_demo_project_new ();
+  const ProcuraEngineLog *log = p->engine_logs->pdata[0];
+  const ProcuraProbeResult *probe = p->probe_results->pdata[0];
+  g_autoptr (GArray) rows = NULL;
+  g_autofree char *reason = NULL;
+  const char *ids[] = { "usable", "weights", "profile", "cuda-graphs", "kv-pool", "kv-tokens", "headroom" };
+  double calc_weights = NAN, calc_pool = NAN, calc_profile = NAN, engine_profile = NAN;
+
+  rows = procura_analysis_fit_compare (p, procura_project_find_candidate (p, log->candidate_id), &reason);
+  g_assert_nonnull (rows);
+  g_assert_cmpuint (rows->len, ==, G_N_ELEMENTS (ids));
+  for (guint i = 0; i < rows->len; i++)
+    {
+      const ProcuraFitCompareRow *row = &g_array_index (rows, ProcuraFitCompareRow, i);
+
+      g_assert_cmpstr (row->id, ==, ids[i]);
+      g_assert_true (isfinite (row->calculated));
+      g_assert_nonnull (row->explanation);
+      g_assert_false (isfinite (row->probe));   /* no probe on this candidate */
+      if (g_str_equal (row->id, "weights"))
+        {
+          g_assert_cmpfloat (row->engine, ==, log->weights_gib);
+          calc_weights = row->calculated;
+        }
+      if (g_str_equal (row->id, "kv-pool"))
+        {
+          g_assert_cmpfloat (row->engine, ==, log->kv_available_gib);
+          calc_pool = row->calculated;
+        }
+      if (g_str_equal (row->id, "kv-tokens"))
+        g_assert_cmpfloat (row->engine, ==, (double) log->kv_tokens);
+      if (g_str_equal (row->id, "cuda-graphs"))
+        g_assert_cmpfloat (row->engine, ==, log->cuda_graph_gib);
+      if (g_str_equal (row->id, "profile"))
+        {
+          calc_profile = row->calculated;
+          engine_profile = row->engine;
+        }
+    }
+  /* the lines add up: the pool's difference is the others' with the sign reversed (vLLM
+   * 0.11: graphs outside the budget; same usable memory on both sides) */
+  g_assert_true (isfinite (engine_profile));
+  g_assert_cmpfloat_with_epsilon ((calc_pool - log->kv_available_gib),
+                                  -((calc_weights - log->weights_gib) + (calc_profile - engine_profile)), 1e-3);
+
+  /* the probe's candidate: usable memory and headroom as measured */
+  g_clear_pointer (&rows, g_array_unref);
+  rows = procura_analysis_fit_compare (p, procura_project_find_candidate (p, probe->candidate_id), &reason);
+  g_assert_nonnull (rows);
+  g_assert_cmpfloat (g_array_index (rows, ProcuraFitCompareRow, 0).probe, ==, probe->total_bytes / PROCURA_GIB);
+  g_assert_cmpfloat (g_array_index (rows, ProcuraFitCompareRow, 6).probe, ==, probe->headroom_bytes / PROCURA_GIB);
+  g_assert_false (isfinite (g_array_index (rows, ProcuraFitCompareRow, 1).engine));
+}
+
 int
 main (int    argc,
       char **argv)
@@ -851,5 +1067,9 @@ main (int    argc,
   g_test_add_func ("/analysis/project/success-units", test_success_units);
   g_test_add_func ("/analysis/project/run-workload", test_run_workload_project);
   g_test_add_func ("/analysis/project/tipping-points", test_tipping_points);
+  g_test_add_func ("/analysis/fit/measured-demo", test_fit_measured_demo);
+  g_test_add_func ("/analysis/fit/measured-other-tp", test_fit_measured_other_tp);
+  g_test_add_func ("/analysis/fit/engine-version", test_fit_engine_version);
+  g_test_add_func ("/analysis/fit/compare-demo", test_fit_compare_demo);
   return g_test_run ();
 }

@@ -271,7 +271,8 @@ test_demo_memory_sums (void)
   guint checked = 0;
 
   /* one category per GPU candidate; where the plan fits, the parts (headroom
-   * included) fill exactly the GPU's usable memory from the catalog */
+   * included) fill exactly the GPU's usable memory: the catalog's, or the probe's
+   * measured total where the candidate has a probe result */
   for (guint cat = 1; cat < table->len; cat++)
     {
       char **row = table->pdata[cat];
@@ -287,6 +288,13 @@ test_demo_memory_sums (void)
       gpu = procura_gpu_catalog_lookup (c->gpu_name);
       g_assert_nonnull (gpu);
       usable = procura_fit_gpu_usable_bytes (gpu, NULL) / 1073741824.0;
+      for (guint k = 0; k < project->probe_results->len; k++)
+        {
+          const ProcuraProbeResult *pr = project->probe_results->pdata[k];
+
+          if (pr->candidate_id == c->id && isfinite (pr->total_bytes))
+            usable = pr->total_bytes / 1073741824.0;
+        }
       for (guint s = 0; s < n_series; s++)
         {
           double y;
@@ -298,6 +306,98 @@ test_demo_memory_sums (void)
       checked++;
     }
   g_assert_cmpuint (checked, >=, 3);
+}
+
+/* issue 17: the memory chart takes the engine log's and the probe's figures, labels them
+ * measured, and never puts a marker above the bar's own total */
+static void
+test_demo_memory_measured (void)
+{
+  g_autoptr (ProcuraProject) project = procura_demo_project_new ();
+  g_autoptr (ProcuraAnalysis) analysis = procura_analysis_run (project, NULL);
+  g_autoptr (ProcuraChart) chart = procura_figure_build ("memory", project, analysis, NULL);
+  g_autoptr (GPtrArray) table = procura_chart_table (chart, 0);
+  const ProcuraEngineLog *log = project->engine_logs->pdata[0];
+  const ProcuraProbeResult *probe = project->probe_results->pdata[0];
+  const char *log_name = procura_project_find_candidate (project, log->candidate_id)->name;
+  const char *probe_name = procura_project_find_candidate (project, probe->candidate_id)->name;
+  guint n_series = procura_chart_get_n_series (chart);
+  int log_cat = -1, probe_cat = -1;
+  gboolean saw_probe_used = FALSE, saw_probe_total = FALSE, saw_log = FALSE;
+  g_autoptr (GArray) totals = g_array_new (FALSE, TRUE, sizeof (double));
+
+  for (guint cat = 1; cat < table->len; cat++)
+    {
+      char **row = table->pdata[cat];
+      double total = 0;
+
+      if (g_str_equal (row[0], log_name))
+        log_cat = cat - 1;
+      if (g_str_equal (row[0], probe_name))
+        probe_cat = cat - 1;
+      for (guint s = 0; s < n_series; s++)
+        {
+          double y;
+          procura_chart_series_get_point (chart, s, cat - 1, NULL, &y);
+          if (isfinite (y))
+            total += y;
+        }
+      g_array_append_val (totals, total);
+    }
+  g_assert_cmpint (log_cat, >=, 0);
+  g_assert_cmpint (probe_cat, >=, 0);
+
+  /* the bar of the log's candidate: weights and the KV pool are the log's, unstriped */
+  for (guint s = 0; s < n_series; s++)
+    {
+      const char *name = procura_chart_series_get_name (chart, s);
+      double y;
+
+      procura_chart_series_get_point (chart, s, log_cat, NULL, &y);
+      if (g_strcmp0 (name, "Weights") == 0)
+        g_assert_cmpfloat_with_epsilon (y, log->weights_gib, 1e-9);
+      if (g_strcmp0 (name, "CUDA graphs") == 0)
+        g_assert_cmpfloat_with_epsilon (y, log->cuda_graph_gib, 1e-9);
+    }
+
+  for (guint m = 0; m < procura_chart_get_n_markers (chart); m++)
+    {
+      double x, y;
+      const char *label;
+
+      procura_chart_get_marker (chart, m, &x, &y, &label);
+      /* no marker above its own bar's total */
+      g_assert_cmpfloat (x, >=, 0);
+      g_assert_cmpuint ((guint) x, <, totals->len);
+      g_assert_cmpfloat (y, <=, g_array_index (totals, double, (guint) x) * (1 + 1e-9));
+      if (label == NULL)
+        continue;
+      if (strstr (label, "probe: used") != NULL)
+        {
+          g_assert_cmpint ((int) x, ==, probe_cat);
+          g_assert_nonnull (strstr (label, "measured"));
+          g_assert_cmpfloat_with_epsilon (y, (probe->total_bytes - probe->headroom_bytes) / 1073741824.0, 1e-9);
+          saw_probe_used = TRUE;
+        }
+      if (strstr (label, "(probe)") != NULL)
+        {
+          /* the bar's total is the probe's measured total, and says so */
+          g_assert_cmpint ((int) x, ==, probe_cat);
+          g_assert_cmpfloat_with_epsilon (y, probe->total_bytes / 1073741824.0, 1e-9);
+          g_assert_cmpfloat_with_epsilon (g_array_index (totals, double, probe_cat), y, 1e-6 * y);
+          saw_probe_total = TRUE;
+        }
+      if (strstr (label, "engine log") != NULL)
+        {
+          g_assert_cmpint ((int) x, ==, log_cat);
+          g_assert_nonnull (strstr (label, "measured"));
+          g_assert_cmpfloat_with_epsilon (y, log->weights_gib + log->kv_available_gib, 1e-9);
+          saw_log = TRUE;
+        }
+    }
+  g_assert_true (saw_probe_used);
+  g_assert_true (saw_probe_total);
+  g_assert_true (saw_log);
 }
 
 static void
@@ -759,6 +859,7 @@ main (int   argc,
   g_test_add_func ("/figures/demo/cost-curve-steps", test_demo_cost_curve);
   g_test_add_func ("/figures/demo/breakdown-sums", test_demo_breakdown_sums);
   g_test_add_func ("/figures/demo/memory-sums", test_demo_memory_sums);
+  g_test_add_func ("/figures/demo/memory-measured", test_demo_memory_measured);
   g_test_add_func ("/figures/demo/cdf-and-sensitivity", test_demo_cdf_and_sensitivity);
   g_test_add_func ("/figures/demo/fit-map", test_demo_fit_map);
   g_test_add_func ("/figures/degenerate/render", test_degenerate);

@@ -836,6 +836,53 @@ test_map_pp (void)
   g_assert_cmpint (map->kv_tokens[0], !=, res.kv_tokens);
 }
 
+/* issue 17: the engine and its version as a brief's tooling or a candidate's engine field
+ * spells them */
+static void
+test_engine_from_text (void)
+{
+  static const struct { const char *text; gboolean known; ProcuraFitEngine engine; const char *version; } cases[] = {
+    { "vllm 0.10.1", TRUE, PROCURA_ENGINE_VLLM, "0.10.1" },
+    { "vLLM v0.19.0", TRUE, PROCURA_ENGINE_VLLM, "0.19.0" },
+    { "vllm==0.11", TRUE, PROCURA_ENGINE_VLLM, "0.11" },
+    { "vllm/vllm-openai:v0.11.0", TRUE, PROCURA_ENGINE_VLLM, "0.11.0" },
+    { "SGLang 0.4.6", TRUE, PROCURA_ENGINE_SGLANG, "0.4.6" },
+    { "vllm", TRUE, PROCURA_ENGINE_VLLM, NULL },
+    { "vllm on 8 GPUs", TRUE, PROCURA_ENGINE_VLLM, NULL },
+    { "tensorrt-llm 0.12", FALSE, PROCURA_ENGINE_VLLM, NULL },
+    { NULL, FALSE, PROCURA_ENGINE_VLLM, NULL },
+  };
+  ProcuraFitEngine engine;
+  char *version;
+
+  for (gsize i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      engine = PROCURA_ENGINE_VLLM;
+      g_assert_true (procura_fit_engine_from_text (cases[i].text, &engine, &version) == cases[i].known);
+      if (cases[i].known)
+        g_assert_cmpint (engine, ==, cases[i].engine);
+      g_assert_cmpstr (version, ==, cases[i].version);
+      g_free (version);
+    }
+
+  /* the candidate's own version wins; the brief's applies to the same engine only */
+  procura_fit_engine_resolve ("vllm", "vLLM 0.10.1", &engine, &version);
+  g_assert_cmpstr (version, ==, "0.10.1");
+  g_free (version);
+  procura_fit_engine_resolve ("vllm 0.19.0", "vLLM 0.10.1", &engine, &version);
+  g_assert_cmpstr (version, ==, "0.19.0");
+  g_free (version);
+  procura_fit_engine_resolve ("sglang", "vLLM 0.10.1", &engine, &version);
+  g_assert_cmpint (engine, ==, PROCURA_ENGINE_SGLANG);
+  g_assert_null (version);
+  procura_fit_engine_resolve (NULL, "vllm 0.10.1", &engine, &version);
+  g_assert_cmpint (engine, ==, PROCURA_ENGINE_VLLM);
+  g_assert_cmpstr (version, ==, "0.10.1");
+  g_free (version);
+  procura_fit_engine_resolve ("tensorrt-llm", "vllm 0.10.1", &engine, &version);
+  g_assert_null (version);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -864,5 +911,6 @@ main (int    argc,
   g_test_add_func ("/fit/quant-outside-config", test_quant_outside_config);
   g_test_add_func ("/fit/catalog-usable-memory", test_catalog_usable_memory);
   g_test_add_func ("/fit/map-pp", test_map_pp);
+  g_test_add_func ("/fit/engine-from-text", test_engine_from_text);
   return g_test_run ();
 }

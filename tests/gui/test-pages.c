@@ -745,10 +745,16 @@ test_probe_panel (void)
   gtk_widget_activate_action (GTK_WIDGET (window), "win.page", "i", 4);
   page = PROCURA_FIT_PAGE (procura_window_get_page (window, "fit"));
 
-  /* A normal run: inventory and bandwidth, with progress. */
-  g_assert_cmpstr (run_probe_panel (page, "FAKE_CUDA_MEMORY_MIB=8192", 0, -1), ==, "done");
+  /* A normal run: inventory, the calculator's plan and bandwidth, with progress. */
+  g_assert_nonnull (procura_fit_page_get_probe_plan (page));
+  g_assert_cmpstr (run_probe_panel (page, "FAKE_CUDA_MEMORY_MIB=81559", 0, -1), ==, "done");
   g_assert_cmpstr (procura_fit_page_get_probe_result (page), ==, "ok");
   g_assert_nonnull (g_object_get_data (G_OBJECT (page), "probe-progress-seen"));
+
+  /* issue 17: the plan is the calculator's: on an 8 GiB GPU the 70B model's share of
+   * weights does not fit */
+  g_assert_cmpstr (run_probe_panel (page, "FAKE_CUDA_MEMORY_MIB=8192", 0, -1), ==, "done");
+  g_assert_cmpstr (procura_fit_page_get_probe_result (page), !=, "ok");
 
   /* Cancel while the probe hangs in the driver: the panel stops it and stays usable. */
   g_assert_cmpstr (run_probe_panel (page, "FAKE_CUDA_HANG_AT=cuMemAlloc", 30, 0.5), ==, "cancelled");
@@ -862,6 +868,44 @@ test_calculator_candidate (void)
   procura_fit_page_get_calculator_parallelism (page, &tp, &pp);
   g_assert_cmpint (tp, ==, 4);
   g_assert_cmpint (pp, ==, 2);
+
+  /* issue 17: the calculator, the engine log and the probe side by side */
+  g_assert_nonnull (procura_gui_test_find_label (GTK_WIDGET (page), "Calculator, Engine Log and Probe"));
+  g_assert_nonnull (procura_gui_test_find_label (GTK_WIDGET (page), "Activation and non-torch (profiling run)"));
+
+  /* issue 17: the engine version comes from the brief's tooling, or from the candidate's
+   * engine field, and reaches the calculator */
+  {
+    ProcuraDocument *document = procura_window_get_document (window);
+    g_autoptr (ProcuraBrief) brief = procura_brief_copy (procura_document_get_project (document)->brief);
+    g_autoptr (ProcuraCandidate) c = NULL;
+
+    g_free (brief->tooling);
+    brief->tooling = g_strdup ("vLLM 0.10.1 on Kubernetes");
+    procura_document_save_brief (document, brief);
+    g_assert_true (procura_gui_test_wait_idle (window, 30));
+    page = PROCURA_FIT_PAGE (procura_window_get_page (window, "fit"));
+    procura_fit_page_select_calculator_candidate (page, 0);
+    g_assert_cmpstr (procura_fit_page_get_calculator_engine_version (page), ==, "0.10.1");
+    g_assert_nonnull (procura_gui_test_find_label (GTK_WIDGET (page), "vllm 0.10"));
+
+    for (guint i = 0; i < procura_document_get_project (document)->candidates->len && c == NULL; i++)
+      {
+        ProcuraCandidate *k = g_ptr_array_index (procura_document_get_project (document)->candidates, i);
+        if (k->kind == PROCURA_CANDIDATE_GPU && k->gpu_name != NULL)
+          c = procura_candidate_copy (k);
+      }
+    g_assert_nonnull (c);
+    g_free (c->engine);
+    c->engine = g_strdup ("vllm 0.19.0");
+    procura_document_update_candidate (document, c);
+    g_assert_true (procura_gui_test_wait_idle (window, 30));
+    page = PROCURA_FIT_PAGE (procura_window_get_page (window, "fit"));
+    procura_fit_page_select_calculator_candidate (page, 1);
+    procura_fit_page_select_calculator_candidate (page, 0);
+    g_assert_cmpstr (procura_fit_page_get_calculator_engine_version (page), ==, "0.19.0");
+    g_assert_nonnull (procura_gui_test_find_label (GTK_WIDGET (page), "vllm 0.19"));
+  }
   gtk_window_destroy (GTK_WINDOW (window));
 #else
   g_test_skip ("the demo project is not part of this build");

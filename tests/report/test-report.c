@@ -10,6 +10,7 @@
 #include <json-glib/json-glib.h>
 
 #include "procura-analysis.h"
+#include "procura-demo.h"
 #include "procura-report.h"
 #include "procura-store.h"
 #include "procura-test-util.h"
@@ -512,6 +513,48 @@ test_demo_cli (void)
   procura_test_rmtree (dir);
 }
 
+/* issue 17: the report's memory fit uses the demo's engine log and probe figures and says
+ * they are measured */
+static void
+test_memory_fit_measured (void)
+{
+  g_autoptr (ProcuraProject) p = procura_demo_project_new ();
+  g_autoptr (ProcuraReportDoc) doc = procura_report_build (p);
+  g_autofree char *md = procura_report_doc_to_markdown (doc, "record-");
+  const ProcuraEngineLog *log = p->engine_logs->pdata[0];
+  const ProcuraCandidate *lc = procura_project_find_candidate (p, log->candidate_id);
+  const ProcuraCandidate *pc = procura_project_find_candidate (p, ((ProcuraProbeResult *) p->probe_results->pdata[0])->candidate_id);
+  g_auto (GStrv) lines = g_strsplit (md, "\n", -1);
+  g_autofree char *weights = g_strdup_printf ("| %.1f GiB |", log->weights_gib);
+  g_autofree char *pool = g_strdup_printf ("| %.1f GiB |", log->kv_available_gib);
+  gboolean in_fit = FALSE, log_row = FALSE, probe_row = FALSE;
+
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      if (g_str_has_prefix (lines[i], "#"))
+        in_fit = strstr (lines[i], "Memory fit") != NULL;
+      if (!in_fit || !g_str_has_prefix (lines[i], "| "))
+        continue;
+      if (g_str_has_prefix (lines[i] + 2, lc->name))
+        {
+          /* the log's weights and pool in the table, the source named */
+          g_assert_nonnull (strstr (lines[i], weights));
+          g_assert_nonnull (strstr (lines[i], pool));
+          g_assert_nonnull (strstr (lines[i], "measured by the engine"));
+          g_assert_nonnull (strstr (lines[i], "demo-vllm-h100.log"));
+          log_row = TRUE;
+        }
+      if (g_str_has_prefix (lines[i] + 2, pc->name))
+        {
+          g_assert_nonnull (strstr (lines[i], "measured by the probe"));
+          probe_row = TRUE;
+        }
+    }
+  g_assert_true (log_row);
+  g_assert_true (probe_row);
+  g_assert_nonnull (strstr (md, "Measured"));
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -524,5 +567,6 @@ main (int argc, char *argv[])
   g_test_add_func ("/report/missing-parts", test_missing_parts);
   g_test_add_func ("/report/deterministic", test_deterministic);
   g_test_add_func ("/report/demo-cli", test_demo_cli);
+  g_test_add_func ("/report/memory-fit-measured", test_memory_fit_measured);
   return g_test_run ();
 }

@@ -8,11 +8,11 @@
 
 G_BEGIN_DECLS
 
-/* The candidate's memory fit at the brief's context and concurrency, or NULL with
- * @reason (owned by the caller). */
-ProcuraFitResult *procura_analysis_fit_candidate (const ProcuraProject   *project,
-                                                  const ProcuraCandidate *candidate,
-                                                  char                  **reason);
+/* The candidate's memory fit at the brief's context and concurrency with its engine log's
+ * and probe's figures (sets @ca's fit_measured and friends), or NULL with @ca->fit_reason. */
+ProcuraFitResult *procura_analysis_fit_candidate (const ProcuraProject     *project,
+                                                  const ProcuraCandidate   *candidate,
+                                                  ProcuraCandidateAnalysis *ca);
 
 /* Fills analysis->tipping_points for the winner and the runner-up (procura-tipping.c). */
 void procura_tipping_points_run (ProcuraAnalysis      *analysis,

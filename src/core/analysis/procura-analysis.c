@@ -37,6 +37,7 @@ candidate_analysis_free (ProcuraCandidateAnalysis *ca)
   g_clear_pointer (&ca->break_even, g_array_unref);
   g_free (ca->fit);
   g_free (ca->fit_reason);
+  g_free (ca->fit_measured_text);
   g_free (ca->cost_interval_reason);
   g_free (ca->latency_run);
   g_free (ca);
@@ -631,7 +632,7 @@ analyse_candidate (ProcuraCandidateAnalysis     *ca,
       co.no_bootstrap = o->no_bootstrap;
       ca->capacity = procura_capacity_from_runs ((const ProcuraRun * const *) runs->pdata, runs->len,
                                                  a->slo_metric, a->slo_percentile, a->slo_threshold_ms, &co);
-      ca->fit = procura_analysis_fit_candidate (p, c, &ca->fit_reason);
+      ca->fit = procura_analysis_fit_candidate (p, c, ca);
       if (procura_is_set (c->capacity_override) && c->capacity_override > 0)
         {
           ca->capacity_at_slo = c->capacity_override;

@@ -24,6 +24,15 @@
 
 G_BEGIN_DECLS
 
+/* What replaced the calculator's estimates in a candidate's memory fit. */
+enum {
+  PROCURA_FIT_MEASURED_WEIGHTS     = 1 << 0,  /* engine log: "Model loading took" */
+  PROCURA_FIT_MEASURED_KV_POOL     = 1 << 1,  /* engine log: "Available KV cache memory" */
+  PROCURA_FIT_MEASURED_CUDA_GRAPHS = 1 << 2,  /* engine log: graph capture */
+  PROCURA_FIT_MEASURED_USABLE      = 1 << 3,  /* probe: the driver's total on the machine */
+  PROCURA_FIT_MEASURED_PROBE_FIT   = 1 << 4,  /* probe: its fit test's verdict and headroom */
+};
+
 /* Overrides for the GUI's SLO and demand controls; NULL / NAN / 0 members keep the
  * project's values. */
 typedef struct {
@@ -78,6 +87,19 @@ typedef struct {
    * when it cannot be computed (unknown model or GPU, ...) */
   ProcuraFitResult     *fit;
   char                 *fit_reason;
+  /* what in @fit is measured rather than estimated (PROCURA_FIT_MEASURED_*): the
+   * candidate's engine startup log replaces the weights, the KV pool and the CUDA graph
+   * figure (and sets the engine's configuration: utilization, version, block size, KV
+   * dtype); its probe result replaces the usable memory (the probe's total, not the
+   * catalog's). 0 when the fit is calculated only. */
+  guint                 fit_measured;
+  char                 *fit_measured_text;  /* a sentence naming the sources, or NULL */
+  gint64                fit_engine_log_id;  /* the log used, 0 none */
+  gint64                fit_probe_id;       /* the probe result used, 0 none */
+  /* the probe's own verdict on its plan ("fit" test), as measured; fit_probe_fits is
+   * meaningful only when fit_probe_headroom_bytes is set (not NAN) */
+  gboolean              fit_probe_fits;
+  double                fit_probe_headroom_bytes;
 
   /* the cost per accepted output at the ends of the capacity interval (procura-
    * uncertainty.c): NAN both when unknown; cost_hi INFINITY when the pessimistic
@@ -182,5 +204,51 @@ JsonNode *procura_analysis_to_json (const ProcuraAnalysis *analysis,
 /* The same as readable text (`procura summary` without --json). */
 char     *procura_analysis_to_text (const ProcuraAnalysis *analysis,
                                     const ProcuraProject  *project);
+
+/* The fit request of a GPU candidate: the brief's model, context and concurrency; the
+ * candidate's GPU (catalog), TP, PP, engine and engine version (the candidate's engine
+ * field, "vllm 0.10.1", else the brief's tooling); with @measured, what its engine log and
+ * probe result measured replaces the estimates (PROCURA_FIT_MEASURED_*). */
+typedef struct {
+  ProcuraFitRequest     request;
+  const ProcuraGpuSpec *gpu;              /* catalog entry */
+  ProcuraModelShape    *owned_model;      /* the catalog's copy when not imported */
+  char                 *engine_version;   /* storage of request.engine_version */
+  guint                 measured;         /* PROCURA_FIT_MEASURED_* */
+  char                 *measured_text;    /* the sources, or NULL */
+  gint64                engine_log_id, probe_id;
+  gboolean              probe_fits;
+  double                probe_headroom_bytes; /* NAN when no probe fit test */
+} ProcuraAnalysisFitSetup;
+
+/* FALSE with @reason (owned by the caller) when the fit cannot be set up (no model,
+ * unknown GPU); free @setup with procura_analysis_fit_setup_clear() after TRUE. */
+gboolean procura_analysis_fit_setup       (const ProcuraProject    *project,
+                                           const ProcuraCandidate  *candidate,
+                                           gboolean                 measured,
+                                           ProcuraAnalysisFitSetup *setup,
+                                           char                   **reason);
+void     procura_analysis_fit_setup_clear (ProcuraAnalysisFitSetup *setup);
+
+/* One line of the calculator beside the candidate's engine log and probe (GiB per GPU, or
+ * tokens for "kv-tokens"): NAN where a source does not state the figure. */
+typedef struct {
+  const char *id;          /* "usable", "weights", "kv-pool", "profile", "cuda-graphs",
+                              "kv-tokens", "headroom" */
+  const char *label;       /* "Weights", ... (English; the GUI translates) */
+  double      calculated;
+  double      engine;      /* from the engine log */
+  double      probe;       /* from the probe result */
+  char       *explanation; /* where the difference comes from, one sentence */
+} ProcuraFitCompareRow;
+
+/* The calculator's figures for @candidate (calculated only, under the engine log's
+ * configuration where there is one) beside its engine log's and probe's, line by line:
+ * usable memory, weights, KV pool, activation and non-torch memory of the profiling run
+ * ("profile": the engine's is its budget less weights and pool), CUDA graphs, KV tokens and
+ * headroom. NULL with @reason when the fit cannot be set up; free with g_array_unref(). */
+GArray *procura_analysis_fit_compare (const ProcuraProject   *project,
+                                      const ProcuraCandidate *candidate,
+                                      char                  **reason);
 
 G_END_DECLS

@@ -211,6 +211,28 @@ candidate_json (JsonBuilder                    *b,
       procura_json_add_number (b, "headroom_bytes", f->headroom_bytes);
       json_builder_set_member_name (b, "estimates");
       json_builder_add_boolean_value (b, f->estimates != 0);
+      procura_json_add_number (b, "usable_memory_bytes", f->usable_memory_bytes);
+      /* the figures an engine log or a probe measured, which replaced the estimates */
+      json_builder_set_member_name (b, "measured");
+      json_builder_begin_array (b);
+      if (ca->fit_measured & PROCURA_FIT_MEASURED_WEIGHTS)
+        json_builder_add_string_value (b, "weights");
+      if (ca->fit_measured & PROCURA_FIT_MEASURED_KV_POOL)
+        json_builder_add_string_value (b, "kv-pool");
+      if (ca->fit_measured & PROCURA_FIT_MEASURED_CUDA_GRAPHS)
+        json_builder_add_string_value (b, "cuda-graphs");
+      if (ca->fit_measured & PROCURA_FIT_MEASURED_USABLE)
+        json_builder_add_string_value (b, "usable-memory");
+      if (ca->fit_measured & PROCURA_FIT_MEASURED_PROBE_FIT)
+        json_builder_add_string_value (b, "probe-fit");
+      json_builder_end_array (b);
+      procura_json_add_string (b, "measured_text", ca->fit_measured_text);
+      if (ca->fit_measured & PROCURA_FIT_MEASURED_PROBE_FIT)
+        {
+          json_builder_set_member_name (b, "probe_fits");
+          json_builder_add_boolean_value (b, ca->fit_probe_fits);
+          procura_json_add_number (b, "probe_headroom_bytes", ca->fit_probe_headroom_bytes);
+        }
       json_builder_end_object (b);
     }
   else
@@ -424,6 +446,8 @@ procura_analysis_to_text (const ProcuraAnalysis *a,
                                 " sequences (TP %d)%s%s\n", ca->fit->fits ? "fits" : "does not fit",
                                 ca->fit->context_tokens, ca->fit->concurrency, ca->fit->tp,
                                 ca->fit->fits ? "" : ": ", ca->fit->fits ? "" : ca->fit->limit_text);
+      if (ca->fit != NULL && ca->fit_measured_text != NULL)
+        g_string_append_printf (s, "  memory fit measured: %s\n", ca->fit_measured_text);
       else if (ca->fit_reason != NULL && ca->kind != PROCURA_CANDIDATE_API)
         g_string_append_printf (s, "  memory fit: not computed (%s)\n", ca->fit_reason);
       if (ca->cost != NULL)

@@ -427,6 +427,31 @@ typedef struct {
  * twice — with its own pool estimate (@calculated) and with the engine's pool
  * (@at_engine_pool) — and returns the rows (GArray of ProcuraFitReconcileRow) comparing
  * them with the log. */
+/* Sets what @log says of the engine's configuration on @request (engine, TP, PP,
+ * utilization, max_model_len as the context, version and its CUDA graph rule, block size,
+ * KV dtype); the pool and the other figures stay as they are. FALSE with an error when
+ * the log names a KV dtype the calculator does not know. */
+gboolean procura_fit_request_apply_log (ProcuraFitRequest      *request,
+                                        const ProcuraEngineLog *log,
+                                        GError                **error);
+
+/* An engine named in free text, as a brief's tooling or a candidate's engine field says
+ * it ("vllm 0.10.1", "vLLM v0.19.0", "vllm==0.11", "vllm/vllm-openai:v0.11.0",
+ * "SGLang 0.4.6"): TRUE when it names vLLM or SGLang, with @version set to the version
+ * (newly allocated) or NULL when none is given. */
+gboolean procura_fit_engine_from_text (const char       *text,
+                                       ProcuraFitEngine *engine,
+                                       char            **version);
+
+/* The engine a candidate runs and its version (newly allocated, NULL when unknown): its
+ * engine field (@candidate_engine, "vllm 0.10.1"), else the brief's @tooling ("vLLM
+ * 0.19.0") when that names the same engine or the candidate names none; vLLM when
+ * nothing says. The analysis, the Fit page and the CLI all take it from here. */
+void     procura_fit_engine_resolve (const char       *candidate_engine,
+                                     const char       *tooling,
+                                     ProcuraFitEngine *engine,
+                                     char            **version);
+
 GArray  *procura_fit_reconcile (const ProcuraEngineLog  *log,
                                 const ProcuraFitRequest *request_base,
                                 ProcuraFitResult        *calculated,
