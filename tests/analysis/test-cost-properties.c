@@ -371,7 +371,7 @@ static void
 test_tipping_points (void)
 {
   g_autoptr(GRand) rng = g_rand_new_with_seed (seed ^ 0x33333333u);
-  guint checked = 0;
+  guint checked = 0, at_tie = 0;
 
   for (guint i = 0; i < CASES; i++)
     {
@@ -389,6 +389,14 @@ test_tipping_points (void)
 
           if (isnan (t->value))
             continue;
+          /* a ranking within 0.1 % of a tie is at its tipping point already: "just short
+           * of it" lies on the other side of now, so there is no order to hold (seen with
+           * clang's floating point, not gcc's, on the same case) */
+          if (fabs (t->value - t->current) <= 1e-3 * fabs (t->current))
+            {
+              at_tie++;
+              continue;
+            }
           dir = t->value > t->current ? 1 : -1;
           if (flipped (a, p, t, t->value * (1 - dir * 1e-3)))
             g_error ("seed %u case %u: %s of %s: the ranking already flips 0.1 %% short of %.9g (now %.9g)",
@@ -399,7 +407,7 @@ test_tipping_points (void)
           checked++;
         }
     }
-  g_test_message ("%u tipping points checked", checked);
+  g_test_message ("%u tipping points checked, %u at a tie already", checked, at_tie);
   g_assert_cmpuint (checked, >=, CASES);
 }
 
