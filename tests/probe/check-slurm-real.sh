@@ -22,7 +22,7 @@ done
 [ "$(id -u)" -eq 0 ] || skip "slurmd runs jobs as their user: run as root"
 [ -n "${PROCURA_TEST_FAKE_CUDA:-}" ] || skip "run through meson test (the fake driver is needed)"
 
-T=$(mktemp -d /tmp/procura-slurm-XXXXXX)
+T=$(mktemp -d -t procura-slurm-XXXXXX)
 chmod 755 "$T"   # munged wants its socket folder searchable
 pids=()
 cleanup() {
