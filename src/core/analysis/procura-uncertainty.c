@@ -185,9 +185,16 @@ ranking_separation (ProcuraAnalysis *a)
     where_to_measure (where, a, first);
   if (m2)
     {
-      if (m1)
-        g_string_append (where, " and ");
-      where_to_measure (where, a, second);
+      g_autoptr (GString) other = g_string_new (NULL);
+
+      /* a hybrid is measured on its GPU candidate: name that one once */
+      where_to_measure (other, a, second);
+      if (!g_string_equal (other, where))
+        {
+          if (m1)
+            g_string_append (where, " and ");
+          g_string_append_len (where, other->str, other->len);
+        }
     }
 
   if (isnan (first->cost_lo) || isnan (second->cost_lo))
