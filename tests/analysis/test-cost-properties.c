@@ -382,6 +382,17 @@ test_tipping_points (void)
       procura_analysis_options_init (&o);
       o.no_bootstrap = TRUE;
       a = procura_analysis_run (p, &o);
+      /* a hybrid whose GPUs take the whole load is its GPU candidate again: never ranked
+       * beside it, where it would tie with itself and give tipping points at "now" */
+      for (guint k = 0; k < a->candidates->len; k++)
+        {
+          const ProcuraCandidateAnalysis *ca = g_ptr_array_index (a->candidates, k);
+
+          if (ca->kind == PROCURA_CANDIDATE_HYBRID && ca->derived && ca->rank > 0)
+            g_assert_cmpfloat (ca->cost->api_share, >, 0);
+          if (ca->kind == PROCURA_CANDIDATE_HYBRID && ca->derived && ca->cost == NULL)
+            g_assert_nonnull (ca->cost_reason);
+        }
       for (guint k = 0; k < a->tipping_points->len; k++)
         {
           const ProcuraTippingPoint *t = g_ptr_array_index (a->tipping_points, k);

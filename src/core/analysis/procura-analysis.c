@@ -928,6 +928,17 @@ add_derived_hybrid (ProcuraAnalysis              *a,
       g_error_free (error);
       procura_cost_inputs_free (in);
     }
+  else if (!(ca->cost->api_share > 0))
+    {
+      /* at the replica count that costs least its GPUs take the whole load and the API
+       * nothing: that is no hybrid but its GPU candidate run for the peak, so it is not
+       * ranked beside it (a tie with itself would decide nothing) */
+      ca->cost_reason = g_strdup_printf ("not a hybrid at this demand: at the replica count that costs "
+                                         "least, %s takes the whole load and nothing goes to %s",
+                                         g->name, api->name);
+      g_clear_pointer (&ca->cost, procura_cost_result_free);
+      procura_cost_inputs_free (in);
+    }
   else
     {
       ca->inputs = in;
