@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "procura-analysis.h"
+#include "procura-units.h"
 
 /* @n samples, shuffled 0 .. scale x (n - 1) ms. */
 static void
@@ -134,6 +135,16 @@ test_cost_interval_and_overlap (void)
   g_assert_cmpfloat_with_epsilon (c1->cost_lo, by_hand (hi, peak, 2.5), 1e-12);
   g_assert_cmpfloat_with_epsilon (c1->cost_hi, by_hand (lo, peak, 2.5), 1e-12);
   g_assert_cmpfloat_with_epsilon (c2->cost_hi, by_hand (lo, peak, 2.6), 1e-12);
+  /* the ends said in the project's money format and unit, once, not as raw numbers */
+  {
+    g_autofree char *lo_text = procura_units_cost_scaled (c1->cost_lo, a->unit_factor, a->currency);
+    g_autofree char *hi_text = procura_units_cost_scaled (c1->cost_hi, a->unit_factor, a->currency);
+    g_autofree char *per = procura_units_per_label (a->unit_factor, a->unit_label);
+    g_autofree char *want = g_strdup_printf ("%s to %s %s:", lo_text, hi_text, per);
+
+    g_assert_cmpstr (lo_text, !=, hi_text);
+    g_assert_true (g_str_has_prefix (c1->cost_interval_reason, want));
+  }
 
   /* 2.5 vs 2.6 $/GPU-h: [2, 3] x 2.5 and [2, 3] x 2.6 overlap */
   g_assert_cmpint (c1->rank, ==, 1);

@@ -14,6 +14,7 @@
 #include <math.h>
 
 #include "procura-analysis-private.h"
+#include "procura-units.h"
 
 const char *
 procura_separation_name (ProcuraSeparation s)
@@ -108,18 +109,28 @@ candidate_interval (const ProcuraAnalysis    *a,
   /* the reading lies inside its interval, and so does its cost */
   ca->cost_lo = MIN (ca->cost_lo, ca->cost->cost_per_accepted);
   ca->cost_hi = MAX (ca->cost_hi, ca->cost->cost_per_accepted);
-  if (isinf (ca->cost_hi))
-    ca->cost_interval_reason = g_strdup_printf ("from %.6g per accepted output (at %.4g req/s per replica) "
-                                                "with no upper end: at the upper ends of the percentiles' "
-                                                "intervals no load meets the target",
-                                                ca->cost_lo, cap->capacity_hi_rps);
-  else
-    ca->cost_interval_reason = g_strdup_printf ("%.6g to %.6g per accepted output: the cost at %.4g and at "
-                                                "%.4g req/s per replica, the ends of the capacity interval%s",
-                                                ca->cost_lo, ca->cost_hi, cap->capacity_hi_rps,
-                                                cap->capacity_lo_rps,
-                                                cap->hi_lower_bound ? " (whose high end is itself a lower "
-                                                                      "bound: the sweep did not saturate)" : "");
+  {
+    g_autofree char *lo = procura_units_cost_scaled (ca->cost_lo, a->unit_factor, a->currency);
+    g_autofree char *hi = procura_units_cost_scaled (ca->cost_hi, a->unit_factor, a->currency);
+    g_autofree char *per = procura_units_per_label (a->unit_factor, a->unit_label);
+    const char *open_end = cap->hi_lower_bound ? "; the high end is itself a lower bound, the sweep did not "
+                                                 "saturate" : "";
+
+    if (isinf (ca->cost_hi))
+      ca->cost_interval_reason = g_strdup_printf ("from %s %s (at %.4g req/s per replica) with no upper end: "
+                                                  "at the upper ends of the percentiles' intervals no load "
+                                                  "meets the target", lo, per, cap->capacity_hi_rps);
+    else if (g_strcmp0 (lo, hi) == 0)
+      /* both ends need as many replicas as the reading: the interval does not move the cost */
+      ca->cost_interval_reason = g_strdup_printf ("%s %s at both ends of the capacity interval (%.4g and "
+                                                  "%.4g req/s per replica%s): the same number of replicas "
+                                                  "carries the demand", lo, per, cap->capacity_hi_rps,
+                                                  cap->capacity_lo_rps, open_end);
+    else
+      ca->cost_interval_reason = g_strdup_printf ("%s to %s %s: the cost at %.4g and at %.4g req/s per "
+                                                  "replica, the ends of the capacity interval%s", lo, hi, per,
+                                                  cap->capacity_hi_rps, cap->capacity_lo_rps, open_end);
+  }
 }
 
 /* "X (between 10 and 20 req/s)" or "X (beyond 20 req/s)": where to measure. */
