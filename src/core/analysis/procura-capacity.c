@@ -281,12 +281,20 @@ read_interval (ProcuraCapacity *c)
   c->capacity_lo_rps = pess.status == PROCURA_CAPACITY_MISSES ? 0 : pess.rps;
   c->capacity_hi_rps = opt.rps;   /* NAN when even the optimistic reading misses */
   c->hi_lower_bound = opt.status == PROCURA_CAPACITY_NOT_SATURATED;
-  c->interval_reason = g_strdup_printf ("%.4g to %.4g req/s%s: the same rule read off the upper ends of "
-                                        "the points' bootstrap intervals, then off their lower ends%s",
-                                        c->capacity_lo_rps, c->capacity_hi_rps,
-                                        c->hi_lower_bound ? " or more" : "",
-                                        pess.status == PROCURA_CAPACITY_MISSES
-                                        ? "; at the upper ends no load meets the target" : "");
+  if (c->hi_lower_bound && pess.status == PROCURA_CAPACITY_NOT_SATURATED &&
+      c->capacity_lo_rps == c->capacity_hi_rps)
+    /* both readings stop at the highest load measured: the interval is one open end */
+    c->interval_reason = g_strdup_printf ("%.4g req/s or more: even at the upper ends of the points' "
+                                          "bootstrap intervals the highest load measured meets the target, "
+                                          "so the sweep bounds the capacity from below only",
+                                          c->capacity_lo_rps);
+  else
+    c->interval_reason = g_strdup_printf ("%.4g to %.4g req/s%s: the same rule read off the upper ends of "
+                                          "the points' bootstrap intervals, then off their lower ends%s",
+                                          c->capacity_lo_rps, c->capacity_hi_rps,
+                                          c->hi_lower_bound ? " or more" : "",
+                                          pess.status == PROCURA_CAPACITY_MISSES
+                                          ? "; at the upper ends no load meets the target" : "");
 }
 
 ProcuraCapacity *

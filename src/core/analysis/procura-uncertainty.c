@@ -120,6 +120,9 @@ candidate_interval (const ProcuraAnalysis    *a,
       ca->cost_interval_reason = g_strdup_printf ("from %s %s (at %.4g req/s per replica) with no upper end: "
                                                   "at the upper ends of the percentiles' intervals no load "
                                                   "meets the target", lo, per, cap->capacity_hi_rps);
+    else if (g_strcmp0 (lo, hi) == 0 && cap->capacity_hi_rps == cap->capacity_lo_rps)
+      ca->cost_interval_reason = g_strdup_printf ("%s %s: the capacity interval is one point (%.4g req/s per "
+                                                  "replica%s)", lo, per, cap->capacity_hi_rps, open_end);
     else if (g_strcmp0 (lo, hi) == 0)
       /* both ends need as many replicas as the reading: the interval does not move the cost */
       ca->cost_interval_reason = g_strdup_printf ("%s %s at both ends of the capacity interval (%.4g and "
