@@ -365,67 +365,148 @@ load_stats (ProcuraStore  *store,
   return TRUE;
 }
 
+/* Samples are read without sorting BLOBs: the query orders the rows by their small
+ * columns only (the BLOB's type and length come from the record header, without reading
+ * its pages), then each BLOB is read by incremental I/O straight into its array: one copy,
+ * no temporary the size of the BLOB. */
+#define SAMPLES_SELECT \
+  "SELECT id, run_id, metric, n, typeof (data) AS type, length (data) AS len FROM run_samples"
+
+static gboolean
+samples_damaged (ProcuraStore  *store,
+                 gint64         run_id,
+                 const char    *metric,
+                 gint64         len,
+                 gint64         n,
+                 GError       **error)
+{
+  g_set_error (error, PROCURA_STORE_ERROR, PROCURA_STORE_ERROR_DAMAGED,
+               "%s: the project file is damaged: table “run_samples”, column “data”, run %"
+               G_GINT64_FORMAT ": samples of “%s” "
+               "hold %" G_GINT64_FORMAT " bytes for %" G_GINT64_FORMAT " values (8 bytes each "
+               "expected)", store->path, run_id, metric != NULL ? metric : "?", len, n);
+  return FALSE;
+}
+
 static gboolean
 read_samples_row (ProcuraStore  *store,
                   sqlite3_stmt  *stmt,
                   ProcuraRun    *run,
                   GError       **error)
 {
-  g_autofree char *metric = valid_text ((const char *) sqlite3_column_text (stmt, 1),
-                                        sqlite3_column_bytes (stmt, 1));
-  gint64 n = sqlite3_column_int64 (stmt, 2);
-  const void *data = sqlite3_column_blob (stmt, 3);
-  gint64 len = sqlite3_column_bytes (stmt, 3);
-  double *values = NULL;
-  gsize count = 0;
+  gint64 row_id = sqlite3_column_int64 (stmt, 0);
+  gint64 run_id = sqlite3_column_int64 (stmt, 1);
+  g_autofree char *metric = valid_text ((const char *) sqlite3_column_text (stmt, 2),
+                                        sqlite3_column_bytes (stmt, 2));
+  gint64 n = sqlite3_column_int64 (stmt, 3);
+  const char *type = (const char *) sqlite3_column_text (stmt, 4);
+  gint64 len = sqlite3_column_int64 (stmt, 5);
+  g_autofree double *values = NULL;
+  sqlite3_blob *blob = NULL;
+  int rc;
 
-  if (metric == NULL || sqlite3_column_type (stmt, 3) != SQLITE_BLOB
-      || n < 0 || n > G_MAXINT64 / 8 || len != n * 8
-      || !procura_samples_decode (data, (gsize) len, &values, &count))
+  if (metric == NULL || g_strcmp0 (type, "blob") != 0
+      || n < 0 || n > G_MAXINT64 / 8 || len != n * 8 || len > STORE_MAX_LENGTH)
+    return samples_damaged (store, run_id, metric, len, n, error);
+
+  values = g_new (double, n > 0 ? n : 1);
+  if (len > 0)
     {
-      g_set_error (error, PROCURA_STORE_ERROR, PROCURA_STORE_ERROR_DAMAGED,
-                   "%s: the project file is damaged: table “run_samples”, column “data”, run %"
-                   G_GINT64_FORMAT ": samples of “%s” "
-                   "hold %" G_GINT64_FORMAT " bytes for %" G_GINT64_FORMAT " values (8 bytes each "
-                   "expected)", store->path, (gint64) sqlite3_column_int64 (stmt, 0),
-                   metric != NULL ? metric : "?", len, n);
-      return FALSE;
+      rc = sqlite3_blob_open (store->db, "main", "run_samples", "data", row_id, 0, &blob);
+      if (rc == SQLITE_OK && sqlite3_blob_bytes (blob) != len)
+        {
+          sqlite3_blob_close (blob);
+          return samples_damaged (store, run_id, metric, len, n, error);
+        }
+      if (rc == SQLITE_OK)
+        rc = sqlite3_blob_read (blob, values, (int) len, 0);
+      sqlite3_blob_close (blob);
+      if (rc != SQLITE_OK)
+        {
+          store_error (store, error, "cannot read the samples");
+          return FALSE;
+        }
+#if G_BYTE_ORDER != G_LITTLE_ENDIAN
+      for (gint64 i = 0; i < n; i++)
+        {
+          guint64 bits;
+          memcpy (&bits, &values[i], 8);
+          bits = GUINT64_FROM_LE (bits);
+          memcpy (&values[i], &bits, 8);
+        }
+#endif
     }
-  procura_run_take_samples (run, metric, values, count);
+  procura_run_take_samples (run, metric, g_steal_pointer (&values), (gsize) n);
   return TRUE;
+}
+
+/* Reads the rows of @stmt (SAMPLES_SELECT ...) into the run of @by_id (run id -> run), or
+ * into @only when not NULL. */
+static gboolean
+read_samples_rows (ProcuraStore  *store,
+                   sqlite3_stmt  *stmt,
+                   GHashTable    *by_id,
+                   ProcuraRun    *only,
+                   GError       **error)
+{
+  gboolean began = FALSE;
+  gboolean ok = TRUE;
+  int rc;
+
+  /* one snapshot for the query and the BLOB reads, unless the caller has one */
+  if (sqlite3_get_autocommit (store->db))
+    {
+      if (sqlite3_exec (store->db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK)
+        {
+          store_error (store, error, "cannot read the samples");
+          return FALSE;
+        }
+      began = TRUE;
+    }
+  while (ok && (rc = sqlite3_step (stmt)) == SQLITE_ROW)
+    {
+      gint64 run_id = sqlite3_column_int64 (stmt, 1);
+      ProcuraRun *r = only != NULL ? only : g_hash_table_lookup (by_id, &run_id);
+
+      if (r != NULL && !read_samples_row (store, stmt, r, error))
+        ok = FALSE;
+    }
+  if (ok && rc != SQLITE_DONE)
+    {
+      store_error (store, error, "cannot read the samples");
+      ok = FALSE;
+    }
+  sqlite3_reset (stmt);
+  if (began)
+    sqlite3_exec (store->db, "COMMIT", NULL, NULL, NULL);
+  return ok;
 }
 
 static gboolean
 load_all_samples (ProcuraStore  *store,
                   GPtrArray     *runs,
+                  const char    *metric,
                   GError       **error)
 {
   g_autoptr (GHashTable) by_id = g_hash_table_new (g_int64_hash, g_int64_equal);
   g_autoptr (sqlite3_stmt) stmt = NULL;
-  int rc;
 
+  if (runs->len == 0)
+    return TRUE;
   for (guint i = 0; i < runs->len; i++)
     {
       ProcuraRun *r = g_ptr_array_index (runs, i);
       g_hash_table_insert (by_id, &r->id, r);
     }
-  stmt = store_prepare (store, "SELECT run_id, metric, n, data FROM run_samples ORDER BY run_id, id", error);
-  if (stmt == NULL)
-    return FALSE;
-  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
+  if (metric != NULL)
     {
-      gint64 run_id = sqlite3_column_int64 (stmt, 0);
-      ProcuraRun *r = g_hash_table_lookup (by_id, &run_id);
-
-      if (r != NULL && !read_samples_row (store, stmt, r, error))
-        return FALSE;
+      stmt = store_prepare (store, SAMPLES_SELECT " WHERE metric = :metric ORDER BY run_id, id", error);
+      if (stmt != NULL)
+        bind_text (stmt, "metric", metric);
     }
-  if (rc != SQLITE_DONE)
-    {
-      store_error (store, error, "cannot read the samples");
-      return FALSE;
-    }
-  return TRUE;
+  else
+    stmt = store_prepare (store, SAMPLES_SELECT " ORDER BY run_id, id", error);
+  return stmt != NULL && read_samples_rows (store, stmt, by_id, NULL, error);
 }
 
 gboolean
@@ -435,23 +516,42 @@ procura_store_load_samples (ProcuraStore  *store,
                             GError       **error)
 {
   g_autoptr (sqlite3_stmt) stmt = NULL;
-  int rc;
 
   g_return_val_if_fail (store != NULL && run != NULL, FALSE);
-  stmt = store_prepare (store, "SELECT run_id, metric, n, data FROM run_samples WHERE run_id = :id ORDER BY id",
-                        error);
+  stmt = store_prepare (store, SAMPLES_SELECT " WHERE run_id = :id ORDER BY id", error);
   if (stmt == NULL)
     return FALSE;
   bind_int (stmt, "id", run_id);
-  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
-    if (!read_samples_row (store, stmt, run, error))
-      return FALSE;
-  if (rc != SQLITE_DONE)
-    {
-      store_error (store, error, "cannot read the samples");
-      return FALSE;
-    }
-  return TRUE;
+  return read_samples_rows (store, stmt, NULL, run, error);
+}
+
+gboolean
+procura_store_load_run_samples (ProcuraStore  *store,
+                                ProcuraRun    *run,
+                                const char    *metric,
+                                GError       **error)
+{
+  g_autoptr (sqlite3_stmt) stmt = NULL;
+
+  g_return_val_if_fail (store != NULL && run != NULL, FALSE);
+  if (metric == NULL)
+    return procura_store_load_samples (store, run->id, run, error);
+  stmt = store_prepare (store, SAMPLES_SELECT " WHERE run_id = :id AND metric = :metric", error);
+  if (stmt == NULL)
+    return FALSE;
+  bind_int (stmt, "id", run->id);
+  bind_text (stmt, "metric", metric);
+  return read_samples_rows (store, stmt, NULL, run, error);
+}
+
+gboolean
+procura_store_load_project_samples (ProcuraStore    *store,
+                                    ProcuraProject  *project,
+                                    const char      *metric,
+                                    GError         **error)
+{
+  g_return_val_if_fail (store != NULL && project != NULL, FALSE);
+  return load_all_samples (store, project->runs, metric, error);
 }
 
 GPtrArray *
@@ -465,7 +565,7 @@ procura_store_list_runs (ProcuraStore      *store,
   if (!load_rows (store, RUN_SELECT " WHERE r.deleted_by IS NULL AND" LIVE_CANDIDATE " ORDER BY r.id",
                   read_run_row, runs, error)
       || !load_stats (store, runs, error)
-      || ((flags & PROCURA_STORE_LOAD_WITH_SAMPLES) && !load_all_samples (store, runs, error)))
+      || ((flags & PROCURA_STORE_LOAD_WITH_SAMPLES) && !load_all_samples (store, runs, NULL, error)))
     return NULL;
   return g_steal_pointer (&runs);
 }
@@ -601,6 +701,9 @@ procura_store_load_project (ProcuraStore      *store,
       runs = procura_store_list_runs (store, flags, error);
       ok = runs != NULL;
     }
+  if (ok && (flags & PROCURA_STORE_LOAD_SLO_SAMPLES) && !(flags & PROCURA_STORE_LOAD_WITH_SAMPLES)
+      && p->brief->slo_metric != NULL)
+    ok = load_all_samples (store, runs, p->brief->slo_metric, error);
 
   sqlite3_exec (store->db, "COMMIT", NULL, NULL, NULL);
   if (!ok)
