@@ -108,7 +108,7 @@ procura_cli_render (int    argc,
 
   store = procura_store_open (argv[1], PROCURA_STORE_OPEN_READ_ONLY, &error);
   if (store != NULL)
-    project = procura_store_load_project (store, PROCURA_STORE_LOAD_WITH_SAMPLES, &error);
+    project = procura_store_load_project (store, PROCURA_STORE_LOAD_SLO_SAMPLES, &error);
   if (project == NULL)
     {
       /* the store's messages name the file */

@@ -50,7 +50,7 @@ procura_cli_report (int    argc,
   store = procura_store_open (argv[1], PROCURA_STORE_OPEN_READ_ONLY, &error);
   if (store == NULL)
     return procura_cli_fail ("report", PROCURA_EXIT_BAD_INPUT, "%s", error->message);
-  project = procura_store_load_project (store, PROCURA_STORE_LOAD_WITH_SAMPLES, &error);
+  project = procura_store_load_project (store, PROCURA_STORE_LOAD_SLO_SAMPLES, &error);
   if (project == NULL)
     return procura_cli_fail ("report", PROCURA_EXIT_BAD_INPUT, "%s", error->message);
 
@@ -58,7 +58,7 @@ procura_cli_report (int    argc,
     {
       since_store = procura_store_open (since_path, PROCURA_STORE_OPEN_READ_ONLY, &error);
       if (since_store != NULL)
-        since = procura_store_load_project (since_store, PROCURA_STORE_LOAD_WITH_SAMPLES, &error);
+        since = procura_store_load_project (since_store, PROCURA_STORE_LOAD_SLO_SAMPLES, &error);
       if (since == NULL)
         return procura_cli_fail ("report", PROCURA_EXIT_BAD_INPUT, "--since %s: %s", since_path, error->message);
     }

@@ -66,7 +66,13 @@ procura_cli_summary (int    argc,
 
   store = procura_store_open (argv[1], PROCURA_STORE_OPEN_READ_ONLY, &error);
   if (store != NULL)
-    project = procura_store_load_project (store, PROCURA_STORE_LOAD_WITH_SAMPLES, &error);
+    project = procura_store_load_project (store, PROCURA_STORE_LOAD_DEFAULT, &error);
+  /* the samples of the one latency metric the analysis reads, not the others */
+  if (project != NULL && (metric != NULL || project->brief->slo_metric != NULL)
+      && !procura_store_load_project_samples (store, project,
+                                              metric != NULL ? metric : project->brief->slo_metric,
+                                              &error))
+    g_clear_pointer (&project, procura_project_free);
   if (project == NULL)
     {
       g_free (metric);

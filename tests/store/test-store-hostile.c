@@ -279,6 +279,8 @@ test_corrupt_page (void)
 
   g_assert_true (g_file_get_contents (path, &data, &len, NULL));
   page_size = ((guint8) data[16] << 8) | (guint8) data[17];
+  if (page_size == 1)  /* how the header writes 65536 */
+    page_size = 65536;
   /* page 2 holds the first table's root (project); scribble over its cell area */
   g_assert_cmpuint (len, >=, (gsize) page_size * 3);
   for (int i = 0; i < 64; i++)

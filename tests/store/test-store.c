@@ -193,6 +193,8 @@ test_create_and_reopen (Fixture       *f,
   g_assert_cmpint (sql_count (f->path, "PRAGMA user_version"), ==, PROCURA_STORE_SCHEMA_VERSION);
   g_assert_cmpint (sql_count (f->path, "PRAGMA application_id"), ==, PROCURA_STORE_APPLICATION_ID);
   g_assert_cmpint (sql_count (f->path, "SELECT count(*) FROM pragma_journal_mode WHERE journal_mode = 'wal'"), ==, 1);
+  /* large pages: a run's sample BLOBs are written in large sequential writes */
+  g_assert_cmpint (sql_count (f->path, "PRAGMA page_size"), ==, 65536);
 
   /* refuses to overwrite */
   again = procura_store_create (f->path, "Other", &error);
@@ -651,6 +653,46 @@ test_import (Fixture       *f,
   g_assert_cmpuint (procura_run_get_samples (fresh, "e2e")->n, ==, 500);
   g_assert_cmpfloat (procura_run_get_samples (fresh, "e2e")->values[499], ==, 1499.0);
   procura_run_free (fresh);
+
+  /* one metric of one run, then one metric of every run of a snapshot without samples */
+  {
+    ProcuraRun *r1 = g_ptr_array_index (p->runs, 1);
+    ProcuraRun *src1 = g_ptr_array_index (res->runs, 1);
+    const ProcuraSamples *got;
+
+    g_assert_cmpuint (r1->samples->len, ==, 0);
+    g_assert_true (procura_store_load_run_samples (store, r1, "e2e", &error));
+    g_assert_no_error (error);
+    g_assert_cmpuint (r1->samples->len, ==, 1);
+    got = procura_run_get_samples (r1, "e2e");
+    g_assert_nonnull (got);
+    g_assert_cmpuint (got->n, ==, procura_run_get_samples (src1, "e2e")->n);
+    g_assert_cmpmem (got->values, got->n * sizeof (double),
+                     procura_run_get_samples (src1, "e2e")->values, got->n * sizeof (double));
+    /* a metric the run has no samples of */
+    g_assert_true (procura_store_load_run_samples (store, r1, "itl", &error));
+    g_assert_no_error (error);
+    g_assert_cmpuint (r1->samples->len, ==, 1);
+
+    g_assert_true (procura_store_load_project_samples (store, p, "ttft", &error));
+    g_assert_no_error (error);
+    for (guint i = 0; i < 3; i++)
+      {
+        ProcuraRun *r = g_ptr_array_index (p->runs, i);
+        const ProcuraSamples *want = procura_run_get_samples (g_ptr_array_index (res->runs, i), "ttft");
+
+        if (i != 1)
+          g_assert_null (procura_run_get_samples (r, "e2e"));  /* only the metric asked for */
+        if (want == NULL)
+          {
+            g_assert_null (procura_run_get_samples (r, "ttft"));
+            continue;
+          }
+        got = procura_run_get_samples (r, "ttft");
+        g_assert_nonnull (got);
+        g_assert_cmpmem (got->values, got->n * sizeof (double), want->values, want->n * sizeof (double));
+      }
+  }
 
   /* provenance */
   g_assert_cmpuint (p->provenance->len, ==, 1);

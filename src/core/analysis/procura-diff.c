@@ -851,7 +851,7 @@ procura_diff_files (const char  *old_path,
       g_autoptr (ProcuraStore) store = procura_store_open (paths[i], PROCURA_STORE_OPEN_READ_ONLY, &local);
 
       if (store != NULL)
-        projects[i] = procura_store_load_project (store, PROCURA_STORE_LOAD_WITH_SAMPLES, &local);
+        projects[i] = procura_store_load_project (store, PROCURA_STORE_LOAD_SLO_SAMPLES, &local);
       if (projects[i] == NULL)
         {
           /* store messages usually name the file already */

@@ -58,6 +58,9 @@ typedef enum {
 typedef enum {
   PROCURA_STORE_LOAD_DEFAULT      = 0,        /* summary figures and stats, no samples */
   PROCURA_STORE_LOAD_WITH_SAMPLES = 1 << 0,   /* also every per-request sample array */
+  PROCURA_STORE_LOAD_SLO_SAMPLES  = 1 << 1,   /* also the samples of the brief's latency
+                                                 metric (all the analysis, figures and
+                                                 report read), not the others */
 } ProcuraStoreLoad;
 
 typedef struct _ProcuraStore ProcuraStore;
@@ -96,7 +99,7 @@ gboolean procura_store_end_batch   (ProcuraStore  *store,
                                     GError       **error);
 
 /* The whole project in memory (what the analysis, figures and report read). Runs
- * carry their stats; samples only with WITH_SAMPLES. Deleted (undoable) candidates
+ * carry their stats; samples only with WITH_SAMPLES (all) or SLO_SAMPLES (one metric). Deleted (undoable) candidates
  * and runs are not included. */
 ProcuraProject *procura_store_load_project (ProcuraStore      *store,
                                             ProcuraStoreLoad   flags,
@@ -106,6 +109,19 @@ gboolean        procura_store_load_samples (ProcuraStore      *store,
                                             gint64             run_id,
                                             ProcuraRun        *run,
                                             GError           **error);
+/* Samples on demand (a snapshot loaded without them stays cheap however large the runs):
+ * loads the samples of @metric (NULL: of every metric) of @run, the run with id @run->id,
+ * into it (replacing any it has of that metric). A metric the run has no samples of is
+ * not an error. */
+gboolean        procura_store_load_run_samples (ProcuraStore   *store,
+                                                ProcuraRun     *run,
+                                                const char     *metric,
+                                                GError        **error);
+/* The same for every run of @project, in one read. */
+gboolean        procura_store_load_project_samples (ProcuraStore    *store,
+                                                    ProcuraProject  *project,
+                                                    const char      *metric,
+                                                    GError         **error);
 
 /* Project-level fields: one transaction each; update `modified`. */
 gboolean procura_store_set_title        (ProcuraStore              *store,
