@@ -26,6 +26,10 @@ ProcuraChart *procura_chart_view_get_chart  (ProcuraChartView *self);
 /* Multiplies the theme's font size and line width (presentation mode). */
 void          procura_chart_view_set_scale  (ProcuraChartView *self,
                                              double            scale);
+/* Buttons laid over the chart (a card's header): the chart keeps its title and labels
+ * clear of where @overlay is (held weakly; NULL: none). */
+void          procura_chart_view_set_overlay (ProcuraChartView *self,
+                                              GtkWidget        *overlay);
 /* Legend toggles: hides or shows the series called @name (and its band). The choice
  * is kept by name, so it survives a rebuilt chart (new SLO or demand). */
 void          procura_chart_view_set_series_hidden (ProcuraChartView *self,
