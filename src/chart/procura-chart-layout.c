@@ -596,6 +596,7 @@ text_commit (Ctx      *c,
   p->t.tx = x;
   p->t.ty = y;
   p->t.alpha = alpha;
+  p->t.box.opacity = alpha;
   p->t.halo = halo;
   p->t.box.x = r.x;
   p->t.box.y = r.y;

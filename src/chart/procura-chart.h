@@ -390,6 +390,7 @@ typedef struct {
   double               x, y, width, height; /* the box the text covers (with its halo) */
   const char          *text;                /* the whole text, also when it was ellipsized */
   gboolean             truncated;           /* drawn ellipsized */
+  double               opacity;             /* of the theme's foreground it is drawn in */
 } ProcuraChartTextBox;
 
 /* Every text box of the last draw, in drawing order. */

@@ -44,7 +44,7 @@ chart_count_collisions (const ProcuraChartLayout *layout,
         }
       if (reserved != NULL)
         {
-          ProcuraChartTextBox r = { 0, reserved[0], reserved[1], reserved[2], reserved[3], NULL, FALSE };
+          ProcuraChartTextBox r = { 0, reserved[0], reserved[1], reserved[2], reserved[3], NULL, FALSE, 1 };
 
           if (chart_boxes_overlap (a, &r))
             {

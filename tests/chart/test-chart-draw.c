@@ -845,7 +845,7 @@ test_reserved_corner (void)
   for (guint i = 0; i < procura_chart_layout_get_n_texts (plain); i++)
     {
       const ProcuraChartTextBox *b = procura_chart_layout_get_text (plain, i);
-      ProcuraChartTextBox r = { 0, reserved[0], reserved[1], reserved[2], reserved[3], NULL, FALSE };
+      ProcuraChartTextBox r = { 0, reserved[0], reserved[1], reserved[2], reserved[3], NULL, FALSE, 1 };
 
       under |= chart_boxes_overlap (b, &r);
     }
