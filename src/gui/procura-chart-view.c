@@ -434,6 +434,17 @@ procura_chart_view_set_scale (ProcuraChartView *self,
   invalidate (self);
 }
 
+const ProcuraChartLayout *
+procura_chart_view_get_layout (ProcuraChartView *self)
+{
+  g_return_val_if_fail (PROCURA_IS_CHART_VIEW (self), NULL);
+#ifdef PROCURA_GUI_HAVE_CHART
+  return self->layout;
+#else
+  return NULL;
+#endif
+}
+
 void
 procura_chart_view_set_overlay (ProcuraChartView *self,
                                 GtkWidget        *overlay)
@@ -479,7 +490,9 @@ procura_chart_view_dispose (GObject *object)
   ProcuraChartView *self = PROCURA_CHART_VIEW (object);
 
   g_signal_handlers_disconnect_by_data (adw_style_manager_get_default (), self);
-  procura_chart_view_set_overlay (self, NULL);
+  if (self->overlay != NULL)
+    g_object_remove_weak_pointer (G_OBJECT (self->overlay), (gpointer *) &self->overlay);
+  self->overlay = NULL;
   g_clear_pointer (&self->cache, gsk_render_node_unref);
 #ifdef PROCURA_GUI_HAVE_CHART
   g_clear_pointer (&self->chart, procura_chart_unref);
