@@ -88,7 +88,7 @@ procura_chart_write_png (ProcuraChart            *chart,
                                         (int) ceil (height * scale));
   cr = cairo_create (surface);
   cairo_scale (cr, scale, scale);
-  procura_chart_draw (chart, cr, width, height, theme);
+  procura_chart_draw (chart, NULL, cr, width, height, theme);
   status = cairo_status (cr);
   cairo_destroy (cr);
   if (status == CAIRO_STATUS_SUCCESS)
@@ -128,7 +128,7 @@ procura_chart_write_svg (ProcuraChart            *chart,
       return check_status (status, path, error);
     }
   cr = cairo_create (surface);
-  procura_chart_draw (chart, cr, width, height, theme);
+  procura_chart_draw (chart, NULL, cr, width, height, theme);
   status = cairo_status (cr);
   cairo_destroy (cr);
   cairo_surface_finish (surface);
@@ -169,7 +169,7 @@ procura_chart_write_pdf_pages (ProcuraChart * const    *charts,
   cr = cairo_create (surface);
   for (guint i = 0; i < n_charts; i++)
     {
-      procura_chart_draw (charts[i], cr, width, height, theme);
+      procura_chart_draw (charts[i], NULL, cr, width, height, theme);
       cairo_show_page (cr);
     }
   status = cairo_status (cr);

@@ -53,20 +53,24 @@ lower_bound (const ProcuraChartSeries *s,
 }
 
 gboolean
-procura_chart_nearest_point (const ProcuraChart *chart,
-                             double              px,
-                             double              py,
-                             double              max_distance,
-                             guint              *series,
-                             gsize              *index)
+procura_chart_nearest_point (const ProcuraChart       *chart,
+                             const ProcuraChartLayout *layout,
+                             double                    px,
+                             double                    py,
+                             double                    max_distance,
+                             guint                    *series,
+                             gsize                    *index)
 {
-  const ProcuraChartLayout *l = &chart->layout;
+  const ProcuraChartPlot *l;
   double best = max_distance * max_distance;
   gboolean found = FALSE;
   guint best_s = 0;
   gsize best_i = 0;
 
-  if (!l->valid)
+  g_return_val_if_fail (chart != NULL && layout != NULL, FALSE);
+  /* only the geometry this spec was drawn with */
+  l = &layout->plot;
+  if (!l->valid || layout->chart_id != chart->id)
     return FALSE;
 
   if (procura_chart_is_category (chart))
@@ -77,7 +81,7 @@ procura_chart_nearest_point (const ProcuraChart *chart,
       long cat;
       double best_d = INFINITY;
 
-      if (!procura_chart_pixel_to_data (chart, px, py, &cx, &cy))
+      if (!procura_chart_pixel_to_data (layout, px, py, &cx, &cy))
         return FALSE;
       cat_f = horizontal ? cy : cx;
       cat = lround (cat_f);
@@ -96,9 +100,9 @@ procura_chart_nearest_point (const ProcuraChart *chart,
             continue;
           v = s->y[cat];
           if (horizontal)
-            procura_chart_data_to_pixel (chart, v, 0, &p, NULL), q = px;
+            procura_chart_data_to_pixel (layout, v, 0, &p, NULL), q = px;
           else
-            procura_chart_data_to_pixel (chart, 0, v, NULL, &p), q = py;
+            procura_chart_data_to_pixel (layout, 0, v, NULL, &p), q = py;
           if (fabs (p - q) < best_d)
             {
               best_d = fabs (p - q);
@@ -125,8 +129,8 @@ procura_chart_nearest_point (const ProcuraChart *chart,
         {
           double x0, x1;
 
-          procura_chart_pixel_to_data (chart, px - max_distance, py, &x0, NULL);
-          procura_chart_pixel_to_data (chart, px + max_distance, py, &x1, NULL);
+          procura_chart_pixel_to_data (layout, px - max_distance, py, &x0, NULL);
+          procura_chart_pixel_to_data (layout, px + max_distance, py, &x1, NULL);
           a = lower_bound (s, MIN (x0, x1));
           b = MIN (s->n, lower_bound (s, MAX (x0, x1)) + 1);
         }
@@ -136,7 +140,7 @@ procura_chart_nearest_point (const ProcuraChart *chart,
 
           if (!isfinite (s->y[i]) || !isfinite (sx (s, i)))
             continue;
-          procura_chart_data_to_pixel (chart, sx (s, i), s->y[i], &ppx, &ppy);
+          procura_chart_data_to_pixel (layout, sx (s, i), s->y[i], &ppx, &ppy);
           d = (ppx - px) * (ppx - px) + (ppy - py) * (ppy - py);
           if (d <= best)
             {

@@ -14,7 +14,9 @@
 
 /* Order matters: neighbours differ in hue and in lightness, so that the first series
  * stay apart for the common colour-vision deficiencies (blue / orange first), and every
- * series also gets its own dash and marker. */
+ * series also gets its own dash and marker. Any two colours of a palette stay at least
+ * 10 CIELAB units apart as seen with deuteranopia and protanopia (Machado et al. 2009);
+ * tests/chart/test-chart-colours.c checks it, and that text has 4.5:1 contrast. */
 static const ProcuraChartTheme light_theme = {
   .foreground = RGB (0x241f31),
   .background = RGB (0xffffff),
@@ -57,7 +59,7 @@ static const ProcuraChartTheme dark_theme = {
     RGB (0xf8e45c),   /* yellow 2 */
     RGB (0xc0bfbc),   /* light 4 */
     RGB (0x4fc3d6),   /* teal, lightened */
-    RGB (0xe48cb8),   /* pink, lightened */
+    RGB (0xdd7799),   /* pink, lightened (apart from light 4 for deuteranopes) */
   },
   .n_palette = 10,
   .font_family = FONT,
@@ -79,11 +81,11 @@ static const ProcuraChartTheme high_contrast_theme = {
     RGB (0x613583),   /* purple 5 */
     RGB (0x26a269),   /* green 5 */
     RGB (0xa51d2d),   /* red 5 */
-    RGB (0x63452c),   /* brown 5 */
-    RGB (0x9c6e03),   /* yellow 6 (darkened) */
+    RGB (0x5e5c64),   /* dark 2 (brown merged with red for protanopes) */
+    RGB (0x1f8a9c),   /* teal (yellow merged with orange for deuteranopes) */
     RGB (0x000000),
-    RGB (0x0f5e6b),   /* teal, darkened */
-    RGB (0x9b2c60),   /* pink, darkened */
+    RGB (0x0b6e4f),   /* deep green */
+    RGB (0xc2457f),   /* pink (libadwaita accent, darkened) */
   },
   .n_palette = 10,
   .font_family = FONT,

@@ -3,8 +3,9 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * A ProcuraChart is a spec: a title, two axes, series of plain doubles, annotations
- * and a legend. procura_chart_draw() lays it out and draws it onto any cairo_t (a
- * widget snapshot, an image, SVG or PDF surface) with a theme the caller gives.
+ * and a legend. procura_chart_draw() lays it out into a ProcuraChartLayout the caller
+ * owns and draws it onto any cairo_t (a widget snapshot, an image, SVG or PDF
+ * surface) with a theme the caller gives.
  * Text goes through Pango, so the same chart looks the same on every surface.
  *
  * Never includes GTK or a core header: charts take plain series.
@@ -341,40 +342,95 @@ void procura_chart_add_shaded  (ProcuraChart *chart,
 /* ------------------------------------------------------------------------- */
 /* Drawing, layout, lookup                                                    */
 
-/* Draws the chart in the rectangle (0, 0, width, height) of @cr's user space.
- * The layout is remembered for procura_chart_nearest_point(). */
-void procura_chart_draw (ProcuraChart            *chart,
-                         cairo_t                 *cr,
-                         double                   width,
-                         double                   height,
-                         const ProcuraChartTheme *theme);
+/* Where a chart's parts went in one draw: the plot rectangle, the scales, every text
+ * box, and the caches of that size. The spec never keeps a draw; each place that draws
+ * a chart (a view on screen, a slide, an export) owns its layout, so the hover of one
+ * view never uses the geometry of another. */
+typedef struct _ProcuraChartLayout ProcuraChartLayout;
+
+ProcuraChartLayout *procura_chart_layout_new  (void);
+void                procura_chart_layout_free (ProcuraChartLayout *layout);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (ProcuraChartLayout, procura_chart_layout_free)
+
+/* An area of the drawing the chart leaves free of text, such as the buttons a card
+ * lays over the chart's top-right corner (in the draw's user space; x or y negative:
+ * measured from the right or bottom edge). Kept across draws; width 0 clears it. */
+void procura_chart_layout_set_reserved (ProcuraChartLayout *layout,
+                                        double              x,
+                                        double              y,
+                                        double              width,
+                                        double              height);
 
 typedef struct {
   double x, y, width, height;   /* the plot area, in the draw's user space */
   double x_lo, x_hi, y_lo, y_hi;/* the data range the plot area shows */
   gboolean x_log, y_log;
   gboolean valid;               /* FALSE before the first draw */
-} ProcuraChartLayout;
+} ProcuraChartPlot;
 
-/* The layout of the last draw (valid FALSE before one). */
-ProcuraChartLayout procura_chart_get_layout (const ProcuraChart *chart);
-/* Data to pixel and back with the last layout; FALSE before a draw. */
-gboolean procura_chart_data_to_pixel (const ProcuraChart *chart,
+/* The plot of the layout's last draw (valid FALSE before one). */
+ProcuraChartPlot procura_chart_layout_get_plot (const ProcuraChartLayout *layout);
+
+typedef enum {
+  PROCURA_CHART_TEXT_TITLE = 0,
+  PROCURA_CHART_TEXT_SUBTITLE,
+  PROCURA_CHART_TEXT_MESSAGE,
+  PROCURA_CHART_TEXT_AXIS_TITLE,
+  PROCURA_CHART_TEXT_TICK,
+  PROCURA_CHART_TEXT_CATEGORY,
+  PROCURA_CHART_TEXT_BAR_LABEL,
+  PROCURA_CHART_TEXT_ANNOTATION,
+  PROCURA_CHART_TEXT_NOTE_NUMBER,  /* the number of a label dropped to the notes */
+  PROCURA_CHART_TEXT_LEGEND,
+  PROCURA_CHART_TEXT_NOTE,         /* a dropped label, numbered, under the legend */
+} ProcuraChartTextKind;
+
+typedef struct {
+  ProcuraChartTextKind kind;
+  double               x, y, width, height; /* the box the text covers (with its halo) */
+  const char          *text;                /* the whole text, also when it was ellipsized */
+  gboolean             truncated;           /* drawn ellipsized */
+  double               opacity;             /* of the theme's foreground it is drawn in */
+} ProcuraChartTextBox;
+
+/* Every text box of the last draw, in drawing order. */
+guint                      procura_chart_layout_get_n_texts (const ProcuraChartLayout *layout);
+const ProcuraChartTextBox *procura_chart_layout_get_text    (const ProcuraChartLayout *layout,
+                                                             guint                     i);
+/* The whole text of an ellipsized text box under (px, py), for a tooltip; NULL when
+ * there is none. */
+const char *procura_chart_layout_truncated_text_at (const ProcuraChartLayout *layout,
+                                                    double                    px,
+                                                    double                    py);
+
+/* Draws the chart in the rectangle (0, 0, width, height) of @cr's user space and
+ * records where everything went in @layout (may be NULL). */
+void procura_chart_draw (ProcuraChart            *chart,
+                         ProcuraChartLayout      *layout,
+                         cairo_t                 *cr,
+                         double                   width,
+                         double                   height,
+                         const ProcuraChartTheme *theme);
+
+/* Data to pixel and back with a layout; FALSE before it was drawn. */
+gboolean procura_chart_data_to_pixel (const ProcuraChartLayout *layout,
                                       double x, double y,
                                       double *px, double *py);
-gboolean procura_chart_pixel_to_data (const ProcuraChart *chart,
+gboolean procura_chart_pixel_to_data (const ProcuraChartLayout *layout,
                                       double px, double py,
                                       double *x, double *y);
 
 /* The data point nearest to pixel (px, py) within @max_distance pixels, over the
- * point-like series (line, step, scatter, error bar; bar and box by category).
- * FALSE when none is close enough or before the first draw. */
-gboolean procura_chart_nearest_point (const ProcuraChart *chart,
-                                      double              px,
-                                      double              py,
-                                      double              max_distance,
-                                      guint              *series,
-                                      gsize              *index);
+ * point-like series (line, step, scatter, error bar; bar and box by category), with
+ * the geometry of @layout. FALSE when none is close enough, or when @layout was not
+ * last drawn with @chart. */
+gboolean procura_chart_nearest_point (const ProcuraChart       *chart,
+                                      const ProcuraChartLayout *layout,
+                                      double                    px,
+                                      double                    py,
+                                      double                    max_distance,
+                                      guint                    *series,
+                                      gsize                    *index);
 /* Keyboard navigation: moves (series, index) by @delta points within the series
  * (clamped) or, with @delta_series, to the same x in the next/previous series.
  * FALSE when the chart has no points. */

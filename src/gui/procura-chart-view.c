@@ -20,6 +20,13 @@ struct _ProcuraChartView
   GtkWidget      parent_instance;
 
   ProcuraChart  *chart;
+#ifdef PROCURA_GUI_HAVE_CHART
+  /* this view's own geometry: a slide and a page showing the same spec each hit-test
+   * with what they drew */
+  ProcuraChartLayout *layout;
+#endif
+  GtkWidget     *overlay;        /* weak: buttons laid over the chart, kept free of text */
+  graphene_rect_t reserved;      /* where they were at the last draw */
   GskRenderNode *cache;        /* the chart drawn at cache_width x cache_height */
   int            cache_width;
   int            cache_height;
@@ -101,10 +108,17 @@ procura_chart_view_snapshot (GtkWidget   *widget,
   int width = gtk_widget_get_width (widget);
   int height = gtk_widget_get_height (widget);
 
+  graphene_rect_t reserved = GRAPHENE_RECT_INIT (0, 0, 0, 0);
+
   if (self->chart == NULL || width <= 0 || height <= 0)
     return;
 #ifdef PROCURA_GUI_HAVE_CHART
-  if (self->cache == NULL || self->cache_width != width || self->cache_height != height)
+  /* the chart's title and labels stay clear of the buttons over it */
+  if (self->overlay != NULL && gtk_widget_get_visible (self->overlay)
+      && !gtk_widget_compute_bounds (self->overlay, widget, &reserved))
+    reserved = GRAPHENE_RECT_INIT (0, 0, 0, 0);
+  if (self->cache == NULL || self->cache_width != width || self->cache_height != height
+      || !graphene_rect_equal (&reserved, &self->reserved))
     {
       GtkSnapshot *sub = gtk_snapshot_new ();
       ProcuraChartTheme theme;
@@ -112,7 +126,10 @@ procura_chart_view_snapshot (GtkWidget   *widget,
 
       current_theme (self, &theme);
       cr = gtk_snapshot_append_cairo (sub, &GRAPHENE_RECT_INIT (0, 0, width, height));
-      procura_chart_draw (self->chart, cr, width, height, &theme);
+      self->reserved = reserved;
+      procura_chart_layout_set_reserved (self->layout, reserved.origin.x, reserved.origin.y,
+                                         reserved.size.width, reserved.size.height);
+      procura_chart_draw (self->chart, self->layout, cr, width, height, &theme);
       cairo_destroy (cr);
       g_clear_pointer (&self->cache, gsk_render_node_unref);
       self->cache = gtk_snapshot_free_to_node (sub);
@@ -128,7 +145,7 @@ procura_chart_view_snapshot (GtkWidget   *widget,
       double x, y, px, py;
 
       if (procura_chart_series_get_point (self->chart, self->cursor_series, self->cursor_index, &x, &y)
-          && procura_chart_data_to_pixel (self->chart, x, y, &px, &py))
+          && procura_chart_data_to_pixel (self->layout, x, y, &px, &py))
         {
           ProcuraChartTheme theme;
           cairo_t *cr;
@@ -192,6 +209,7 @@ query_tooltip_cb (GtkWidget        *widget,
 {
 #ifdef PROCURA_GUI_HAVE_CHART
   g_autofree char *text = NULL;
+  const char *whole;
   guint series;
   gsize index;
 
@@ -202,8 +220,15 @@ query_tooltip_cb (GtkWidget        *widget,
       series = self->cursor_series;
       index = self->cursor_index;
     }
-  else if (!procura_chart_nearest_point (self->chart, x, y, 24, &series, &index))
-    return FALSE;
+  else if (!procura_chart_nearest_point (self->chart, self->layout, x, y, 24, &series, &index))
+    {
+      /* an ellipsized title or label: its whole text */
+      whole = procura_chart_layout_truncated_text_at (self->layout, x, y);
+      if (whole == NULL)
+        return FALSE;
+      gtk_tooltip_set_text (tooltip, whole);
+      return TRUE;
+    }
   text = procura_chart_describe_point (self->chart, series, index);
   if (text == NULL)
     return FALSE;
@@ -227,7 +252,7 @@ motion_cb (GtkEventControllerMotion *controller,
 
   if (self->chart == NULL)
     return;
-  found = procura_chart_nearest_point (self->chart, x, y, 24, &series, &index);
+  found = procura_chart_nearest_point (self->chart, self->layout, x, y, 24, &series, &index);
   if (found != self->has_cursor || (found && (series != self->cursor_series || index != self->cursor_index)))
     {
       self->has_cursor = found;
@@ -409,6 +434,32 @@ procura_chart_view_set_scale (ProcuraChartView *self,
   invalidate (self);
 }
 
+const ProcuraChartLayout *
+procura_chart_view_get_layout (ProcuraChartView *self)
+{
+  g_return_val_if_fail (PROCURA_IS_CHART_VIEW (self), NULL);
+#ifdef PROCURA_GUI_HAVE_CHART
+  return self->layout;
+#else
+  return NULL;
+#endif
+}
+
+void
+procura_chart_view_set_overlay (ProcuraChartView *self,
+                                GtkWidget        *overlay)
+{
+  g_return_if_fail (PROCURA_IS_CHART_VIEW (self));
+  g_return_if_fail (overlay == NULL || GTK_IS_WIDGET (overlay));
+
+  if (self->overlay != NULL)
+    g_object_remove_weak_pointer (G_OBJECT (self->overlay), (gpointer *) &self->overlay);
+  self->overlay = overlay;
+  if (overlay != NULL)
+    g_object_add_weak_pointer (G_OBJECT (overlay), (gpointer *) &self->overlay);
+  invalidate (self);
+}
+
 const char *
 procura_chart_view_get_summary (ProcuraChartView *self)
 {
@@ -425,11 +476,8 @@ procura_chart_view_export (ProcuraChartView *self,
 #ifdef PROCURA_GUI_HAVE_CHART
   if (self->chart != NULL)
     {
-      gboolean ok = procura_chart_write_file (self->chart, path, 960, 600,
-                                              procura_chart_theme_light (), error);
-      /* The export drew the chart at another size: redraw to restore the layout. */
-      invalidate (self);
-      return ok;
+      /* the export lays the chart out on its own: this view's layout stays as drawn */
+      return procura_chart_write_file (self->chart, path, 960, 600, procura_chart_theme_light (), error);
     }
 #endif
   g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED, _("There is no chart to export"));
@@ -442,9 +490,13 @@ procura_chart_view_dispose (GObject *object)
   ProcuraChartView *self = PROCURA_CHART_VIEW (object);
 
   g_signal_handlers_disconnect_by_data (adw_style_manager_get_default (), self);
+  if (self->overlay != NULL)
+    g_object_remove_weak_pointer (G_OBJECT (self->overlay), (gpointer *) &self->overlay);
+  self->overlay = NULL;
   g_clear_pointer (&self->cache, gsk_render_node_unref);
 #ifdef PROCURA_GUI_HAVE_CHART
   g_clear_pointer (&self->chart, procura_chart_unref);
+  g_clear_pointer (&self->layout, procura_chart_layout_free);
 #endif
   g_clear_pointer (&self->summary, g_free);
   g_clear_pointer (&self->hidden, g_hash_table_unref);
@@ -472,6 +524,9 @@ procura_chart_view_init (ProcuraChartView *self)
   AdwStyleManager *manager = adw_style_manager_get_default ();
 
   self->scale = 1.0;
+#ifdef PROCURA_GUI_HAVE_CHART
+  self->layout = procura_chart_layout_new ();
+#endif
   self->hidden = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   gtk_widget_set_focusable (GTK_WIDGET (self), TRUE);
   gtk_widget_set_has_tooltip (GTK_WIDGET (self), TRUE);

@@ -17,6 +17,7 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (ProcuraChartView, procura_chart_view, PROCURA, CHART_VIEW, GtkWidget)
 
 typedef struct _ProcuraChart ProcuraChart;
+typedef struct _ProcuraChartLayout ProcuraChartLayout;
 
 GtkWidget    *procura_chart_view_new        (void);
 /* Takes a reference; NULL shows nothing. */
@@ -26,6 +27,12 @@ ProcuraChart *procura_chart_view_get_chart  (ProcuraChartView *self);
 /* Multiplies the theme's font size and line width (presentation mode). */
 void          procura_chart_view_set_scale  (ProcuraChartView *self,
                                              double            scale);
+/* Where this view last drew its chart (owned by the view; each view has its own). */
+const ProcuraChartLayout *procura_chart_view_get_layout (ProcuraChartView *self);
+/* Buttons laid over the chart (a card's header): the chart keeps its title and labels
+ * clear of where @overlay is (held weakly; NULL: none). */
+void          procura_chart_view_set_overlay (ProcuraChartView *self,
+                                              GtkWidget        *overlay);
 /* Legend toggles: hides or shows the series called @name (and its band). The choice
  * is kept by name, so it survives a rebuilt chart (new SLO or demand). */
 void          procura_chart_view_set_series_hidden (ProcuraChartView *self,

@@ -526,6 +526,7 @@ chart_card (ProcuraComparePage *self,
   gtk_stack_set_vhomogeneous (GTK_STACK (stack), TRUE);
   gtk_overlay_set_child (GTK_OVERLAY (card), stack);
   gtk_overlay_add_overlay (GTK_OVERLAY (card), header);
+  procura_chart_view_set_overlay (PROCURA_CHART_VIEW (view), header);
   g_ptr_array_add (self->views, view);
   return card;
 }

@@ -720,7 +720,7 @@ draw_chart_cb (gpointer  figure,
                double    height)
 {
   /* the light theme: its series differ by dash and marker too, so print in grey reads */
-  procura_chart_draw (figure, cr, width, height, procura_chart_theme_light ());
+  procura_chart_draw (figure, NULL, cr, width, height, procura_chart_theme_light ());
 }
 
 static void

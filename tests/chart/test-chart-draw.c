@@ -11,6 +11,7 @@
 #include <pango/pangocairo.h>
 
 #include "procura-chart.h"
+#include "chart-legible.h"
 
 static ProcuraChartTheme test_theme;   /* the light theme with a fixed font */
 
@@ -66,6 +67,7 @@ make_bar_chart (void)
 
 static cairo_surface_t *
 render (ProcuraChart            *chart,
+        ProcuraChartLayout      *layout,
         int                      w,
         int                      h,
         const ProcuraChartTheme *theme)
@@ -73,7 +75,7 @@ render (ProcuraChart            *chart,
   cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, w, h);
   cairo_t *cr = cairo_create (surface);
 
-  procura_chart_draw (chart, cr, w, h, theme);
+  procura_chart_draw (chart, layout, cr, w, h, theme);
   g_assert_cmpint (cairo_status (cr), ==, CAIRO_STATUS_SUCCESS);
   cairo_destroy (cr);
   cairo_surface_flush (surface);
@@ -115,49 +117,50 @@ static void
 test_layout_and_lookup (void)
 {
   g_autoptr (ProcuraChart) chart = make_latency_chart ();
+  g_autoptr (ProcuraChartLayout) layout = procura_chart_layout_new ();
   cairo_surface_t *surface;
-  ProcuraChartLayout layout;
+  ProcuraChartPlot plot;
   double px, py, x, y;
   guint series = 99;
   gsize index = 99;
 
-  g_assert_false (procura_chart_get_layout (chart).valid);
-  g_assert_false (procura_chart_nearest_point (chart, 10, 10, 20, &series, &index));
+  g_assert_false (procura_chart_layout_get_plot (layout).valid);
+  g_assert_false (procura_chart_nearest_point (chart, layout, 10, 10, 20, &series, &index));
 
-  surface = render (chart, 640, 400, fixed_theme (FALSE));
-  layout = procura_chart_get_layout (chart);
-  g_assert_true (layout.valid);
-  g_assert_cmpfloat (layout.x, >, 0);
-  g_assert_cmpfloat (layout.x + layout.width, <, 640);
-  g_assert_cmpfloat (layout.y + layout.height, <, 400);
+  surface = render (chart, layout, 640, 400, fixed_theme (FALSE));
+  plot = procura_chart_layout_get_plot (layout);
+  g_assert_true (plot.valid);
+  g_assert_cmpfloat (plot.x, >, 0);
+  g_assert_cmpfloat (plot.x + plot.width, <, 640);
+  g_assert_cmpfloat (plot.y + plot.height, <, 400);
   /* the y range reaches zero and the 1400 ms point and the 800 ms target */
-  g_assert_cmpfloat (layout.y_lo, ==, 0);
-  g_assert_cmpfloat (layout.y_hi, >=, 1400);
-  g_assert_cmpfloat (layout.x_lo, <=, 1);
-  g_assert_cmpfloat (layout.x_hi, >=, 24);
+  g_assert_cmpfloat (plot.y_lo, ==, 0);
+  g_assert_cmpfloat (plot.y_hi, >=, 1400);
+  g_assert_cmpfloat (plot.x_lo, <=, 1);
+  g_assert_cmpfloat (plot.x_hi, >=, 24);
 
   /* mapping round trip */
-  g_assert_true (procura_chart_data_to_pixel (chart, 8, 330, &px, &py));
-  g_assert_true (procura_chart_pixel_to_data (chart, px, py, &x, &y));
+  g_assert_true (procura_chart_data_to_pixel (layout, 8, 330, &px, &py));
+  g_assert_true (procura_chart_pixel_to_data (layout, px, py, &x, &y));
   g_assert_cmpfloat_with_epsilon (x, 8, 1e-9);
   g_assert_cmpfloat_with_epsilon (y, 330, 1e-9);
   /* the plot's corners are the range */
-  procura_chart_data_to_pixel (chart, layout.x_lo, layout.y_lo, &px, &py);
-  g_assert_cmpfloat_with_epsilon (px, layout.x, 1e-9);
-  g_assert_cmpfloat_with_epsilon (py, layout.y + layout.height, 1e-9);
+  procura_chart_data_to_pixel (layout, plot.x_lo, plot.y_lo, &px, &py);
+  g_assert_cmpfloat_with_epsilon (px, plot.x, 1e-9);
+  g_assert_cmpfloat_with_epsilon (py, plot.y + plot.height, 1e-9);
 
   /* nearest point: L40S at 8 req/s, a few pixels off */
-  procura_chart_data_to_pixel (chart, 8, 330, &px, &py);
-  g_assert_true (procura_chart_nearest_point (chart, px + 3, py - 2, 10, &series, &index));
+  procura_chart_data_to_pixel (layout, 8, 330, &px, &py);
+  g_assert_true (procura_chart_nearest_point (chart, layout, px + 3, py - 2, 10, &series, &index));
   g_assert_cmpuint (series, ==, 1);
   g_assert_cmpuint (index, ==, 3);
   /* H100 at 24 req/s */
-  procura_chart_data_to_pixel (chart, 24, 1400, &px, &py);
-  g_assert_true (procura_chart_nearest_point (chart, px, py + 4, 10, &series, &index));
+  procura_chart_data_to_pixel (layout, 24, 1400, &px, &py);
+  g_assert_true (procura_chart_nearest_point (chart, layout, px, py + 4, 10, &series, &index));
   g_assert_cmpuint (series, ==, 0);
   g_assert_cmpuint (index, ==, 5);
   /* nothing near the top-left corner of the plot */
-  g_assert_false (procura_chart_nearest_point (chart, layout.x + 2, layout.y + 2, 10, &series, &index));
+  g_assert_false (procura_chart_nearest_point (chart, layout, plot.x + 2, plot.y + 2, 10, &series, &index));
 
   /* keyboard: right from the first point, then to the other series at the same x */
   series = 0;
@@ -183,25 +186,26 @@ static void
 test_category_lookup (void)
 {
   g_autoptr (ProcuraChart) chart = make_bar_chart ();
-  cairo_surface_t *surface = render (chart, 500, 300, fixed_theme (FALSE));
-  ProcuraChartLayout layout = procura_chart_get_layout (chart);
+  g_autoptr (ProcuraChartLayout) layout = procura_chart_layout_new ();
+  cairo_surface_t *surface = render (chart, layout, 500, 300, fixed_theme (FALSE));
+  ProcuraChartPlot plot = procura_chart_layout_get_plot (layout);
   double px, py;
   guint series = 99;
   gsize index = 99;
 
   /* horizontal bars: categories top to bottom, values along x */
-  g_assert_true (layout.valid);
-  g_assert_cmpfloat (layout.x_lo, ==, 0);
-  g_assert_cmpfloat (layout.x_hi, >=, 7227 + 6935 + 2600);
+  g_assert_true (plot.valid);
+  g_assert_cmpfloat (plot.x_lo, ==, 0);
+  g_assert_cmpfloat (plot.x_hi, >=, 7227 + 6935 + 2600);
   /* the middle of the API bar's first segment (0 .. 5000) */
-  procura_chart_data_to_pixel (chart, 2500, 2, &px, &py);
-  g_assert_true (procura_chart_nearest_point (chart, px, py, 10, &series, &index));
+  procura_chart_data_to_pixel (layout, 2500, 2, &px, &py);
+  g_assert_true (procura_chart_nearest_point (chart, layout, px, py, 10, &series, &index));
   g_assert_cmpuint (index, ==, 2);
   /* the first category sits above the last */
   {
     double y0, y2;
-    procura_chart_data_to_pixel (chart, 0, 0, NULL, &y0);
-    procura_chart_data_to_pixel (chart, 0, 2, NULL, &y2);
+    procura_chart_data_to_pixel (layout, 0, 0, NULL, &y0);
+    procura_chart_data_to_pixel (layout, 0, 2, NULL, &y2);
     g_assert_cmpfloat (y0, <, y2);
   }
   {
@@ -241,6 +245,7 @@ test_pixels (void)
 {
   /* The target line, the series colour and the background are where they belong. */
   g_autoptr (ProcuraChart) chart = procura_chart_new ();
+  g_autoptr (ProcuraChartLayout) layout = procura_chart_layout_new ();
   const ProcuraChartTheme *theme = fixed_theme (FALSE);
   const double x[] = { 0, 10 };
   const double y[] = { 50, 50 };
@@ -253,11 +258,11 @@ test_pixels (void)
   s = procura_chart_add_series (chart, PROCURA_SERIES_LINE, "flat", x, y, 2);
   procura_chart_series_set_dash (s, PROCURA_DASH_SOLID);
   procura_chart_series_set_marker (s, PROCURA_MARKER_NONE);
-  surface = render (chart, 400, 300, theme);
+  surface = render (chart, layout, 400, 300, theme);
 
-  procura_chart_data_to_pixel (chart, 5, 50, &px, &py);
+  procura_chart_data_to_pixel (layout, 5, 50, &px, &py);
   g_assert_true (close_rgb (pixel (surface, (int) px, (int) floor (py)), rgb (&theme->palette[0]), 40));
-  procura_chart_data_to_pixel (chart, 5, 80, &px, &py);
+  procura_chart_data_to_pixel (layout, 5, 80, &px, &py);
   g_assert_true (close_rgb (pixel (surface, (int) px + 3, (int) py + 3), rgb (&theme->background), 40));
   /* outside the plot, the background too */
   g_assert_true (close_rgb (pixel (surface, 399, 150), rgb (&theme->background), 2));
@@ -270,6 +275,7 @@ test_hidden_series (void)
   /* A series toggled off in the legend is not drawn, not found by the lookup, and its
    * band (a helper series of the same colour) goes with it; the other stays. */
   g_autoptr (ProcuraChart) chart = procura_chart_new ();
+  g_autoptr (ProcuraChartLayout) layout = procura_chart_layout_new ();
   const ProcuraChartTheme *theme = fixed_theme (FALSE);
   const double x[] = { 0, 10 };
   const double low[] = { 30, 30 }, high[] = { 40, 40 }, mid[] = { 35, 35 };
@@ -297,28 +303,28 @@ test_hidden_series (void)
   g_assert_true (procura_chart_series_get_in_legend (chart, 1));
   procura_chart_set_series_hidden (chart, 1, TRUE);
   g_assert_true (procura_chart_get_series_hidden (chart, 1));
-  surface = render (chart, 400, 300, theme);
+  surface = render (chart, layout, 400, 300, theme);
 
   /* where the first line and its band were: background */
-  procura_chart_data_to_pixel (chart, 5, 35, &px, &py);
+  procura_chart_data_to_pixel (layout, 5, 35, &px, &py);
   g_assert_true (close_rgb (pixel (surface, (int) px, (int) floor (py)), rgb (&theme->background), 40));
-  procura_chart_data_to_pixel (chart, 5, 32, &px, &py);
+  procura_chart_data_to_pixel (layout, 5, 32, &px, &py);
   g_assert_true (close_rgb (pixel (surface, (int) px, (int) floor (py)), rgb (&theme->background), 40));
   /* the second line is drawn */
-  procura_chart_data_to_pixel (chart, 5, 70, &px, &py);
+  procura_chart_data_to_pixel (layout, 5, 70, &px, &py);
   g_assert_true (close_rgb (pixel (surface, (int) px, (int) floor (py)), rgb (&theme->palette[1]), 40));
   /* the lookup at a point of the hidden line finds nothing; at the visible one, it */
-  procura_chart_data_to_pixel (chart, 10, 35, &px, &py);
-  g_assert_false (procura_chart_nearest_point (chart, px, py, 8, &series, &index));
-  procura_chart_data_to_pixel (chart, 10, 70, &px, &py);
-  g_assert_true (procura_chart_nearest_point (chart, px, py, 8, &series, &index));
+  procura_chart_data_to_pixel (layout, 10, 35, &px, &py);
+  g_assert_false (procura_chart_nearest_point (chart, layout, px, py, 8, &series, &index));
+  procura_chart_data_to_pixel (layout, 10, 70, &px, &py);
+  g_assert_true (procura_chart_nearest_point (chart, layout, px, py, 8, &series, &index));
   g_assert_cmpuint (series, ==, 2);
   cairo_surface_destroy (surface);
 
   /* shown again: drawn again */
   procura_chart_set_series_hidden (chart, 1, FALSE);
-  surface = render (chart, 400, 300, theme);
-  procura_chart_data_to_pixel (chart, 5, 35, &px, &py);
+  surface = render (chart, layout, 400, 300, theme);
+  procura_chart_data_to_pixel (layout, 5, 35, &px, &py);
   g_assert_true (close_rgb (pixel (surface, (int) px, (int) floor (py)), rgb (&theme->palette[0]), 40));
   cairo_surface_destroy (surface);
 }
@@ -329,6 +335,7 @@ test_decimated_drawing (void)
   /* 2 M points, flat at 10 with one spike to 90 and one dip to 0: the drawn
    * envelope must reach both, at the right columns. */
   g_autoptr (ProcuraChart) chart = procura_chart_new ();
+  g_autoptr (ProcuraChartLayout) layout = procura_chart_layout_new ();
   const ProcuraChartTheme *theme = fixed_theme (FALSE);
   gsize n = 2000000;
   double *y = g_new (double, n);
@@ -345,23 +352,23 @@ test_decimated_drawing (void)
   procura_chart_set_axis_range (chart, PROCURA_AXIS_Y, 0, 100);
   procura_chart_set_axis_range (chart, PROCURA_AXIS_X, 0, n - 1);
   procura_chart_add_series_take (chart, PROCURA_SERIES_LINE, "ttft", NULL, y, n);
-  surface = render (chart, 500, 300, theme);
+  surface = render (chart, layout, 500, 300, theme);
 
-  procura_chart_data_to_pixel (chart, 700001, 90, &px, &py_top);
+  procura_chart_data_to_pixel (layout, 700001, 90, &px, &py_top);
   for (int dx = -1; dx <= 1; dx++)
     spike |= close_rgb (pixel (surface, (int) px + dx, (int) py_top + 1), rgb (&theme->palette[0]), 40);
   g_assert_true (spike);
-  procura_chart_data_to_pixel (chart, 1500000, 0, &px, &py_dip);
+  procura_chart_data_to_pixel (layout, 1500000, 0, &px, &py_dip);
   for (int dx = -1; dx <= 1; dx++)
     dip |= close_rgb (pixel (surface, (int) px + dx, (int) py_dip - 1), rgb (&theme->palette[0]), 40);
   g_assert_true (dip);
   /* half way up between 10 and 90, away from the spike: nothing drawn */
-  procura_chart_data_to_pixel (chart, 300000, 50, &px, &py);
+  procura_chart_data_to_pixel (layout, 300000, 50, &px, &py);
   g_assert_true (close_rgb (pixel (surface, (int) px, (int) py), rgb (&theme->background), 40));
 
   /* the lookup finds the spike among 2 M points */
-  procura_chart_data_to_pixel (chart, 700001, 90, &px, &py);
-  g_assert_true (procura_chart_nearest_point (chart, px, py, 6, &series, &index));
+  procura_chart_data_to_pixel (layout, 700001, 90, &px, &py);
+  g_assert_true (procura_chart_nearest_point (chart, layout, px, py, 6, &series, &index));
   g_assert_cmpuint (index, ==, 700001);
   cairo_surface_destroy (surface);
 }
@@ -467,10 +474,10 @@ test_degenerate_draws (void)
         default:
           break;
         }
-      surface = render (chart, 300, 200, theme);
+      surface = render (chart, NULL, 300, 200, theme);
       cairo_surface_destroy (surface);
       /* tiny sizes draw nothing and do not crash */
-      surface = render (chart, 10, 10, theme);
+      surface = render (chart, NULL, 10, 10, theme);
       cairo_surface_destroy (surface);
     }
 }
@@ -694,7 +701,7 @@ compare_with_reference (ProcuraChart *chart,
                         gboolean      dark)
 {
   g_autofree char *ref_path = g_build_filename (CHART_REFERENCE_DIR, name, NULL);
-  cairo_surface_t *got = render (chart, 360, 220, fixed_theme (dark));
+  cairo_surface_t *got = render (chart, NULL, 360, 220, fixed_theme (dark));
   cairo_surface_t *want;
 
   if (g_getenv ("PROCURA_UPDATE_REFERENCES"))
@@ -747,10 +754,10 @@ test_reference_detects_change (void)
 
   procura_chart_add_hline (b, 400, "other");
   procura_chart_add_series (c, PROCURA_SERIES_LINE, NULL, x, y, 2);
-  sa = render (a, 360, 220, fixed_theme (FALSE));
-  sb = render (b, 360, 220, fixed_theme (FALSE));
-  sc = render (c, 360, 220, fixed_theme (FALSE));
-  sd = render (a, 360, 220, fixed_theme (TRUE));
+  sa = render (a, NULL, 360, 220, fixed_theme (FALSE));
+  sb = render (b, NULL, 360, 220, fixed_theme (FALSE));
+  sc = render (c, NULL, 360, 220, fixed_theme (FALSE));
+  sd = render (a, NULL, 360, 220, fixed_theme (TRUE));
   g_assert_true (images_match (sa, sa, "same"));
   g_assert_false (images_match (sb, sa, "extra line"));
   g_assert_false (images_match (sc, sa, "extra series"));
@@ -759,6 +766,142 @@ test_reference_detects_change (void)
   cairo_surface_destroy (sb);
   cairo_surface_destroy (sc);
   cairo_surface_destroy (sd);
+}
+
+static void
+test_layout_per_view (void)
+{
+  /* One spec, two views at two sizes: each hit-tests with its own layout, and drawing
+   * one never moves the other's geometry. */
+  g_autoptr (ProcuraChart) chart = make_latency_chart ();
+  g_autoptr (ProcuraChart) other = make_bar_chart ();
+  g_autoptr (ProcuraChartLayout) big = procura_chart_layout_new ();
+  g_autoptr (ProcuraChartLayout) small = procura_chart_layout_new ();
+  ProcuraChartPlot before, after;
+  cairo_surface_t *sa, *sb;
+  double ax, ay, bx, by;
+  guint series = 99;
+  gsize index = 99;
+
+  sa = render (chart, big, 640, 400, fixed_theme (FALSE));
+  before = procura_chart_layout_get_plot (big);
+  sb = render (chart, small, 320, 200, fixed_theme (FALSE));
+  after = procura_chart_layout_get_plot (big);
+  g_assert_true (memcmp (&before, &after, sizeof before) == 0);
+  g_assert_true (procura_chart_layout_get_plot (small).valid);
+  g_assert_cmpfloat (procura_chart_layout_get_plot (small).width, <, before.width);
+
+  /* L40S at 8 req/s, where each view drew it */
+  g_assert_true (procura_chart_data_to_pixel (big, 8, 330, &ax, &ay));
+  g_assert_true (procura_chart_data_to_pixel (small, 8, 330, &bx, &by));
+  g_assert_cmpfloat (hypot (ax - bx, ay - by), >, 40);
+  g_assert_true (procura_chart_nearest_point (chart, big, ax, ay, 8, &series, &index));
+  g_assert_cmpuint (series, ==, 1);
+  g_assert_cmpuint (index, ==, 3);
+  series = 99;
+  index = 99;
+  g_assert_true (procura_chart_nearest_point (chart, small, bx, by, 8, &series, &index));
+  g_assert_cmpuint (series, ==, 1);
+  g_assert_cmpuint (index, ==, 3);
+  /* the big view's pixel means nothing in the small view */
+  if (procura_chart_nearest_point (chart, small, ax, ay, 8, &series, &index))
+    g_assert_false (series == 1 && index == 3);
+  /* a layout drawn from another spec answers nothing for this one */
+  cairo_surface_destroy (render (other, small, 320, 200, fixed_theme (FALSE)));
+  g_assert_false (procura_chart_nearest_point (chart, small, bx, by, 8, &series, &index));
+  g_assert_true (procura_chart_nearest_point (chart, big, ax, ay, 8, &series, &index));
+
+  /* both views' texts are legible, each at its own size */
+  chart_assert_legible (big, "latency", 640, 400, NULL);
+  cairo_surface_destroy (sa);
+  cairo_surface_destroy (sb);
+}
+
+static guint
+count_texts (const ProcuraChartLayout *layout,
+             ProcuraChartTextKind      kind)
+{
+  guint n = 0;
+
+  for (guint i = 0; i < procura_chart_layout_get_n_texts (layout); i++)
+    n += procura_chart_layout_get_text (layout, i)->kind == kind;
+  return n;
+}
+
+static void
+test_reserved_corner (void)
+{
+  /* A long title runs under a card's buttons unless the area is reserved; then it
+   * wraps short of them. */
+  g_autoptr (ProcuraChart) chart = make_latency_chart ();
+  g_autoptr (ProcuraChartLayout) plain = procura_chart_layout_new ();
+  g_autoptr (ProcuraChartLayout) card = procura_chart_layout_new ();
+  double reserved[4] = { 640 - 170, 0, 170, 40 };
+  const ProcuraChartTextBox *title = NULL;
+  gboolean under = FALSE;
+
+  procura_chart_set_title (chart, "p99 time to first token against the request rate, per candidate");
+  cairo_surface_destroy (render (chart, plain, 640, 400, fixed_theme (FALSE)));
+  for (guint i = 0; i < procura_chart_layout_get_n_texts (plain); i++)
+    {
+      const ProcuraChartTextBox *b = procura_chart_layout_get_text (plain, i);
+      ProcuraChartTextBox r = { 0, reserved[0], reserved[1], reserved[2], reserved[3], NULL, FALSE, 1 };
+
+      under |= chart_boxes_overlap (b, &r);
+    }
+  g_assert_true (under);   /* without the reservation: this test can fail */
+
+  procura_chart_layout_set_reserved (card, -170, 0, 170, 40);
+  cairo_surface_destroy (render (chart, card, 640, 400, fixed_theme (FALSE)));
+  chart_assert_legible (card, "reserved", 640, 400, reserved);
+  for (guint i = 0; i < procura_chart_layout_get_n_texts (card); i++)
+    if (procura_chart_layout_get_text (card, i)->kind == PROCURA_CHART_TEXT_TITLE)
+      title = procura_chart_layout_get_text (card, i);
+  g_assert_nonnull (title);
+  g_assert_cmpstr (title->text, ==, "p99 time to first token against the request rate, per candidate");
+  g_assert_false (title->truncated);
+}
+
+static void
+test_labels_never_collide (void)
+{
+  /* Twelve labels on one crowded spot of a small chart: each is moved clear, given a
+   * leader line, or dropped to the notes with a number; no two texts overlap. */
+  g_autoptr (ProcuraChart) chart = make_latency_chart ();
+  g_autoptr (ProcuraChartLayout) layout = procura_chart_layout_new ();
+  g_autofree char *axis = g_strdup ("a very long axis title that cannot fit along a small plot at all, "
+                                    "so it is ellipsized with the whole text kept for the tooltip");
+  guint annotations, numbers, notes;
+
+  for (guint i = 0; i < 12; i++)
+    {
+      g_autofree char *label = g_strdup_printf ("label number %u", i + 1);
+      procura_chart_add_label (chart, 8 + 0.1 * i, 330, label);
+    }
+  procura_chart_set_axis (chart, PROCURA_AXIS_Y, axis, PROCURA_UNIT_MS, PROCURA_SCALE_LINEAR);
+  cairo_surface_destroy (render (chart, layout, 360, 240, fixed_theme (FALSE)));
+  chart_assert_legible (layout, "crowded", 360, 240, NULL);
+
+  annotations = count_texts (layout, PROCURA_CHART_TEXT_ANNOTATION);
+  numbers = count_texts (layout, PROCURA_CHART_TEXT_NOTE_NUMBER);
+  notes = count_texts (layout, PROCURA_CHART_TEXT_NOTE);
+  /* the marker's and target's labels plus the twelve: every one is somewhere */
+  g_assert_cmpuint (notes, >, 0);
+  g_assert_cmpuint (numbers, <=, notes);
+  g_assert_cmpuint (annotations + notes, ==, 14);
+  /* the axis title was cut, and says so with its whole text */
+  for (guint i = 0; i < procura_chart_layout_get_n_texts (layout); i++)
+    {
+      const ProcuraChartTextBox *b = procura_chart_layout_get_text (layout, i);
+
+      if (b->kind == PROCURA_CHART_TEXT_AXIS_TITLE && g_str_has_prefix (b->text, "a very long"))
+        {
+          g_assert_true (b->truncated);
+          g_assert_cmpstr (b->text, ==, axis);
+          g_assert_cmpstr (procura_chart_layout_truncated_text_at (layout, b->x + b->width / 2,
+                                                                   b->y + b->height / 2), ==, axis);
+        }
+    }
 }
 
 int
@@ -771,6 +914,9 @@ main (int   argc,
   g_test_add_func ("/chart/draw/pixels", test_pixels);
   g_test_add_func ("/chart/draw/hidden-series", test_hidden_series);
   g_test_add_func ("/chart/draw/category-lookup", test_category_lookup);
+  g_test_add_func ("/chart/draw/layout-per-view", test_layout_per_view);
+  g_test_add_func ("/chart/draw/reserved-corner", test_reserved_corner);
+  g_test_add_func ("/chart/draw/labels-never-collide", test_labels_never_collide);
   g_test_add_func ("/chart/themes", test_themes);
   g_test_add_func ("/chart/draw/decimated", test_decimated_drawing);
   g_test_add_func ("/chart/draw/degenerate", test_degenerate_draws);

@@ -173,14 +173,20 @@ test_demo_all (void)
     {
       ProcuraChart *chart = charts->pdata[i];
       g_autofree char *summary = procura_chart_summary (chart);
-      ProcuraChartLayout layout;
+      g_autoptr (ProcuraChartLayout) layout = procura_chart_layout_new ();
+      cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 640, 400);
+      cairo_t *cr = cairo_create (surface);
+      ProcuraChartPlot plot;
 
       g_assert_nonnull (chart);
       render_everywhere (chart, dir, procura_figure_names[i]);
       /* the demo has data for every figure: a plot was laid out, not a message */
-      layout = procura_chart_get_layout (chart);
-      g_assert_true (layout.valid);
-      g_assert_cmpfloat (layout.width, >, 100);
+      procura_chart_draw (chart, layout, cr, 640, 400, procura_chart_theme_high_contrast ());
+      cairo_destroy (cr);
+      cairo_surface_destroy (surface);
+      plot = procura_chart_layout_get_plot (layout);
+      g_assert_true (plot.valid);
+      g_assert_cmpfloat (plot.width, >, 100);
       /* ... and every figure says it is illustrative */
       g_test_message ("%s: %s", procura_figure_names[i], summary);
     }
@@ -677,6 +683,7 @@ test_latency_crossing (void)
   const ProcuraCapacity *cap;
   cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 640, 400);
   cairo_t *cr = cairo_create (surface);
+  g_autoptr (ProcuraChartLayout) layout = procura_chart_layout_new ();
   double y_drawn, y_screen, px, py, bx, by, ax, ay;
   guint line;
 
@@ -690,16 +697,16 @@ test_latency_crossing (void)
   g_assert_cmpfloat_with_epsilon (cap->capacity_rps, 3 + 300.0 / 700.0 * 5, 1e-12);
 
   chart = procura_figure_build ("latency", p, a, NULL);
-  procura_chart_draw (chart, cr, 640, 400, procura_chart_theme_light ());
-  g_assert_true (procura_chart_get_layout (chart).y_log);
+  procura_chart_draw (chart, layout, cr, 640, 400, procura_chart_theme_light ());
+  g_assert_true (procura_chart_layout_get_plot (layout).y_log);
   line = series_named (chart, "1× H100");
   /* the drawn line passes through the target at the computed capacity */
   g_assert_true (procura_chart_series_value_at (chart, line, cap->capacity_rps, &y_drawn));
   g_assert_cmpfloat_with_epsilon (y_drawn, 500, 1e-9);
   /* and on screen: the marker's pixel lies on the drawn curve, not on the chord */
-  g_assert_true (procura_chart_data_to_pixel (chart, cap->capacity_rps, 500, &px, &py));
-  g_assert_true (procura_chart_data_to_pixel (chart, 3, 200, &bx, &by));
-  g_assert_true (procura_chart_data_to_pixel (chart, 8, 900, &ax, &ay));
+  g_assert_true (procura_chart_data_to_pixel (layout, cap->capacity_rps, 500, &px, &py));
+  g_assert_true (procura_chart_data_to_pixel (layout, 3, 200, &bx, &by));
+  g_assert_true (procura_chart_data_to_pixel (layout, 8, 900, &ax, &ay));
   /* the straight chord on the log axis would be visibly off (> 5 px) */
   g_assert_cmpfloat (fabs (by + (px - bx) / (ax - bx) * (ay - by) - py), >, 5);
 

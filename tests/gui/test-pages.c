@@ -848,6 +848,97 @@ test_probe_fleet (void)
 #endif
 }
 
+/* Motion over @view at (x, y), as the pointer would send it */
+static void
+chart_view_motion (GtkWidget *view,
+                   double     x,
+                   double     y)
+{
+  GListModel *controllers = gtk_widget_observe_controllers (view);
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      GtkEventController *c = g_list_model_get_item (controllers, i);
+
+      if (GTK_IS_EVENT_CONTROLLER_MOTION (c))
+        g_signal_emit_by_name (c, "motion", x, y);
+      g_object_unref (c);
+    }
+  g_object_unref (controllers);
+}
+
+static void
+test_chart_view_own_layout (void)
+{
+#ifdef PROCURA_GUI_HAVE_CHART
+  /* One chart on a page and on a slide: each view hovers with the geometry it drew,
+   * whichever drew last. */
+  g_autoptr (ProcuraChart) chart = procura_chart_new ();
+  static const double x[] = { 1, 2, 4, 8 }, y[] = { 120, 180, 260, 410 };
+  GtkWidget *page_window = gtk_window_new (), *slide_window = gtk_window_new ();
+  GtkWidget *page = procura_chart_view_new (), *slide = procura_chart_view_new ();
+  g_autoptr (GdkTexture) page_texture = NULL;
+  g_autoptr (GdkTexture) slide_texture = NULL;
+  g_autofree char *found = NULL;
+  double px, py, sx, sy;
+
+  procura_chart_set_axis (chart, PROCURA_AXIS_X, "Requests/s", PROCURA_UNIT_REQ_PER_S, PROCURA_SCALE_LINEAR);
+  procura_chart_set_axis (chart, PROCURA_AXIS_Y, "p99 TTFT", PROCURA_UNIT_MS, PROCURA_SCALE_LINEAR);
+  procura_chart_add_series (chart, PROCURA_SERIES_LINE, "H100", x, y, G_N_ELEMENTS (x));
+  procura_chart_view_set_chart (PROCURA_CHART_VIEW (page), chart);
+  procura_chart_view_set_chart (PROCURA_CHART_VIEW (slide), chart);
+  procura_chart_view_set_scale (PROCURA_CHART_VIEW (slide), 2.0);
+  gtk_window_set_child (GTK_WINDOW (page_window), page);
+  gtk_window_set_default_size (GTK_WINDOW (page_window), 420, 300);
+  gtk_window_set_child (GTK_WINDOW (slide_window), slide);
+  gtk_window_set_default_size (GTK_WINDOW (slide_window), 1000, 700);
+  gtk_window_present (GTK_WINDOW (page_window));
+  gtk_window_present (GTK_WINDOW (slide_window));
+  procura_gui_test_wait_mapped (page);
+  procura_gui_test_wait_mapped (slide);
+  /* the page draws first, the slide last */
+  page_texture = procura_gui_test_render (page, NULL);
+  slide_texture = procura_gui_test_render (slide, NULL);
+  g_assert_true (procura_chart_data_to_pixel (procura_chart_view_get_layout (PROCURA_CHART_VIEW (page)),
+                                              2, 180, &px, &py));
+  g_assert_true (procura_chart_data_to_pixel (procura_chart_view_get_layout (PROCURA_CHART_VIEW (slide)),
+                                              2, 180, &sx, &sy));
+  g_assert_cmpfloat (hypot (px - sx, py - sy), >, 48);
+
+  /* the page finds the point where it drew it, not where the slide did */
+  chart_view_motion (page, sx, sy);
+  g_assert_null (procura_chart_view_describe_cursor (PROCURA_CHART_VIEW (page)));
+  chart_view_motion (page, px, py);
+  found = procura_chart_view_describe_cursor (PROCURA_CHART_VIEW (page));
+  g_assert_nonnull (found);
+  g_assert_nonnull (strstr (found, "180 ms"));
+  g_clear_pointer (&found, g_free);
+  /* and the slide where it drew it */
+  chart_view_motion (slide, sx, sy);
+  found = procura_chart_view_describe_cursor (PROCURA_CHART_VIEW (slide));
+  g_assert_nonnull (found);
+  g_assert_nonnull (strstr (found, "180 ms"));
+
+  /* an export lays the chart out on its own: the page's geometry stays */
+  {
+    g_autofree char *dir = g_dir_make_tmp ("procura-chart-view-XXXXXX", NULL);
+    g_autofree char *png = g_build_filename (dir, "chart.png", NULL);
+    double ex, ey;
+
+    g_assert_true (procura_chart_view_export (PROCURA_CHART_VIEW (page), png, NULL));
+    g_assert_true (procura_chart_data_to_pixel (procura_chart_view_get_layout (PROCURA_CHART_VIEW (page)),
+                                                2, 180, &ex, &ey));
+    g_assert_cmpfloat (ex, ==, px);
+    g_assert_cmpfloat (ey, ==, py);
+    procura_test_rmtree (dir);
+  }
+  gtk_window_destroy (GTK_WINDOW (page_window));
+  gtk_window_destroy (GTK_WINDOW (slide_window));
+#else
+  g_test_skip ("the chart library is not part of this build");
+#endif
+}
+
 static void
 test_calculator_candidate (void)
 {
@@ -1006,6 +1097,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/pages/import-real-fixture", test_import_real_fixture);
   g_test_add_func ("/pages/import-error", test_import_error_shown);
   g_test_add_func ("/chart-view/accessible", test_chart_view_accessible);
+  g_test_add_func ("/chart-view/own-layout", test_chart_view_own_layout);
   g_test_add_func ("/pages/calculator-candidate", test_calculator_candidate);
   g_test_add_func ("/pages/import-cancel-and-export", test_import_cancel_and_export);
   g_test_add_func ("/compare/controls", test_compare_controls);
