@@ -5,6 +5,7 @@
 #pragma once
 
 #include "procura-chart.h"
+#include "procura-chart-reduce.h"
 
 G_BEGIN_DECLS
 
@@ -47,6 +48,8 @@ struct _ProcuraChartSeries {
   guint       n_cols;
   double      cols_x0, cols_x1;
   gboolean    cols_log;
+  /* pyramids and densities of the data, dropped when the data change */
+  ProcuraReduceCache *reduce;
 };
 
 typedef enum {

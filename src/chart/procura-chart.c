@@ -29,6 +29,7 @@ series_free (gpointer data)
   g_free (s->y_high);
   g_free (s->reason);
   g_free (s->cols);
+  procura_chart_reduce_cache_clear (&s->reduce);
   g_free (s);
 }
 
@@ -315,6 +316,7 @@ series_update_bounds (ProcuraChartSeries *s)
   s->x_sorted = sorted;
   g_clear_pointer (&s->cols, g_free);
   s->n_cols = 0;
+  procura_chart_reduce_cache_clear (&s->reduce);
 }
 
 ProcuraChartSeries *
@@ -1571,8 +1573,8 @@ draw_decimated (Ctx                      *c,
       s->cols_x0 = c->mx.lo;
       s->cols_x1 = c->mx.hi;
       s->cols_log = c->mx.log;
-      procura_chart_decimate_full (s->x, s->y, s->n, c->mx.lo, c->mx.hi, c->mx.log, cols,
-                                   s->x_sorted, s->cols);
+      procura_chart_reduce_columns (&s->reduce, s->x, s->y, s->n, s->x_sorted, c->mx.lo, c->mx.hi,
+                                    c->mx.log, cols, s->cols);
     }
 
   cairo_save (cr);
@@ -1721,7 +1723,7 @@ draw_band (Ctx                      *c,
 
 static void
 draw_scatter (Ctx                      *c,
-              const ProcuraChartSeries *s,
+              ProcuraChartSeries       *s,
               ProcuraMarker             marker,
               const ProcuraChartColor  *color,
               double                    alpha)
@@ -1732,8 +1734,15 @@ draw_scatter (Ctx                      *c,
     {
       /* Many points: one mark per occupied 2 px cell, so every point still shows. */
       guint gw = (guint) MAX (1, ceil (c->pw / 2)), gh = (guint) MAX (1, ceil (c->ph / 2));
-      guint8 *grid = g_malloc0 ((gsize) gw * gh);
+      guint8 *grid;
+      ProcuraReduceMap mx = { c->mx.lo, c->mx.hi, c->mx.log, c->mx.p0, c->mx.p1 };
+      ProcuraReduceMap my = { c->my.lo, c->my.hi, c->my.log, c->my.p0, c->my.p1 };
 
+      /* the density per pixel, counted once for this geometry */
+      if (procura_chart_reduce_scatter (&s->reduce, cr, s->x, s->y, s->n, &mx, &my, c->px, c->py,
+                                        c->pw, c->ph, c->device_scale, color, alpha))
+        return;
+      grid = g_malloc0 ((gsize) gw * gh);
       cairo_new_path (cr);
       for (gsize i = 0; i < s->n; i++)
         {
@@ -1795,7 +1804,16 @@ draw_xy_series (Ctx                *c,
     {
     case PROCURA_SERIES_BAND:
       if (s->y_low && s->y_high)
-        draw_band (c, s, s->y_low, s->y_high, color, alpha * band_alpha);
+        {
+          ProcuraReduceMap mx = { c->mx.lo, c->mx.hi, c->mx.log, c->mx.p0, c->mx.p1 };
+          ProcuraReduceMap my = { c->my.lo, c->my.hi, c->my.log, c->my.p0, c->my.p1 };
+
+          /* many points: per pixel column */
+          if (!procura_chart_reduce_band (&s->reduce, cr, s->x, s->y_low, s->y_high, s->n, s->x_sorted,
+                                          &mx, &my, c->px, c->pw, c->device_scale, color,
+                                          alpha * band_alpha))
+            draw_band (c, s, s->y_low, s->y_high, color, alpha * band_alpha);
+        }
       if (s->y)
         {
           draw_line_path (c, s, FALSE);
@@ -1821,7 +1839,7 @@ draw_xy_series (Ctx                *c,
       break;
     case PROCURA_SERIES_LINE:
     case PROCURA_SERIES_STEP:
-      if (s->n > (gsize) cols * 3)
+      if (procura_chart_reduce_wanted (s->n, cols))
         {
           draw_decimated (c, s, color, alpha);
           break;
