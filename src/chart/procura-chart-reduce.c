@@ -418,6 +418,109 @@ procura_chart_reduce_columns (ProcuraReduceCache **cache,
 }
 
 /* ------------------------------------------------------------------------- */
+/* Column fills                                                               */
+
+static gboolean
+is_vector_target (cairo_t *cr)
+{
+  switch (cairo_surface_get_type (cairo_get_target (cr)))
+    {
+    case CAIRO_SURFACE_TYPE_PDF:
+    case CAIRO_SURFACE_TYPE_PS:
+    case CAIRO_SURFACE_TYPE_SVG:
+    case CAIRO_SURFACE_TYPE_SCRIPT:
+      return TRUE;
+    default:
+      return FALSE;
+    }
+}
+
+void
+procura_chart_reduce_fill_columns (cairo_t                 *cr,
+                                   double                   px,
+                                   double                   pw,
+                                   guint                    cols,
+                                   const double            *top,
+                                   const double            *bottom,
+                                   double                   device_scale,
+                                   const ProcuraChartColor *color,
+                                   double                   alpha)
+{
+  double colw = pw / MAX (cols, 1);
+  double y0 = INFINITY, y1 = -INFINITY;
+  cairo_surface_t *mask;
+  cairo_pattern_t *pattern;
+  unsigned char *data;
+  int stride, mh;
+
+  cairo_save (cr);
+  cairo_set_source_rgba (cr, color->r, color->g, color->b, color->a * alpha);
+  for (guint k = 0; k < cols; k++)
+    if (bottom[k] > top[k])
+      {
+        y0 = MIN (y0, top[k]);
+        y1 = MAX (y1, bottom[k]);
+      }
+  if (!(y1 > y0) || !(device_scale > 0) || cols == 0)
+    {
+      cairo_restore (cr);
+      return;
+    }
+  if (is_vector_target (cr) || (y1 - y0) * device_scale > 1e5 || cols > 100000)
+    {
+      cairo_new_path (cr);
+      for (guint k = 0; k < cols; k++)
+        if (bottom[k] > top[k])
+          cairo_rectangle (cr, px + k * colw, top[k], colw, bottom[k] - top[k]);
+      cairo_fill (cr);
+      cairo_restore (cr);
+      return;
+    }
+
+  /* one mask pixel per column across, device pixels down, from y0 */
+  y0 = floor (y0 * device_scale) / device_scale;
+  mh = (int) ceil ((y1 - y0) * device_scale) + 1;
+  mask = cairo_image_surface_create (CAIRO_FORMAT_A8, (int) cols, mh);
+  cairo_surface_flush (mask);
+  data = cairo_image_surface_get_data (mask);
+  stride = cairo_image_surface_get_stride (mask);
+  memset (data, 0, (gsize) stride * mh);
+  for (guint k = 0; k < cols; k++)
+    {
+      double a, b;
+      int ra, rb;
+
+      if (!(bottom[k] > top[k]))
+        continue;
+      a = (top[k] - y0) * device_scale;
+      b = (bottom[k] - y0) * device_scale;
+      ra = (int) floor (a);
+      rb = MIN ((int) ceil (b), mh);
+      for (int r = MAX (ra, 0); r < rb; r++)
+        {
+          double cover;
+
+          if (r > ra && r + 1 < rb)
+            {
+              data[(gsize) r * stride + k] = 255;   /* a whole pixel inside */
+              continue;
+            }
+          cover = MIN (b, r + 1.0) - MAX (a, (double) r);
+          data[(gsize) r * stride + k] = (unsigned char) (CLAMP (cover, 0, 1) * 255 + 0.5);
+        }
+    }
+  cairo_surface_mark_dirty (mask);
+  cairo_surface_set_device_scale (mask, cols / pw, device_scale);
+  pattern = cairo_pattern_create_for_surface (mask);
+  cairo_pattern_set_filter (pattern, CAIRO_FILTER_NEAREST);
+  cairo_translate (cr, px, y0);
+  cairo_mask (cr, pattern);
+  cairo_pattern_destroy (pattern);
+  cairo_surface_destroy (mask);
+  cairo_restore (cr);
+}
+
+/* ------------------------------------------------------------------------- */
 /* Scatter density                                                            */
 
 /* Device pixel = data value × scale + offset along one axis (log10 first when log). */
@@ -674,6 +777,7 @@ procura_chart_reduce_band (ProcuraReduceCache      **cache,
   guint cols;
   double colw;
   ProcuraColumn *lc, *hc;
+  double *tops, *bottoms;
   long prev = -2;
   double prev_lo = NAN, prev_hi = NAN;
 
@@ -689,12 +793,15 @@ procura_chart_reduce_band (ProcuraReduceCache      **cache,
   procura_chart_reduce_columns (cache, x, lo, n, TRUE, mx->lo, mx->hi, mx->log, cols, lc);
   procura_chart_reduce_columns (cache, x, hi, n, TRUE, mx->lo, mx->hi, mx->log, cols, hc);
 
+  tops = g_new (double, cols);
+  bottoms = g_new (double, cols);
   cairo_save (cr);
   cairo_new_path (cr);
   for (guint k = 0; k < cols; k++)
     {
       double top, bottom, left = px + k * colw;
 
+      tops[k] = bottoms[k] = NAN;
       if (lc[k].count == 0 || hc[k].count == 0)
         continue;
       top = map_to_pixel (my, hc[k].max);
@@ -707,8 +814,7 @@ procura_chart_reduce_band (ProcuraReduceCache      **cache,
         }
       else if (prev >= 0)
         {
-          /* across empty columns: straight from the last point to the first, the
-           * corners in the same turn as a rectangle's */
+          /* across empty columns: straight from the last point to the first */
           double prev_right = px + (prev + 1) * colw;
 
           cairo_move_to (cr, prev_right, map_to_pixel (my, prev_hi));
@@ -717,8 +823,8 @@ procura_chart_reduce_band (ProcuraReduceCache      **cache,
           cairo_line_to (cr, prev_right, map_to_pixel (my, prev_lo));
           cairo_close_path (cr);
         }
-      if (bottom > top)
-        cairo_rectangle (cr, left, top, colw, bottom - top);
+      tops[k] = top;
+      bottoms[k] = bottom;
       prev = k;
       prev_lo = lc[k].last;
       prev_hi = hc[k].last;
@@ -726,6 +832,9 @@ procura_chart_reduce_band (ProcuraReduceCache      **cache,
   cairo_set_source_rgba (cr, color->r, color->g, color->b, color->a * alpha);
   cairo_fill (cr);
   cairo_restore (cr);
+  procura_chart_reduce_fill_columns (cr, px, pw, cols, tops, bottoms, device_scale, color, alpha);
+  g_free (tops);
+  g_free (bottoms);
   g_free (lc);
   g_free (hc);
   return TRUE;

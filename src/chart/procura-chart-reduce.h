@@ -66,6 +66,20 @@ void procura_chart_reduce_columns (ProcuraReduceCache **cache,
                                    guint                columns,
                                    ProcuraColumn       *out);
 
+/* Fills @cols columns of width @pw / @cols from x = @px, column k from @top[k] down to
+ * @bottom[k] (user units; NAN: nothing), in one operation: on raster targets (image,
+ * recording) as a coverage mask written column by column, the cost of the pixels; on
+ * vector targets (PDF, SVG, PS) as rectangles. */
+void procura_chart_reduce_fill_columns (cairo_t                 *cr,
+                                        double                   px,
+                                        double                   pw,
+                                        guint                    cols,
+                                        const double            *top,
+                                        const double            *bottom,
+                                        double                   device_scale,
+                                        const ProcuraChartColor *color,
+                                        double                   alpha);
+
 /* Draws a scatter of @n points as their density per device pixel: a pixel holding a
  * point gets a dot of 2 units, shaded from half the colour's alpha (a lone point) to
  * the full alpha (the densest pixel). The plot is [px, px + pw] × [py, py + ph] in user

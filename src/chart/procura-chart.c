@@ -1563,6 +1563,7 @@ draw_decimated (Ctx                      *c,
   double prev_last = NAN;
   long prev_c = -2;
   gboolean gaps = FALSE;
+  double *tops, *bottoms;
 
   if (s->cols == NULL || s->n_cols != cols || s->cols_x0 != c->mx.lo || s->cols_x1 != c->mx.hi
       || s->cols_log != c->mx.log)
@@ -1577,13 +1578,15 @@ draw_decimated (Ctx                      *c,
                                     c->mx.log, cols, s->cols);
     }
 
+  tops = g_new (double, cols);
+  bottoms = g_new (double, cols);
   cairo_save (cr);
-  cairo_new_path (cr);
   for (guint k = 0; k < cols; k++)
     {
       const ProcuraColumn *col = &s->cols[k];
       double top, bottom;
 
+      tops[k] = bottoms[k] = NAN;
       if (col->count == 0)
         continue;
       top = map_value (&c->my, col->max);
@@ -1596,12 +1599,15 @@ draw_decimated (Ctx                      *c,
         }
       else if (prev_c >= 0)
         gaps = TRUE;
-      cairo_rectangle (cr, c->px + k * colw, top - half, colw, bottom - top + 2 * half);
+      tops[k] = top - half;
+      bottoms[k] = bottom + half;
       prev_last = col->last;
       prev_c = k;
     }
-  set_color (cr, color, alpha);
-  cairo_fill (cr);
+  /* a column per device pixel: filled as a mask on raster targets */
+  procura_chart_reduce_fill_columns (cr, c->px, c->pw, cols, tops, bottoms, c->device_scale, color, alpha);
+  g_free (tops);
+  g_free (bottoms);
 
   if (gaps)
     {
