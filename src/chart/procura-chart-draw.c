@@ -388,14 +388,16 @@ draw_decimated (Ctx                      *c,
   gboolean gaps = FALSE;
   /* the columns are cached in the caller's layout, for redraws at the same size */
   const ProcuraColumn *scols = procura_chart_layout_columns (c->l, s, cols, c->mx.lo, c->mx.hi, c->mx.log);
+  double *tops = g_new (double, cols);
+  double *bottoms = g_new (double, cols);
 
   cairo_save (cr);
-  cairo_new_path (cr);
   for (guint k = 0; k < cols; k++)
     {
       const ProcuraColumn *col = &scols[k];
       double top, bottom;
 
+      tops[k] = bottoms[k] = NAN;
       if (col->count == 0)
         continue;
       top = map_value (&c->my, col->max);
@@ -408,12 +410,15 @@ draw_decimated (Ctx                      *c,
         }
       else if (prev_c >= 0)
         gaps = TRUE;
-      cairo_rectangle (cr, c->px + k * colw, top - half, colw, bottom - top + 2 * half);
+      tops[k] = top - half;
+      bottoms[k] = bottom + half;
       prev_last = col->last;
       prev_c = k;
     }
-  set_color (cr, color, alpha);
-  cairo_fill (cr);
+  /* a column per device pixel: filled as a mask on raster targets */
+  procura_chart_reduce_fill_columns (cr, c->px, c->pw, cols, tops, bottoms, c->device_scale, color, alpha);
+  g_free (tops);
+  g_free (bottoms);
 
   if (gaps)
     {
@@ -535,7 +540,7 @@ draw_band (Ctx                      *c,
 
 static void
 draw_scatter (Ctx                      *c,
-              const ProcuraChartSeries *s,
+              ProcuraChartSeries       *s,
               ProcuraMarker             marker,
               const ProcuraChartColor  *color,
               double                    alpha)
@@ -546,7 +551,15 @@ draw_scatter (Ctx                      *c,
     {
       /* Many points: one mark per occupied 2 px cell, so every point still shows. */
       guint gw = (guint) MAX (1, ceil (c->pw / 2)), gh = (guint) MAX (1, ceil (c->ph / 2));
-      guint8 *grid = g_malloc0 ((gsize) gw * gh);
+      guint8 *grid;
+      ProcuraReduceMap mx = { c->mx.lo, c->mx.hi, c->mx.log, c->mx.p0, c->mx.p1 };
+      ProcuraReduceMap my = { c->my.lo, c->my.hi, c->my.log, c->my.p0, c->my.p1 };
+
+      /* the density per pixel, counted once for this geometry */
+      if (procura_chart_reduce_scatter (&s->reduce, cr, s->x, s->y, s->n, &mx, &my, c->px, c->py,
+                                        c->pw, c->ph, c->device_scale, color, alpha))
+        return;
+      grid = g_malloc0 ((gsize) gw * gh);
 
       cairo_new_path (cr);
       for (gsize i = 0; i < s->n; i++)
@@ -609,7 +622,16 @@ draw_xy_series (Ctx                *c,
     {
     case PROCURA_SERIES_BAND:
       if (s->y_low && s->y_high)
-        draw_band (c, s, s->y_low, s->y_high, color, alpha * band_alpha);
+        {
+          ProcuraReduceMap mx = { c->mx.lo, c->mx.hi, c->mx.log, c->mx.p0, c->mx.p1 };
+          ProcuraReduceMap my = { c->my.lo, c->my.hi, c->my.log, c->my.p0, c->my.p1 };
+
+          /* many points: per pixel column */
+          if (!procura_chart_reduce_band (&s->reduce, cr, s->x, s->y_low, s->y_high, s->n, s->x_sorted,
+                                          &mx, &my, c->px, c->pw, c->device_scale, color,
+                                          alpha * band_alpha))
+            draw_band (c, s, s->y_low, s->y_high, color, alpha * band_alpha);
+        }
       if (s->y)
         {
           draw_line_path (c, s, FALSE);
@@ -635,7 +657,7 @@ draw_xy_series (Ctx                *c,
       break;
     case PROCURA_SERIES_LINE:
     case PROCURA_SERIES_STEP:
-      if (s->n > (gsize) cols * 3)
+      if (procura_chart_reduce_wanted (s->n, cols))
         {
           draw_decimated (c, s, color, alpha);
           break;

@@ -131,7 +131,7 @@ procura_chart_layout_truncated_text_at (const ProcuraChartLayout *layout,
 
 const ProcuraColumn *
 procura_chart_layout_columns (ProcuraChartLayout       *layout,
-                              const ProcuraChartSeries *s,
+                              ProcuraChartSeries       *s,
                               guint                     cols,
                               double                    x0,
                               double                    x1,
@@ -158,7 +158,9 @@ procura_chart_layout_columns (ProcuraChartLayout       *layout,
       entry->x0 = x0;
       entry->x1 = x1;
       entry->log = log;
-      procura_chart_decimate_full (s->x, s->y, s->n, x0, x1, log, cols, s->x_sorted, entry->cols);
+      /* from the series's min/max pyramid, built once per data set */
+      procura_chart_reduce_columns (&s->reduce, s->x, s->y, s->n, s->x_sorted, x0, x1, log, cols,
+                                    entry->cols);
     }
   return entry->cols;
 }

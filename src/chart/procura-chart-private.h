@@ -7,6 +7,7 @@
 #include <pango/pangocairo.h>
 
 #include "procura-chart.h"
+#include "procura-chart-reduce.h"
 
 G_BEGIN_DECLS
 
@@ -44,6 +45,8 @@ struct _ProcuraChartSeries {
   gboolean    data_space; /* line segments straight in data space, curved on a log axis */
   /* finite bounds of the data, and the smallest positive values for log axes */
   double      x_min, x_max, y_min, y_max, x_min_pos, y_min_pos;
+  /* pyramids and densities of the data, dropped when the data change */
+  ProcuraReduceCache *reduce;
 };
 
 typedef enum {
@@ -313,7 +316,7 @@ void procura_chart_shaded_rect (const ProcuraChartCtx *c,
 
 /* The decimation cache of series @s for this draw's columns (made when missing). */
 const ProcuraColumn *procura_chart_layout_columns (ProcuraChartLayout       *layout,
-                                                  const ProcuraChartSeries *s,
+                                                  ProcuraChartSeries       *s,
                                                   guint                     cols,
                                                   double                    x0,
                                                   double                    x1,

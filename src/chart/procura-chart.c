@@ -26,6 +26,7 @@ series_free (gpointer data)
   g_free (s->y_low);
   g_free (s->y_high);
   g_free (s->reason);
+  procura_chart_reduce_cache_clear (&s->reduce);
   g_free (s);
 }
 
@@ -317,6 +318,7 @@ series_update_bounds (ProcuraChartSeries *s)
   s->x_min_pos = x_min_pos;
   s->y_min_pos = y_min_pos;
   s->x_sorted = sorted;
+  procura_chart_reduce_cache_clear (&s->reduce);
 }
 
 ProcuraChartSeries *

@@ -89,6 +89,7 @@ procura_samples_free (ProcuraSamples *s)
     return;
   g_free (s->metric);
   g_free (s->values);
+  g_free (s->sorted);
   g_free (s);
 }
 
@@ -217,6 +218,8 @@ procura_run_take_samples (ProcuraRun *run,
           g_free (s->values);
           s->values = values;
           s->n = n;
+          g_clear_pointer (&s->sorted, g_free);
+          s->n_sorted = 0;
           return;
         }
     }

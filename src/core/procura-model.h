@@ -55,6 +55,10 @@ typedef struct {
   char   *metric;   /* "ttft", "tpot", "itl", "e2e", "input_len", "output_len" */
   double *values;
   gsize   n;
+  /* the finite values in ascending order, sorted once on first use by
+   * procura_samples_sorted() and kept until the values change; NULL before */
+  double *sorted;
+  gsize   n_sorted;
 } ProcuraSamples;
 
 typedef struct {

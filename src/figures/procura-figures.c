@@ -1091,19 +1091,27 @@ figure_cdf (Fig *f)
       name = g_strdup_printf ("%s (%s)", ca->name, run->label ? run->label : _("run"));
       if (samples && samples->n > 0)
         {
-          gsize n = 0;
-          double *x = g_new (double, samples->n), *y, *lo, *hi;
+          gsize m = 0, first = 0, n;
+          /* the sort the percentiles use, made once and kept; a log axis shows the
+           * positive values, the end of it */
+          const double *sorted = procura_samples_sorted (samples, &m);
+          const double *x;
+          double *y, *lo, *hi;
           double eps;
 
-          for (gsize k = 0; k < samples->n; k++)
-            if (isfinite (samples->values[k]) && samples->values[k] > 0)
-              x[n++] = samples->values[k];
-          if (n == 0)
+          for (gsize hi_k = m; first < hi_k;)
             {
-              g_free (x);
-              continue;
+              gsize mid = first + (hi_k - first) / 2;
+
+              if (sorted[mid] > 0)
+                hi_k = mid;
+              else
+                first = mid + 1;
             }
-          procura_stats_sort (x, n);
+          x = sorted + first;
+          n = m - first;
+          if (n == 0)
+            continue;
           y = g_new (double, n);
           lo = g_new (double, n);
           hi = g_new (double, n);
@@ -1121,7 +1129,8 @@ figure_cdf (Fig *f)
           procura_chart_series_set_range (s, lo, hi);
           procura_chart_series_set_color (s, i);
           procura_chart_series_set_in_legend (s, FALSE);
-          s = procura_chart_add_series_take (chart, PROCURA_SERIES_STEP, name, x, y, n);
+          s = procura_chart_add_series_take (chart, PROCURA_SERIES_STEP, name,
+                                             g_memdup2 (x, n * sizeof (double)), y, n);
           procura_chart_series_set_color (s, i);
           procura_chart_series_set_marker (s, PROCURA_MARKER_NONE);
           g_free (lo);

@@ -54,6 +54,23 @@ sorted_finite (const ProcuraSamples *s,
   return n;
 }
 
+const double *
+procura_samples_sorted (const ProcuraSamples *s,
+                        gsize                *n_finite)
+{
+  static GMutex lock;
+  ProcuraSamples *cache = (ProcuraSamples *) s;   /* only the kept sort is written */
+  const double *sorted;
+
+  g_mutex_lock (&lock);
+  if (cache->sorted == NULL)
+    cache->n_sorted = sorted_finite (s, &cache->sorted);
+  sorted = cache->sorted;
+  *n_finite = cache->n_sorted;
+  g_mutex_unlock (&lock);
+  return sorted;
+}
+
 double
 procura_run_metric_percentile (const ProcuraRun *run,
                                const char       *metric,
@@ -67,11 +84,10 @@ procura_run_metric_percentile (const ProcuraRun *run,
 
   if (s != NULL && s->n > 0)
     {
-      double *v, r;
-      gsize n = sorted_finite (s, &v);
+      gsize n;
+      const double *v = procura_samples_sorted (s, &n);
+      double r = procura_stats_percentile (v, n, percentile / 100.0);
 
-      r = procura_stats_percentile (v, n, percentile / 100.0);
-      g_free (v);
       if (n > 0)
         {
           if (source != NULL)

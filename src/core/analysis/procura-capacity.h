@@ -84,6 +84,12 @@ typedef struct {
 /* The metric's percentile of one run: recomputed from samples when the run has them
  * (source RECOMPUTED, *samples = n), else the stat "pNN" as reported. NAN when neither.
  * percentile is 0..100. */
+/* The finite values of @s in ascending order (*@n_finite of them): sorted on the first
+ * call and kept in @s until its values change, so every percentile and the CDF share
+ * one sort. Thread-safe. */
+const double *procura_samples_sorted (const ProcuraSamples *s,
+                                      gsize                *n_finite);
+
 double procura_run_metric_percentile (const ProcuraRun *run,
                                       const char       *metric,
                                       double            percentile,
