@@ -9,7 +9,8 @@
  *   with the imported run assigned to it, or neither;
  * - report and render: the output file is either the previous complete file (same
  *   bytes) or a complete new one (a PDF ending in %%EOF, a PNG ending in its IEND
- *   chunk, an SVG ending in </svg>).
+ *   chunk, an SVG ending in </svg>); the folder holds at most one stale temporary
+ *   file, and none once a write finished.
  */
 #include "config.h"
 
@@ -18,6 +19,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "procura-atomic-file.h"
 #include "procura-store.h"
 #include "procura-test-util.h"
 #include "procura-util.h"
@@ -161,7 +163,36 @@ sha_of (const char *path)
   return procura_sha256_hex (data, len);
 }
 
-/* SIGKILL during writes of @output: always the previous file or a complete new one. */
+/* Counts the temporary files left in the folder: src/common's (".NAME.procura-tmp-XXXXXX")
+ * and GLib's (g_file_set_contents: "NAME.XXXXXX"); anything else but the files of the
+ * test is an error. */
+static guint
+count_temporary (void)
+{
+  static const char * const known[] = { "kill.procura", "kill.procura-wal", "kill.procura-shm",
+                                        "kill.procura-journal", "input.json", "record.pdf",
+                                        "cdf.png", "cdf.svg", NULL };
+  g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
+  const char *name;
+  guint temporary = 0;
+
+  g_assert_nonnull (d);
+  while ((name = g_dir_read_name (d)) != NULL)
+    {
+      if (g_strv_contains (known, name))
+        continue;
+      if (procura_atomic_file_is_temporary (name))
+        {
+          temporary++;
+          continue;
+        }
+      g_error ("a kill left %s in the output folder", name);
+    }
+  return temporary;
+}
+
+/* SIGKILL during writes of @output: always the previous file or a complete new one; at
+ * most one stale temporary file at any time, none after a write that finished. */
 static void
 kill_output (const char * const *argv,
              const char * const *argv_other,
@@ -170,7 +201,7 @@ kill_output (const char * const *argv,
              GRand              *rand)
 {
   gint64 duration = time_command (argv);
-  guint whole_new = 0;
+  guint whole_new = 0, stale = 0;
 
   g_assert_true (complete (output));
   for (int i = 0; i < kills; i++)
@@ -181,6 +212,8 @@ kill_output (const char * const *argv,
 
       /* alternate two variants, so that a new complete file differs from the previous */
       run_and_kill (i % 2 == 0 ? argv_other : argv, delay);
+      stale = MAX (stale, count_temporary ());
+      g_assert_cmpuint (count_temporary (), <=, 1);
       after = sha_of (output);
       g_assert_nonnull (after);
       if (!g_str_equal (before, after))
@@ -190,8 +223,13 @@ kill_output (const char * const *argv,
           whole_new++;
         }
     }
+  /* a write that finishes removes what a killed one left */
+  time_command (argv);
+  g_assert_true (complete (output));
+  g_assert_cmpuint (count_temporary (), ==, 0);
   g_test_message ("%s: %d kills within %.2f s; %u left a new complete file, the others the "
-                  "previous one", output, kills, duration * 1.2e-6, whole_new);
+                  "previous one; at most %u stale temporary file at a time, none after a "
+                  "finished write", output, kills, duration * 1.2e-6, whole_new, stale);
 }
 
 static void
