@@ -32,6 +32,8 @@
 #include "procura-json.h"
 #include "procura-json-out.h"
 #include "procura-store.h"
+#include "procura-store-probe.h"
+#include "procura-store-snapshot.h"
 #include "procura-store-schema.h"
 #include "procura-util.h"
 
@@ -53,6 +55,7 @@ struct _ProcuraStore {
   int       lock_fd;
   int       file_version;
   gboolean  in_batch;   /* procura_store_begin_batch(): writes nest as savepoints */
+  char     *snapshot_dir; /* a private copy read instead (procura-store-snapshot.h), or NULL */
 };
 
 G_DEFINE_QUARK (procura-store-error-quark, procura_store_error)
@@ -1003,6 +1006,8 @@ procura_store_close (ProcuraStore *store)
     sqlite3_close (store->db);
   if (store->lock_fd >= 0)
     close (store->lock_fd);
+  procura_store_snapshot_remove (store->snapshot_dir);
+  g_free (store->snapshot_dir);
   g_free (store->path);
   g_free (store->read_only_reason);
   g_free (store);
@@ -1021,6 +1026,8 @@ procura_store_open (const char         *path,
   LockState lock = LOCK_NOT_WRITABLE;
   gboolean folder_ok;
   int version;
+  g_autofree char *snapshot = NULL;
+  const char *open_path = path;
 
   g_return_val_if_fail (path != NULL, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
@@ -1033,10 +1040,22 @@ procura_store_open (const char         *path,
    * other Procura writes, which makes the immutable read of the checks safe. */
   store->lock_fd = take_lock (path, &lock);
   folder_ok = folder_writable (path);
-  version = check_file (path, lock == LOCK_OURS && !wal_present (path),
+  if (!folder_ok && procura_store_snapshot_needed (path))
+    {
+      /* a -wal and no -shm, which SQLite cannot make here: read a private copy */
+      snapshot = procura_store_snapshot_make (path, &store->snapshot_dir, error);
+      if (snapshot == NULL)
+        return NULL;
+      open_path = snapshot;
+    }
+  version = check_file (open_path, lock == LOCK_OURS && !wal_present (path),
                         (flags & PROCURA_STORE_OPEN_NO_CHECK) == 0, error);
   if (version == 0)
-    return NULL;
+    {
+      if (snapshot != NULL && error != NULL)
+        procura_store_snapshot_rename_error (*error, snapshot, path);
+      return NULL;
+    }
   store->file_version = version;
 
   if (flags & PROCURA_STORE_OPEN_READ_ONLY)
@@ -1109,9 +1128,13 @@ procura_store_open (const char         *path,
          * file as it is (a Procura writer would need that folder too) */
         store->db = open_immutable (path, error);
       else
-        store->db = open_connection (path, SQLITE_OPEN_READONLY, error);
+        store->db = open_connection (open_path, SQLITE_OPEN_READONLY, error);
       if (store->db == NULL)
-        return NULL;
+        {
+          if (snapshot != NULL && error != NULL)
+            procura_store_snapshot_rename_error (*error, snapshot, path);
+          return NULL;
+        }
 
       /* An older project read without write access: upgraded in memory only. */
       if (version < PROCURA_STORE_SCHEMA_VERSION)
@@ -3495,6 +3518,7 @@ procura_store_load_project (ProcuraStore      *store,
   if (!ok)
     return NULL;
 
+  procura_store_probe_split_failures (p);
   g_ptr_array_extend_and_steal (p->runs, g_steal_pointer (&runs));
   return g_steal_pointer (&p);
 }
@@ -3618,9 +3642,12 @@ procura_store_save_project (ProcuraStore          *store,
            && mapped (store, provs, l->provenance_id, "provenance record", &prov, error)
            && insert_engine_log (store, l, cand, prov, error) > 0;
     }
-  for (guint i = 0; ok && i < p->probe_results->len; i++)
+  for (guint i = 0; ok && i < p->probe_results->len + p->probe_failures->len; i++)
     {
-      const ProcuraProbeResult *r = g_ptr_array_index (p->probe_results, i);
+      /* the fleet's failed nodes are rows of probe_results too */
+      const ProcuraProbeResult *r = i < p->probe_results->len
+        ? g_ptr_array_index (p->probe_results, i)
+        : g_ptr_array_index (p->probe_failures, i - p->probe_results->len);
       gint64 cand = 0, prov = 0;
 
       ok = mapped (store, cands, r->candidate_id, "candidate", &cand, error)
