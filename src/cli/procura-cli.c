@@ -87,7 +87,7 @@ procura_cli_main (int    argc,
     if (g_str_equal (name, commands[i].name))
       return commands[i].run (argc - 1, argv + 1);
 
-  g_printerr (_("procura: unknown command “%s”\n"), name);
+  procura_cli_printerr (_("procura: unknown command “%s”\n"), name);
   print_usage (stderr);
   return PROCURA_EXIT_USAGE;
 }
