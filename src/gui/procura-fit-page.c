@@ -1158,6 +1158,7 @@ procura_fit_page_run_probe (ProcuraFitPage *self)
       }
     options->bandwidth = TRUE;
     options->kill_after_s = self->probe_kill_after;
+    g_clear_pointer (&self->probe_fleet, g_ptr_array_unref);   /* Save: this run's, not a fleet's */
     /* the calculator's plan as it stands (the same as `procura fit --plan`) */
     options->plan_json = g_strdup (self->calc_plan);
     options->environ = g_strdupv (self->probe_environ);
@@ -1323,6 +1324,7 @@ procura_fit_page_run_probe_fleet (ProcuraFitPage     *self,
     options->kill_after_s = self->probe_kill_after;
     options->environ = g_strdupv (self->probe_environ);
     self->probe_cancellable = g_cancellable_new ();
+    g_clear_pointer (&self->probe_fleet, g_ptr_array_unref);
     clear_probe_rows (self);
     if (self->probe_host_rows == NULL)
       self->probe_host_rows = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
