@@ -9,6 +9,7 @@
 #include <cairo-pdf.h>
 #include <cairo-svg.h>
 
+#include "procura-atomic-file.h"
 #include "procura-chart.h"
 
 G_DEFINE_QUARK (procura-chart-error-quark, procura_chart_error)
@@ -26,9 +27,9 @@ check_status (cairo_status_t  status,
 }
 
 /* Every file is drawn into memory first and then written with
- * g_file_set_contents_full(): a temporary file in the same folder, renamed over the old
+ * procura_atomic_file_write(): a temporary file in the same folder, renamed over the old
  * one (synced first when there is an old one to keep). A kill or a full disk leaves the
- * previous file, never half of one. */
+ * previous file, never half of one, and no stale temporary file outlives the next write. */
 static cairo_status_t
 append_cb (void                *closure,
            const unsigned char *data,
@@ -45,9 +46,7 @@ save_bytes (GByteArray  *bytes,
 {
   g_autoptr (GError) local = NULL;
 
-  if (g_file_set_contents_full (path, (const char *) bytes->data, bytes->len,
-                                G_FILE_SET_CONTENTS_CONSISTENT | G_FILE_SET_CONTENTS_ONLY_EXISTING,
-                                0666, &local))
+  if (procura_atomic_file_write (path, bytes->data, bytes->len, &local))
     return TRUE;
   g_set_error (error, PROCURA_CHART_ERROR, PROCURA_CHART_ERROR_WRITE, "%s: cannot write the chart: %s",
                path, local->message);

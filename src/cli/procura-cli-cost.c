@@ -28,33 +28,33 @@ print_text (GPtrArray *results)
       g_autofree char *each = NUM ("%.9g", r->cost_per_accepted);
       g_autofree char *per_k = NUM ("%.4f", 1000.0 * r->cost_per_accepted);
 
-      g_print ("%s\n", r->name);
+      procura_cli_print ("%s\n", r->name);
       if (r->run_workload)
-        g_print ("  %.4g wall-clock hours per run\n", r->billed_hours);
+        procura_cli_print ("  %.4g wall-clock hours per run\n", r->billed_hours);
       else if (r->kind != PROCURA_CANDIDATE_API)
         {
           g_autofree char *u = NUM ("%.1f %%", 100.0 * r->utilization);
-          g_print ("  replicas %d, utilisation %s\n", r->replicas, u);
+          procura_cli_print ("  replicas %d, utilisation %s\n", r->replicas, u);
         }
       if (!r->feasible)
-        g_print ("  NOT FEASIBLE: %s\n", r->infeasible_reason);
+        procura_cli_print ("  NOT FEASIBLE: %s\n", r->infeasible_reason);
       for (guint l = 0; l < PROCURA_COST_N_LINES; l++)
         if (procura_cost_result_line_applies (r, l))
-          g_print ("  %-20s %14.2f\n", procura_cost_line_name (l), r->lines[l]);
-      g_print ("  %-20s %s\n", r->run_workload ? "cost per run" : "all_in_cost", total);
+          procura_cli_print ("  %-20s %14.2f\n", procura_cost_line_name (l), r->lines[l]);
+      procura_cli_print ("  %-20s %s\n", r->run_workload ? "cost per run" : "all_in_cost", total);
       if (r->run_workload)
         {
           /* a run either completes at the target or not: the count is P(success) per run */
-          g_print ("  completed runs per run started %.4g (success probability)\n", r->accepted_outputs);
-          g_print ("  cost per completed run %s\n", each);
+          procura_cli_print ("  completed runs per run started %.4g (success probability)\n", r->accepted_outputs);
+          procura_cli_print ("  cost per completed run %s\n", each);
         }
       else
         {
-          g_print ("  accepted outputs %14.0f\n", r->accepted_outputs);
-          g_print ("  cost per accepted output %s (%s per 1k)\n", each, per_k);
+          procura_cli_print ("  accepted outputs %14.0f\n", r->accepted_outputs);
+          procura_cli_print ("  cost per accepted output %s (%s per 1k)\n", each, per_k);
         }
       for (guint k = 0; r->notes != NULL && k < r->notes->len; k++)
-        g_print ("  note: %s\n", (const char *) g_ptr_array_index (r->notes, k));
+        procura_cli_print ("  note: %s\n", (const char *) g_ptr_array_index (r->notes, k));
     }
 }
 
@@ -68,7 +68,6 @@ procura_cli_cost (int    argc,
     { NULL, 0, 0, 0, NULL, NULL, NULL }
   };
   g_autoptr(GOptionContext) context = g_option_context_new ("INPUTS.json");
-  g_autoptr(JsonParser) parser = NULL;
   g_autoptr(GPtrArray) inputs = NULL;
   g_autoptr(GPtrArray) results = NULL;
   g_autoptr(GError) error = NULL;
@@ -82,11 +81,8 @@ procura_cli_cost (int    argc,
     return procura_cli_fail ("cost", PROCURA_EXIT_USAGE, "usage: procura cost INPUTS.json [--json]");
 
   base = g_path_get_basename (argv[1]);
-  parser = json_parser_new ();
-  if (!json_parser_load_from_file (parser, argv[1], &error))
-    return procura_cli_fail ("cost", PROCURA_EXIT_BAD_INPUT, "%s: %s", argv[1], error->message);
-
-  inputs = procura_cost_inputs_from_json (json_parser_get_root (parser), base, &error);
+  /* core reads the file (a regular file only, the strict JSON reader): never the CLI */
+  inputs = procura_cost_inputs_load (argv[1], &error);
   if (inputs == NULL)
     return procura_cli_fail ("cost", PROCURA_EXIT_BAD_INPUT, "%s", error->message);
 

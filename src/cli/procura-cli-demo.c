@@ -57,6 +57,6 @@ procura_cli_demo (int    argc,
       g_print ("%s\n", text);
     }
   else
-    g_print ("Wrote the demo project (illustrative data) to %s\n", argv[1]);
+    procura_cli_print ("Wrote the demo project (illustrative data) to %s\n", argv[1]);
   return PROCURA_EXIT_OK;
 }

@@ -53,7 +53,7 @@ procura_cli_diff (int    argc,
   else
     {
       g_autofree char *text = procura_diff_to_text (diff);
-      g_print ("%s", text);
+      procura_cli_print ("%s", text);
     }
   return PROCURA_EXIT_OK;
 }

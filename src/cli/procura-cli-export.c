@@ -10,7 +10,9 @@
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
+#include <string.h>
 
+#include "procura-atomic-file.h"
 #include "procura-json-out.h"
 #include "procura-cli.h"
 #include "procura-decision-doc.h"
@@ -69,7 +71,7 @@ procura_cli_export (int    argc,
   {
     g_autofree char *with_newline = g_strconcat (text, "\n", NULL);
 
-    if (!g_file_set_contents (out_path, with_newline, -1, &error))
+    if (!procura_atomic_file_write (out_path, with_newline, strlen (with_newline), &error))
       return procura_cli_fail ("export", PROCURA_EXIT_BAD_INPUT, "%s", error->message);
   }
   return PROCURA_EXIT_OK;
@@ -149,7 +151,7 @@ procura_cli_apply (int    argc,
       g_print ("%s\n", text);
     }
   else
-    g_print (_("%s: %s with %u candidates and %u runs\n"), argv[1], created ? _("created") : _("replaced"),
+    procura_cli_print (_("%s: %s with %u candidates and %u runs\n"), argv[1], created ? _("created") : _("replaced"),
              project->candidates->len, project->runs->len);
   return PROCURA_EXIT_OK;
 }

@@ -25,6 +25,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "procura-atomic-file.h"
 #include "procura-json-out.h"
 #include "procura-cli.h"
 #include "procura-fit.h"
@@ -170,22 +171,22 @@ print_text (const ProcuraModelShape *m,
             const char              *gpu_name,
             const ProcuraFitResult  *res)
 {
-  g_print (_("%s on %s, TP %d × PP %d, context %" G_GINT64_FORMAT ", concurrency %" G_GINT64_FORMAT "\n"),
+  procura_cli_print (_("%s on %s, TP %d × PP %d, context %" G_GINT64_FORMAT ", concurrency %" G_GINT64_FORMAT "\n"),
            m->id ? m->id : "model", gpu_name, res->tp, res->pp, res->context_tokens,
            res->concurrency);
   for (int i = 0; i < PROCURA_FIT_N_PARTS; i++)
-    g_print ("  %-13s %9.2f GiB%s\n", res->parts[i].id, res->parts[i].bytes / PROCURA_GIB,
+    procura_cli_print ("  %-13s %9.2f GiB%s\n", res->parts[i].id, res->parts[i].bytes / PROCURA_GIB,
              res->parts[i].estimate ? _(" (estimate)") : "");
-  g_print (_("  KV cache: %.0f bytes/token per GPU, %" G_GINT64_FORMAT " tokens, max concurrency %.2f, "
+  procura_cli_print (_("  KV cache: %.0f bytes/token per GPU, %" G_GINT64_FORMAT " tokens, max concurrency %.2f, "
              "max context %" G_GINT64_FORMAT "\n"),
            res->kv_bytes_per_token, res->kv_tokens, res->max_concurrency, res->max_context);
-  g_print (_("  engine rules: %s\n"), res->engine_rules);
+  procura_cli_print (_("  engine rules: %s\n"), res->engine_rules);
   if (res->fits)
-    g_print ("  %s\n", res->limit_text);   /* "fits: N tokens in the KV pool, ..." */
+    procura_cli_print ("  %s\n", res->limit_text);   /* "fits: N tokens in the KV pool, ..." */
   else
-    g_print ("  %s: %s\n", _("does not fit"), res->limit_text);
+    procura_cli_print ("  %s: %s\n", _("does not fit"), res->limit_text);
   if (res->caveat[0])
-    g_print (_("  caveat: %s\n"), res->caveat);
+    procura_cli_print (_("  caveat: %s\n"), res->caveat);
 }
 
 static int
@@ -291,12 +292,12 @@ run_training (const ProcuraModelShape *m,
     }
   else
     {
-      g_print (_("%s, %s training on %s (%d GPU(s), ZeRO %d)\n"), m->id ? m->id : "model",
+      procura_cli_print (_("%s, %s training on %s (%d GPU(s), ZeRO %d)\n"), m->id ? m->id : "model",
                method, gpu_name, r.n_gpus, r.zero_stage);
       for (int i = 0; i < PROCURA_TRAIN_N_PARTS; i++)
-        g_print ("  %-15s %9.2f GiB%s\n", res.parts[i].id, res.parts[i].bytes / PROCURA_GIB,
+        procura_cli_print ("  %-15s %9.2f GiB%s\n", res.parts[i].id, res.parts[i].bytes / PROCURA_GIB,
                  res.parts[i].estimate ? _(" (estimate)") : "");
-      g_print ("  %s: %s\n", res.fits ? _("fits") : _("does not fit"), res.limit_text);
+      procura_cli_print ("  %s: %s\n", res.fits ? _("fits") : _("does not fit"), res.limit_text);
     }
   return PROCURA_EXIT_OK;
 }
@@ -316,7 +317,7 @@ write_plan (const char             *path,
                    _("--plan: the fit has no decoder layers to allocate"));
       return FALSE;
     }
-  return g_file_set_contents (path, plan, -1, error);
+  return procura_atomic_file_write (path, plan, strlen (plan), error);
 }
 
 /* procura fit --project P --candidate NAME: the candidate's fit as the analysis sets it
@@ -384,7 +385,7 @@ fit_from_project (const char *project_path,
       print_json (root);
     }
   else if (plan_file != NULL)
-    g_print (_("Probe plan written to %s\n"), plan_file);
+    procura_cli_print (_("Probe plan written to %s\n"), plan_file);
   return PROCURA_EXIT_OK;
 }
 
@@ -609,7 +610,7 @@ procura_cli_fit (int    argc,
         if (kv_dtype == NULL && qkv != PROCURA_DTYPE_AUTO)
           r.kv_dtype = qkv;
         if (!json)
-          g_print (_("%s: weights %s, KV cache %s\n"), qpath, procura_dtype_to_string (qw),
+          procura_cli_print (_("%s: weights %s, KV cache %s\n"), qpath, procura_dtype_to_string (qw),
                    qkv == PROCURA_DTYPE_AUTO ? _("as the model") : procura_dtype_to_string (qkv));
       }
   }
@@ -644,7 +645,7 @@ procura_cli_fit (int    argc,
       if (!write_plan (plan_file, &res, plan_name, &error))
         return procura_cli_fail (CMD, PROCURA_EXIT_BAD_INPUT, "%s: %s", plan_file, error->message);
       if (!json)
-        g_print (_("Probe plan written to %s\n"), plan_file);
+        procura_cli_print (_("Probe plan written to %s\n"), plan_file);
     }
 
   b = json_builder_new ();
@@ -699,10 +700,10 @@ procura_cli_fit (int    argc,
           if (!json)
             {
               if (t > 0)
-                g_print (_("%-28s smallest TP %d (max concurrency %.1f)\n"), all[i]->name, t,
+                procura_cli_print (_("%-28s smallest TP %d (max concurrency %.1f)\n"), all[i]->name, t,
                          best.max_concurrency);
               else
-                g_print (_("%-28s does not fit at TP ≤ 8 (%s)\n"), all[i]->name,
+                procura_cli_print (_("%-28s does not fit at TP ≤ 8 (%s)\n"), all[i]->name,
                          procura_fit_limit_to_string (best.limit));
             }
         }
@@ -759,7 +760,7 @@ procura_cli_fit (int    argc,
                                           ? g_strdup_printf ("(%+.2f %%)", row->percent)
                                           : g_strdup ("");
 
-              g_print (_("  %-28s engine %s  calculated %s %s  %s\n"), label, engine_text,
+              procura_cli_print (_("  %-28s engine %s  calculated %s %s  %s\n"), label, engine_text,
                        calc_text, row->unit, pct_text);
             }
         }

@@ -21,19 +21,19 @@ print_warnings (const char          *file,
                 ProcuraImportResult *result)
 {
   for (guint i = 0; i < result->warnings->len; i++)
-    g_printerr (_("%s: warning: %s\n"), file, (const char *) g_ptr_array_index (result->warnings, i));
+    procura_cli_printerr (_("%s: warning: %s\n"), file, (const char *) g_ptr_array_index (result->warnings, i));
   for (guint r = 0; r < result->runs->len; r++)
     {
       ProcuraRun *run = g_ptr_array_index (result->runs, r);
       for (guint i = 0; i < run->warnings->len; i++)
-        g_printerr (_("%s: %s: warning: %s\n"), file, run->label ? run->label : "run",
+        procura_cli_printerr (_("%s: %s: warning: %s\n"), file, run->label ? run->label : "run",
                     (const char *) g_ptr_array_index (run->warnings, i));
     }
   for (guint i = 0; i < result->engine_logs->len; i++)
     {
       ProcuraEngineLog *l = g_ptr_array_index (result->engine_logs, i);
       for (guint j = 0; l->errors && j < l->errors->len; j++)
-        g_printerr (_("%s: engine error: %s\n"), file, (const char *) g_ptr_array_index (l->errors, j));
+        procura_cli_printerr (_("%s: engine error: %s\n"), file, (const char *) g_ptr_array_index (l->errors, j));
     }
 }
 
@@ -80,14 +80,14 @@ procura_cli_inspect (int    argc,
     print_json (node);
   else
     {
-      g_print (_("%s: %s, %u run(s), %u engine log(s), %u quote(s), %u model shape(s)\n"),
+      procura_cli_print (_("%s: %s, %u run(s), %u engine log(s), %u quote(s), %u model shape(s)\n"),
                argv[1], result->format, result->runs->len, result->engine_logs->len,
                result->quotes->len, result->model_shapes->len);
       for (guint i = 0; i < result->runs->len; i++)
         {
           ProcuraRun *run = g_ptr_array_index (result->runs, i);
           const ProcuraStat *ttft = procura_run_get_stat (run, "ttft", "p99");
-          g_print ("  %s: completed %" G_GINT64_FORMAT ", output %.1f tok/s, ttft p99 %.1f ms\n",
+          procura_cli_print ("  %s: completed %" G_GINT64_FORMAT ", output %.1f tok/s, ttft p99 %.1f ms\n",
                    run->label ? run->label : "run", run->completed, run->output_throughput,
                    ttft ? ttft->value : NAN);
         }
@@ -219,7 +219,7 @@ procura_cli_import (int    argc,
           if (missing[0] != NULL && !json)
             {
               g_autofree char *list = g_strjoinv (", ", missing);
-              g_printerr (_("%s: %s: the file does not say: %s — set them on the candidate (--candidate NAME, or in the app)\n"),
+              procura_cli_printerr (_("%s: %s: the file does not say: %s — set them on the candidate (--candidate NAME, or in the app)\n"),
                           file, run->label ? run->label : "run", list);
             }
         }
@@ -230,7 +230,7 @@ procura_cli_import (int    argc,
       json_builder_add_int_value (b, r->quotes->len);
       json_builder_end_object (b);
       if (!json)
-        g_print (_("%s: imported as %s: %u run(s), %u engine log(s), %u quote(s), %u model shape(s)\n"),
+        procura_cli_print (_("%s: imported as %s: %u run(s), %u engine log(s), %u quote(s), %u model shape(s)\n"),
                  file, r->format, r->runs->len, r->engine_logs->len, r->quotes->len, r->model_shapes->len);
     }
   json_builder_end_array (b);

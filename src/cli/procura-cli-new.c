@@ -70,6 +70,6 @@ procura_cli_new (int    argc,
   if (json)
     print_created (argv[1], project->title, FALSE);
   else
-    g_print ("Created %s (“%s”)\n", argv[1], project->title);
+    procura_cli_print ("Created %s (“%s”)\n", argv[1], project->title);
   return PROCURA_EXIT_OK;
 }

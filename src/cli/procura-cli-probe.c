@@ -33,39 +33,15 @@
 #include "procura-probe-import.h"
 #include "procura-store.h"
 #include "procura-json-out.h"
+#include "procura-atomic-file.h"
 
 typedef struct {
   gboolean json;
   gboolean tty;
 } ProbeCli;
 
-/* Text from the probe (maybe from another machine) before it reaches a terminal: made
- * valid UTF-8, and every control character (C0 but newline and tab, DEL, C1: ESC and
- * CSI start escape sequences that can rewrite the screen or the title) becomes '?'. */
-static char *
-term_safe (const char *text)
-{
-  g_autofree char *valid = NULL;
-  GString *out;
-
-  if (text == NULL)
-    return NULL;
-  valid = g_utf8_make_valid (text, -1);
-  out = g_string_sized_new (strlen (valid));
-  for (const char *p = valid; *p != '\0'; p = g_utf8_next_char (p))
-    {
-      gunichar c = g_utf8_get_char (p);
-
-      if (c == '\r' && p[1] == '\n')
-        continue;  /* a CRLF line end (ssh writes them) */
-      if ((c < 0x20 && c != '\n' && c != '\t') || (c >= 0x7f && c < 0xa0))
-        g_string_append_c (out, '?');
-      else
-        g_string_append_unichar (out, c);
-    }
-  return g_string_free (out, FALSE);
-}
-
+/* Text from the probe (maybe from another machine) goes through the one terminal
+ * sanitiser, procura_cli_term_safe(), before it reaches a terminal. */
 /* A string member made safe for the terminal; kept in @keep until the table is printed. */
 static const char *
 safe_member (GPtrArray  *keep,
@@ -73,7 +49,7 @@ safe_member (GPtrArray  *keep,
              const char *key,
              const char *fallback)
 {
-  char *text = term_safe (json_object_get_string_member_with_default (object, key, fallback));
+  char *text = procura_cli_term_safe (json_object_get_string_member_with_default (object, key, fallback));
 
   g_ptr_array_add (keep, text);
   return text;
@@ -83,7 +59,7 @@ static const char *
 safe_text (GPtrArray  *keep,
            const char *text)
 {
-  char *copy = term_safe (text);
+  char *copy = procura_cli_term_safe (text);
 
   g_ptr_array_add (keep, copy);
   return copy;
@@ -109,7 +85,7 @@ on_event (const char *event,
     }
   else if (cli->tty && g_str_equal (event, "progress"))
     {
-      g_autofree char *step = term_safe (json_object_get_string_member_with_default (object, "step", ""));
+      g_autofree char *step = procura_cli_term_safe (json_object_get_string_member_with_default (object, "step", ""));
 
       g_printerr ("\r%-16s device %" G_GINT64_FORMAT ": %" G_GINT64_FORMAT "/%" G_GINT64_FORMAT "   ",
                 step,
@@ -135,7 +111,7 @@ print_table (const ProcuraProbeReport *report)
   guint i;
 
   if (report->driver_version != NULL || report->cuda_version != NULL)
-    g_print (_("Driver %s, CUDA %s%s%s\n"),
+    procura_cli_print (_("Driver %s, CUDA %s%s%s\n"),
              safe_text (keep, report->driver_version ? report->driver_version : "?"),
              safe_text (keep, report->cuda_version ? report->cuda_version : "?"),
              report->host ? _(", on ") : "", report->host ? safe_text (keep, report->host) : "");
@@ -143,7 +119,7 @@ print_table (const ProcuraProbeReport *report)
     {
       JsonObject *d = g_ptr_array_index (report->devices, i);
 
-      g_print (_("GPU %" G_GINT64_FORMAT "  %s  cc %s  %" G_GINT64_FORMAT " SMs  %.2f GiB total, %.2f GiB free  MIG %s\n"),
+      procura_cli_print (_("GPU %" G_GINT64_FORMAT "  %s  cc %s  %" G_GINT64_FORMAT " SMs  %.2f GiB total, %.2f GiB free  MIG %s\n"),
                json_object_get_int_member_with_default (d, "index", -1),
                safe_member (keep, d, "name", "?"),
                safe_member (keep, d, "cc", "?"),
@@ -165,11 +141,11 @@ print_table (const ProcuraProbeReport *report)
           if (n != NULL && JSON_NODE_HOLDS_OBJECT (n))
             failed = json_node_get_object (n);
           if (failed == NULL)
-            g_print (_("fit        GPU %" G_GINT64_FORMAT ": fits, headroom %.2f GiB, largest free block %.2f GiB, %" G_GINT64_FORMAT " more KV blocks\n"),
+            procura_cli_print (_("fit        GPU %" G_GINT64_FORMAT ": fits, headroom %.2f GiB, largest free block %.2f GiB, %" G_GINT64_FORMAT " more KV blocks\n"),
                      dev, gib (r, "headroom_bytes"), gib (r, "largest_free_block_bytes"),
                      json_object_get_int_member_with_default (r, "extra_kv_blocks", 0));
           else
-            g_print (_("fit        GPU %" G_GINT64_FORMAT ": does not fit: %s (%s, %.2f GiB) failed, %.2f GiB missing\n"),
+            procura_cli_print (_("fit        GPU %" G_GINT64_FORMAT ": does not fit: %s (%s, %.2f GiB) failed, %.2f GiB missing\n"),
                      dev, safe_member (keep, failed, "name", "?"),
                      safe_member (keep, failed, "kind", "?"),
                      gib (failed, "bytes"), gib (r, "missing_bytes"));
@@ -177,19 +153,19 @@ print_table (const ProcuraProbeReport *report)
       else if (g_str_equal (test, "decode-floor"))
         {
           if (dev >= 0)
-            g_print (_("floor      GPU %" G_GINT64_FORMAT ": %.3f ms per decode step\n"), dev,
+            procura_cli_print (_("floor      GPU %" G_GINT64_FORMAT ": %.3f ms per decode step\n"), dev,
                      json_object_get_double_member_with_default (r, "step_seconds", NAN) * 1e3);
           else
-            g_print (_("floor      replica: %.3f ms per step, %.1f tokens/s per sequence\n"),
+            procura_cli_print (_("floor      replica: %.3f ms per step, %.1f tokens/s per sequence\n"),
                      json_object_get_double_member_with_default (r, "step_seconds", NAN) * 1e3,
                      json_object_get_double_member_with_default (r, "tokens_per_second_per_sequence", NAN));
         }
       else if (json_object_has_member (r, "peer"))
-        g_print ("%-10s GPU %" G_GINT64_FORMAT " -> %" G_GINT64_FORMAT ": %.1f GB/s\n", test, dev,
+        procura_cli_print ("%-10s GPU %" G_GINT64_FORMAT " -> %" G_GINT64_FORMAT ": %.1f GB/s\n", test, dev,
                  json_object_get_int_member_with_default (r, "peer", -1),
                  json_object_get_double_member_with_default (r, "gbps", NAN));
       else
-        g_print ("%-10s GPU %" G_GINT64_FORMAT ": %.1f GB/s (%s)\n", test, dev,
+        procura_cli_print ("%-10s GPU %" G_GINT64_FORMAT ": %.1f GB/s (%s)\n", test, dev,
                  json_object_get_double_member_with_default (r, "gbps", NAN),
                  safe_member (keep, r, "counting", ""));
     }
@@ -267,7 +243,7 @@ handle_report (const ProcuraProbeReport *report,
   g_autoptr(GError) error = NULL;
   gboolean json = cli->json;
   gboolean ran;
-  g_autofree char *message = term_safe (report->message);
+  g_autofree char *message = procura_cli_term_safe (report->message);
 
   if (print_lines && json)
     {
@@ -280,7 +256,7 @@ handle_report (const ProcuraProbeReport *report,
     {
       g_autofree char *text = procura_probe_report_to_jsonl (report);
 
-      if (!g_file_set_contents (save, text, -1, &error))
+      if (!procura_atomic_file_write (save, text, strlen (text), &error))
         return procura_cli_fail ("probe", PROCURA_EXIT_BAD_INPUT, "%s", error->message);
     }
   if (!json)
@@ -288,19 +264,19 @@ handle_report (const ProcuraProbeReport *report,
 
   ran = report->status == PROCURA_PROBE_STATUS_OK || report->status == PROCURA_PROBE_STATUS_DOES_NOT_FIT;
   if (procura_probe_status_is_calm (report->status))
-    g_printerr ("%s\n", message);
+    procura_cli_printerr ("%s\n", message);
   else if (!ran)
     {
       if (report->stderr_tail != NULL && *report->stderr_tail != '\0' && !json)
         {
-          g_autofree char *tail = term_safe (report->stderr_tail);
-          g_printerr ("%s", tail);
+          g_autofree char *tail = procura_cli_term_safe (report->stderr_tail);
+          procura_cli_printerr ("%s", tail);
         }
       return procura_cli_fail ("probe", PROCURA_EXIT_BAD_INPUT, "%s (%s)", message,
                                procura_probe_status_to_string (report->status));
     }
   else if (!json)
-    g_print ("%s\n", message);
+    procura_cli_print ("%s\n", message);
 
   if (into != NULL)
     {
@@ -311,7 +287,7 @@ handle_report (const ProcuraProbeReport *report,
                                  into, message);
       if (!store_results (report, into, candidate, &stored, &error))
         return procura_cli_fail ("probe", PROCURA_EXIT_BAD_INPUT, "%s", error->message);
-      g_printerr (_("Stored %u probe result(s) in %s\n"), stored, into);
+      procura_cli_printerr (_("Stored %u probe result(s) in %s\n"), stored, into);
     }
   return ran ? PROCURA_EXIT_OK : PROCURA_EXIT_BAD_INPUT;
 }
@@ -343,7 +319,7 @@ run_cluster (ProcuraProbeOptions        *options,
   sigint = g_unix_signal_add (SIGINT, on_stop_signal, cancel);
   sigterm = g_unix_signal_add (SIGTERM, on_stop_signal, cancel);
   if (!cli->json)
-    g_printerr (kube ? _("Running the probe as a Kubernetes Job…\n") : _("Submitting the probe to Slurm…\n"));
+    procura_cli_printerr (kube ? _("Running the probe as a Kubernetes Job…\n") : _("Submitting the probe to Slurm…\n"));
   reports = kube ? procura_probe_run_kubectl (options, cluster, cancel, &error)
                  : procura_probe_run_slurm (options, cluster, cancel, &error);
   g_source_remove (sigint);
@@ -360,7 +336,7 @@ run_cluster (ProcuraProbeOptions        *options,
       int one;
 
       if (reports->len > 1 && !cli->json)
-        g_print (_("== %s\n"), r->host);
+        procura_cli_print (_("== %s\n"), r->host);
       one = handle_report (r, save, into, candidate, cli, TRUE);
       if (one != PROCURA_EXIT_OK)
         rc = one;
@@ -378,10 +354,11 @@ on_fleet_event (const char *host,
 
   if (cli->tty && g_str_equal (event, "progress"))
     {
-      g_autofree char *step = term_safe (json_object_get_string_member_with_default (object, "step", ""));
+      g_autofree char *step = procura_cli_term_safe (json_object_get_string_member_with_default (object, "step", ""));
+      g_autofree char *safe_host = procura_cli_term_safe (host);
 
       g_printerr ("\r%-24.24s %-16s device %" G_GINT64_FORMAT ": %" G_GINT64_FORMAT "/%" G_GINT64_FORMAT "   ",
-                host, step,
+                safe_host, step,
                 json_object_get_int_member_with_default (object, "device", -1),
                 json_object_get_int_member_with_default (object, "done", 0),
                 json_object_get_int_member_with_default (object, "total", 0));
@@ -390,7 +367,7 @@ on_fleet_event (const char *host,
     {
       if (cli->tty)
         g_printerr ("\r%70s\r", "");
-      g_printerr (_("%s: finished\n"), host);
+      procura_cli_printerr (_("%s: finished\n"), host);
     }
 }
 
@@ -424,13 +401,13 @@ print_fleet (JsonObject *summary)
   JsonNode *slowest = json_object_get_member (summary, "slowest_read");
   guint i;
 
-  g_print (_("Fleet: %" G_GINT64_FORMAT " hosts, %" G_GINT64_FORMAT " ran, %" G_GINT64_FORMAT " failed\n"),
+  procura_cli_print (_("Fleet: %" G_GINT64_FORMAT " hosts, %" G_GINT64_FORMAT " ran, %" G_GINT64_FORMAT " failed\n"),
            json_object_get_int_member (summary, "hosts"), json_object_get_int_member (summary, "ran"),
            json_object_get_int_member (summary, "failed"));
   if (json_object_get_boolean_member (summary, "with_plan"))
-    g_print (_("The plan fits on %" G_GINT64_FORMAT " of %" G_GINT64_FORMAT " nodes that ran\n"),
+    procura_cli_print (_("The plan fits on %" G_GINT64_FORMAT " of %" G_GINT64_FORMAT " nodes that ran\n"),
              json_object_get_int_member (summary, "fit"), json_object_get_int_member (summary, "ran"));
-  g_print ("%-24s %-14s %4s  %-5s %-14s %s\n", _("host"), _("status"), _("GPUs"), _("fits"),
+  procura_cli_print ("%-24s %-14s %4s  %-5s %-14s %s\n", _("host"), _("status"), _("GPUs"), _("fits"),
            _("headroom"), _("read GB/s"));
   for (i = 0; i < json_array_get_length (nodes); i++)
     {
@@ -456,7 +433,7 @@ print_fleet (JsonObject *summary)
                                          : json_node_get_boolean (fits) ? _("yes") : _("no"), 5);
         g_autofree char *room_text = pad (room, 14);
 
-        g_print ("%s %-14s %4" G_GINT64_FORMAT "  %s %s %s\n", host, safe_member (keep, n, "status", "?"),
+        procura_cli_print ("%s %-14s %4" G_GINT64_FORMAT "  %s %s %s\n", host, safe_member (keep, n, "status", "?"),
                  json_object_get_int_member (n, "gpus"), fit_text, room_text, gbps);
       }
     }
@@ -464,7 +441,7 @@ print_fleet (JsonObject *summary)
     {
       JsonObject *o = json_node_get_object (slowest);
 
-      g_print (_("Slowest HBM read bandwidth: %.1f GB/s on %s GPU %" G_GINT64_FORMAT "\n"),
+      procura_cli_print (_("Slowest HBM read bandwidth: %.1f GB/s on %s GPU %" G_GINT64_FORMAT "\n"),
                json_object_get_double_member (o, "gbps"), safe_member (keep, o, "host", "?"),
                json_object_get_int_member (o, "device"));
     }
@@ -472,7 +449,7 @@ print_fleet (JsonObject *summary)
     {
       JsonObject *f = json_array_get_object_element (failed, i);
 
-      g_print (_("Failed: %s: %s\n"), safe_member (keep, f, "host", "?"),
+      procura_cli_print (_("Failed: %s: %s\n"), safe_member (keep, f, "host", "?"),
                safe_member (keep, f, "message", ""));
     }
 }
@@ -487,13 +464,15 @@ run_fleet (ProcuraProbeOptions *options,
 {
   g_autoptr(GError) error = NULL;
   g_autofree char *text = NULL;
+  gsize text_len = 0;
   g_auto(GStrv) hosts = NULL;
   g_autoptr(GPtrArray) reports = NULL;
   g_autoptr(JsonObject) summary = NULL;
   guint i, stored_total = 0, nodes_stored = 0;
   gint64 failed;
 
-  if (!g_file_get_contents (hosts_file, &text, NULL, &error))
+  text = procura_import_read_file (hosts_file, "a hosts file (one ssh target a line)", &text_len, &error);
+  if (text == NULL)
     return procura_cli_fail ("probe", PROCURA_EXIT_BAD_INPUT, "%s", error->message);
   hosts = procura_probe_parse_hosts (hosts_file, text, &error);
   if (hosts == NULL)
@@ -516,20 +495,24 @@ run_fleet (ProcuraProbeOptions *options,
     print_fleet (summary);
 
   if (into != NULL)
-    for (i = 0; i < reports->len; i++)
-      {
-        ProcuraProbeReport *r = g_ptr_array_index (reports, i);
-        guint stored = 0;
+    {
+      /* the whole fleet in one transaction: the nodes that ran and those that failed */
+      g_autoptr (ProcuraStore) store = procura_store_open (into, PROCURA_STORE_OPEN_WRITABLE, &error);
+      g_autoptr (GPtrArray) names = g_ptr_array_new ();
+      guint failures_stored = 0;
 
-        if (r->status != PROCURA_PROBE_STATUS_OK && r->status != PROCURA_PROBE_STATUS_DOES_NOT_FIT)
-          continue;
-        if (!store_results (r, into, candidate, &stored, &error))
-          return procura_cli_fail ("probe", PROCURA_EXIT_BAD_INPUT, "%s: %s", r->host, error->message);
-        stored_total += stored;
-        nodes_stored++;
-      }
-  if (into != NULL)
-    g_printerr (_("Stored %u probe result(s) of %u node(s) in %s\n"), stored_total, nodes_stored, into);
+      if (store == NULL)
+        return procura_cli_fail ("probe", PROCURA_EXIT_BAD_INPUT, "%s", error->message);
+      for (i = 0; i < reports->len; i++)
+        g_ptr_array_add (names, (gpointer) candidate);
+      if (!procura_probe_fleet_store (store, reports, (const char * const *) names->pdata,
+                                      &stored_total, &failures_stored, &error))
+        return procura_cli_fail ("probe", PROCURA_EXIT_BAD_INPUT, _("nothing stored in %s: %s"),
+                                 into, error->message);
+      nodes_stored = reports->len - failures_stored;
+      procura_cli_printerr (_("Stored %u probe result(s) of %u node(s) and %u failed node(s) in %s\n"),
+                            stored_total, nodes_stored, failures_stored, into);
+    }
   failed = json_object_get_int_member (summary, "failed");
   return failed == 0 ? PROCURA_EXIT_OK : PROCURA_EXIT_BAD_INPUT;
 }

@@ -159,7 +159,7 @@ procura_cli_render (int    argc,
       g_print ("%s\n", text);
     }
   else
-    g_print ("%s: %s\n", output, summary_text);
+    procura_cli_print ("%s: %s\n", output, summary_text);
 
 out:
   g_free (output);

@@ -44,7 +44,8 @@ procura_cli_report (int    argc,
     return procura_cli_fail ("report", PROCURA_EXIT_USAGE,
                              "%s: the output must end in .pdf, .md or .csv", output);
 
-  if (procura_cli_check_output ("report", output, argv[1]) != PROCURA_EXIT_OK)
+  if (procura_cli_check_output ("report", output, argv[1]) != PROCURA_EXIT_OK
+      || (since_path != NULL && procura_cli_check_output ("report", output, since_path) != PROCURA_EXIT_OK))
     return PROCURA_EXIT_USAGE;
 
   store = procura_store_open (argv[1], PROCURA_STORE_OPEN_READ_ONLY, &error);
@@ -63,8 +64,16 @@ procura_cli_report (int    argc,
         return procura_cli_fail ("report", PROCURA_EXIT_BAD_INPUT, "--since %s: %s", since_path, error->message);
     }
 
-  if (!procura_report_write_since (project, since, since_path, output, format, &error))
-    return procura_cli_fail ("report", PROCURA_EXIT_BAD_INPUT, "%s", error->message);
+  {
+    /* no file the report writes (figures and sibling CSVs included) may be one it reads */
+    const char *keep[] = { argv[1], since_path, NULL };
+
+    if (!procura_report_write_full (project, since, since_path, output, format, keep, &error))
+      return procura_cli_fail ("report",
+                               g_error_matches (error, G_IO_ERROR, G_IO_ERROR_EXISTS)
+                               ? PROCURA_EXIT_USAGE : PROCURA_EXIT_BAD_INPUT,
+                               "%s", error->message);
+  }
 
   if (json)
     {

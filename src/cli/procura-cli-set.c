@@ -299,7 +299,7 @@ procura_cli_get (int    argc,
       print_json (builder);
     }
   else
-    g_print ("%s", text->str);
+    procura_cli_print ("%s", text->str);
   return PROCURA_EXIT_OK;
 }
 
@@ -397,7 +397,7 @@ candidate_add (int    argc,
           print_json (b);
         }
       else
-        g_print (_("Added candidate “%s” (id %" G_GINT64_FORMAT ")\n"), c->name, id);
+        procura_cli_print (_("Added candidate “%s” (id %" G_GINT64_FORMAT ")\n"), c->name, id);
     }
   for (gsize i = 0; i < G_N_ELEMENTS (sets); i++)
     g_free (*sets[i].value);
@@ -456,7 +456,7 @@ candidate_remove (int    argc,
       print_json (b);
     }
   else
-    g_print (_("Removed candidate “%s” (undo token %" G_GINT64_FORMAT ")\n"), c->name, token);
+    procura_cli_print (_("Removed candidate “%s” (undo token %" G_GINT64_FORMAT ")\n"), c->name, token);
   return PROCURA_EXIT_OK;
 }
 

@@ -99,7 +99,7 @@ procura_cli_summary (int    argc,
   else
     {
       g_autofree char *text = procura_analysis_to_text (analysis, project);
-      g_print ("%s", text);
+      procura_cli_print ("%s", text);
     }
   g_free (metric);
   return status;

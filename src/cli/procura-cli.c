@@ -10,6 +10,7 @@
 #include <glib/gi18n.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "procura-cli.h"
 
@@ -86,7 +87,7 @@ procura_cli_main (int    argc,
     if (g_str_equal (name, commands[i].name))
       return commands[i].run (argc - 1, argv + 1);
 
-  g_printerr (_("procura: unknown command “%s”\n"), name);
+  procura_cli_printerr (_("procura: unknown command “%s”\n"), name);
   print_usage (stderr);
   return PROCURA_EXIT_USAGE;
 }
@@ -100,7 +101,7 @@ procura_cli_parse (GOptionContext *context,
 
   if (!g_option_context_parse (context, argc, argv, &error))
     {
-      g_printerr ("procura %s: %s\n", (*argv)[0], error->message);
+      procura_cli_printerr ("procura %s: %s\n", (*argv)[0], error->message);
       return FALSE;
     }
   return TRUE;
@@ -118,8 +119,69 @@ procura_cli_fail (const char *command,
   va_start (args, format);
   message = g_strdup_vprintf (format, args);
   va_end (args);
-  g_printerr ("procura %s: %s\n", command, message);
+  /* messages quote file names and project text: safe for the terminal too */
+  procura_cli_printerr ("procura %s: %s\n", command, message);
   return code;
+}
+
+char *
+procura_cli_term_safe (const char *text)
+{
+  g_autofree char *valid = NULL;
+  GString *out;
+
+  if (text == NULL)
+    return NULL;
+  valid = g_utf8_make_valid (text, -1);
+  out = g_string_sized_new (strlen (valid));
+  for (const char *p = valid; *p != '\0'; p = g_utf8_next_char (p))
+    {
+      gunichar c = g_utf8_get_char (p);
+
+      if (c == '\r' && p[1] == '\n')
+        continue;  /* a CRLF line end (ssh writes them) */
+      /* C0 but newline and tab, DEL and C1 (ESC and CSI start the sequences that move
+       * the cursor, rewrite the screen or the window title) */
+      if ((c < 0x20 && c != '\n' && c != '\t') || (c >= 0x7f && c < 0xa0))
+        g_string_append_c (out, '?');
+      else
+        g_string_append_unichar (out, c);
+    }
+  return g_string_free (out, FALSE);
+}
+
+static void
+print_safe (FILE       *out,
+            const char *format,
+            va_list     args)
+{
+  g_autofree char *text = g_strdup_vprintf (format, args);
+  g_autofree char *safe = procura_cli_term_safe (text);
+
+  fputs (safe, out);
+}
+
+void
+procura_cli_print (const char *format,
+                   ...)
+{
+  va_list args;
+
+  va_start (args, format);
+  print_safe (stdout, format, args);
+  va_end (args);
+}
+
+void
+procura_cli_printerr (const char *format,
+                      ...)
+{
+  va_list args;
+
+  fflush (stdout);
+  va_start (args, format);
+  print_safe (stderr, format, args);
+  va_end (args);
 }
 
 int

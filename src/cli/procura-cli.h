@@ -52,6 +52,18 @@ int      procura_cli_fail  (const char *command,
                             const char *format,
                             ...) G_GNUC_PRINTF (3, 4);
 
+/* The one terminal sanitiser. Text from a project, an imported file or the probe (maybe
+ * from another machine) before it reaches a terminal: made valid UTF-8, and every
+ * control character but newline and tab (C0, DEL, C1: ESC and CSI start escape
+ * sequences that rewrite the screen or the window title) becomes '?'. JSON output needs
+ * none of this (the generator escapes control characters). */
+char    *procura_cli_term_safe (const char *text);
+/* printf to stdout / stderr through procura_cli_term_safe(): every text-mode output. */
+void     procura_cli_print     (const char *format,
+                                ...) G_GNUC_PRINTF (1, 2);
+void     procura_cli_printerr  (const char *format,
+                                ...) G_GNUC_PRINTF (1, 2);
+
 /* PROCURA_EXIT_OK, or (having said why) PROCURA_EXIT_USAGE when @output is the same
  * file as @input (same device and inode, whatever the names): an output never
  * overwrites what is read. */

@@ -79,6 +79,17 @@ ProcuraImportResult *procura_import_file (const char    *path,
                                           const char    *format,
                                           GCancellable  *cancellable,
                                           GError       **error);
+/* The one safe way to read an input file whole, used by every reader of user files:
+ * opened without blocking and refused before a byte is read unless it is a regular
+ * file (a FIFO or a device would hang or never end), refused above the importers' size
+ * limit, read (not mapped) into a buffer NUL-terminated at @len and zero-padded for
+ * simdjson. @expected ("a benchmark result…", "cost inputs (JSON)") completes the
+ * message for what is not a regular file. Errors are PROCURA_IMPORT_ERROR_IO / _LIMIT
+ * and name @path. Free with g_free(). */
+char                *procura_import_read_file (const char  *path,
+                                               const char  *expected,
+                                               gsize       *len,
+                                               GError     **error);
 ProcuraImportResult *procura_import_data (const char    *name,
                                           const char    *data,
                                           gsize          len,

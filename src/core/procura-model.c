@@ -691,6 +691,7 @@ procura_project_new (void)
   p->runs = g_ptr_array_new_with_free_func ((GDestroyNotify) procura_run_free);
   p->engine_logs = g_ptr_array_new_with_free_func ((GDestroyNotify) procura_engine_log_free);
   p->probe_results = g_ptr_array_new_with_free_func ((GDestroyNotify) procura_probe_result_free);
+  p->probe_failures = g_ptr_array_new_with_free_func ((GDestroyNotify) procura_probe_result_free);
   p->ops_tests = g_ptr_array_new_with_free_func ((GDestroyNotify) procura_ops_test_free);
   p->checklist = g_ptr_array_new_with_free_func ((GDestroyNotify) procura_checklist_item_free);
   p->provenance = g_ptr_array_new_with_free_func ((GDestroyNotify) procura_provenance_free);
@@ -715,6 +716,7 @@ procura_project_free (ProcuraProject *p)
   g_ptr_array_unref (p->runs);
   g_ptr_array_unref (p->engine_logs);
   g_ptr_array_unref (p->probe_results);
+  g_ptr_array_unref (p->probe_failures);
   g_ptr_array_unref (p->ops_tests);
   g_ptr_array_unref (p->checklist);
   g_ptr_array_unref (p->provenance);

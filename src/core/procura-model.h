@@ -403,6 +403,12 @@ typedef struct {
   gint64    provenance_id;
 } ProcuraProbeResult;
 
+/* A fleet node that could not be probed is stored as a probe_results row of this test:
+ * device_name the host, json one object {"event":"node-failed","host","status",
+ * "reason"}, measured_at when it failed. Loaded into ProcuraProject.probe_failures,
+ * never among the probe_results. */
+#define PROCURA_PROBE_TEST_NODE_FAILED "node-failed"
+
 ProcuraProbeResult *procura_probe_result_new  (void);
 void                procura_probe_result_free (ProcuraProbeResult *r);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (ProcuraProbeResult, procura_probe_result_free)
@@ -464,6 +470,8 @@ typedef struct {
   GPtrArray          *runs;           /* ProcuraRun* */
   GPtrArray          *engine_logs;    /* ProcuraEngineLog* */
   GPtrArray          *probe_results;  /* ProcuraProbeResult* */
+  GPtrArray          *probe_failures; /* ProcuraProbeResult* of fleet nodes that could not be
+                                         probed (PROCURA_PROBE_TEST_NODE_FAILED) */
   GPtrArray          *ops_tests;      /* ProcuraOpsTest* */
   GPtrArray          *checklist;      /* ProcuraChecklistItem* */
   GPtrArray          *provenance;     /* ProcuraProvenance* */

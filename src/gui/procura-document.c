@@ -10,6 +10,7 @@
 #include <glib/gstdio.h>
 
 #include "procura-document.h"
+#include "procura-probe-fleet.h"
 
 #ifdef PROCURA_GUI_HAVE_STORE
 # include "procura-store.h"
@@ -509,6 +510,28 @@ op_add_candidate (ProcuraStore *store, gpointer data, gint64 *token, GError **er
   return procura_store_add_candidate (store, data, error) > 0;
 }
 
+typedef struct {
+  GPtrArray *reports;     /* ProcuraProbeReport* */
+  GStrv      candidates;  /* one per report ("" none), or NULL */
+} FleetSave;
+
+static void
+fleet_save_free (FleetSave *save)
+{
+  g_ptr_array_unref (save->reports);
+  g_strfreev (save->candidates);
+  g_free (save);
+}
+
+static gboolean
+op_save_probe_fleet (ProcuraStore *store, gpointer data, gint64 *token, GError **error)
+{
+  FleetSave *save = data;
+
+  return procura_probe_fleet_store (store, save->reports, (const char * const *) save->candidates,
+                                    NULL, NULL, error);
+}
+
 static gboolean
 op_update_ops_test (ProcuraStore *store, gpointer data, gint64 *token, GError **error)
 {
@@ -589,6 +612,7 @@ op_unavailable (ProcuraStore *store, gpointer data, gint64 *token, GError **erro
 # define op_delete_run op_unavailable
 # define op_undo op_unavailable
 # define op_assign_run op_unavailable
+# define op_save_probe_fleet op_unavailable
 #endif
 
 static gint64 *
@@ -673,6 +697,26 @@ procura_document_add_candidate (ProcuraDocument        *self,
   g_return_if_fail (PROCURA_IS_DOCUMENT (self));
   run_edit (self, op_add_candidate, procura_candidate_copy (candidate),
             (GDestroyNotify) procura_candidate_free, NULL);
+}
+
+void
+procura_document_save_probe_fleet (ProcuraDocument    *self,
+                                   GPtrArray          *reports,
+                                   const char * const *candidates)
+{
+  FleetSave *save;
+
+  g_return_if_fail (PROCURA_IS_DOCUMENT (self));
+  g_return_if_fail (reports != NULL);
+  save = g_new0 (FleetSave, 1);
+  save->reports = g_ptr_array_ref (reports);
+  if (candidates != NULL)
+    {
+      save->candidates = g_new0 (char *, reports->len + 1);
+      for (guint i = 0; i < reports->len; i++)
+        save->candidates[i] = g_strdup (candidates[i] != NULL ? candidates[i] : "");
+    }
+  run_edit (self, op_save_probe_fleet, save, (GDestroyNotify) fleet_save_free, NULL);
 }
 
 void

@@ -85,6 +85,15 @@ void procura_document_assign_run       (ProcuraDocument        *self,
                                         gint64                  run_id,
                                         gint64                  candidate_id);
 
+/* Stores a probe fleet run (ProcuraProbeReport* of @reports, kept alive until it is
+ * stored) in ONE transaction: the nodes that ran with their results, the nodes that
+ * failed as such. @candidates: NULL, or one candidate name per report (NULL or "" for
+ * none; created when absent). Emits "changed" (or "error"); deleting such a candidate
+ * (undoable) takes its results with it, as for any import. */
+void procura_document_save_probe_fleet (ProcuraDocument        *self,
+                                        GPtrArray              *reports,
+                                        const char * const     *candidates);
+
 /* A deletion that procura_document_undo() can still bring back, made outside this
  * document: by `procura candidate remove`, another Procura, or a window that did not
  * purge it. */

@@ -84,6 +84,8 @@ struct _ProcuraFitPage
   GtkWidget       *probe_rows;
   GtkWidget       *probe_hosts;      /* AdwEntryRow: ssh targets for a fleet run */
   GHashTable      *probe_host_rows;  /* host -> AdwActionRow (owned by probe_rows) */
+  GPtrArray       *probe_fleet;      /* the last fleet run's ProcuraProbeReport*, or NULL */
+  GtkWidget       *probe_fleet_candidate; /* AdwComboRow: which candidate "Save" gives it */
   GCancellable    *probe_cancellable;
   char            *probe_state;      /* "idle", "running", "done", "cancelled" */
   char            *probe_result;     /* status of the last run, e.g. "ok", "crashed" */
@@ -989,8 +991,10 @@ set_probe_state (ProcuraFitPage *self,
   gtk_widget_set_visible (self->probe_run, !running);
   gtk_widget_set_visible (self->probe_cancel, running);
   gtk_widget_set_visible (self->probe_progress, running);
-  gtk_widget_set_sensitive (self->probe_save, !running && self->probe_jsonl != NULL
+  gtk_widget_set_sensitive (self->probe_save, !running
+                            && (self->probe_jsonl != NULL || self->probe_fleet != NULL)
                             && self->document != NULL && !procura_document_get_read_only (self->document));
+  gtk_widget_set_visible (self->probe_fleet_candidate, !running && self->probe_fleet != NULL);
 }
 
 static void
@@ -1154,6 +1158,7 @@ procura_fit_page_run_probe (ProcuraFitPage *self)
       }
     options->bandwidth = TRUE;
     options->kill_after_s = self->probe_kill_after;
+    g_clear_pointer (&self->probe_fleet, g_ptr_array_unref);   /* Save: this run's, not a fleet's */
     /* the calculator's plan as it stands (the same as `procura fit --plan`) */
     options->plan_json = g_strdup (self->calc_plan);
     options->environ = g_strdupv (self->probe_environ);
@@ -1207,6 +1212,31 @@ fleet_event_cb (const char *host,
     }
 }
 
+/* The choices of the fleet's "Save to Project": a candidate per host (named after it),
+ * no candidate, or one of the project's GPU candidates for every node. */
+static void
+fill_fleet_candidates (ProcuraFitPage *self)
+{
+  g_autoptr (GtkStringList) model = gtk_string_list_new (NULL);
+
+  gtk_string_list_append (model, _("A candidate per host, named after it"));
+  gtk_string_list_append (model, _("No candidate"));
+  if (self->document != NULL)
+    {
+      ProcuraProject *project = procura_document_get_project (self->document);
+
+      for (guint i = 0; i < project->candidates->len; i++)
+        {
+          const ProcuraCandidate *c = g_ptr_array_index (project->candidates, i);
+
+          if (c->kind == PROCURA_CANDIDATE_GPU && c->name != NULL)
+            gtk_string_list_append (model, c->name);
+        }
+    }
+  adw_combo_row_set_model (ADW_COMBO_ROW (self->probe_fleet_candidate), G_LIST_MODEL (model));
+  adw_combo_row_set_selected (ADW_COMBO_ROW (self->probe_fleet_candidate), 0);
+}
+
 static void
 fleet_done_cb (GObject      *object,
                GAsyncResult *result,
@@ -1225,6 +1255,7 @@ fleet_done_cb (GObject      *object,
   g_clear_object (&self->probe_cancellable);
   g_free (self->probe_result);
   g_clear_pointer (&self->probe_jsonl, g_free);
+  g_clear_pointer (&self->probe_fleet, g_ptr_array_unref);
   if (reports == NULL)
     {
       self->probe_result = g_strdup ("cancelled");
@@ -1266,6 +1297,9 @@ fleet_done_cb (GObject      *object,
         }
       adw_action_row_set_subtitle (ADW_ACTION_ROW (self->probe_status), text->str);
       self->probe_result = g_strdup (failed == 0 ? "ok" : "failed");
+      /* kept for "Save to Project", the nodes that failed included */
+      self->probe_fleet = g_ptr_array_ref (reports);
+      fill_fleet_candidates (self);
       set_probe_state (self, "done");
     }
   g_signal_emit (self, signals[SIGNAL_PROBE_FINISHED], 0);
@@ -1290,6 +1324,7 @@ procura_fit_page_run_probe_fleet (ProcuraFitPage     *self,
     options->kill_after_s = self->probe_kill_after;
     options->environ = g_strdupv (self->probe_environ);
     self->probe_cancellable = g_cancellable_new ();
+    g_clear_pointer (&self->probe_fleet, g_ptr_array_unref);
     clear_probe_rows (self);
     if (self->probe_host_rows == NULL)
       self->probe_host_rows = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
@@ -1388,6 +1423,35 @@ probe_saved_cb (GObject      *object,
   g_unlink (path);
 }
 
+void
+procura_fit_page_save_probe_fleet (ProcuraFitPage *self,
+                                   const char     *candidate)
+{
+  g_autoptr (GPtrArray) names = NULL;
+
+  g_return_if_fail (PROCURA_IS_FIT_PAGE (self));
+  if (self->probe_fleet == NULL || self->document == NULL)
+    return;
+  names = g_ptr_array_new_with_free_func (g_free);
+  for (guint i = 0; i < self->probe_fleet->len; i++)
+    {
+      const ProcuraProbeReport *r = g_ptr_array_index (self->probe_fleet, i);
+
+      g_ptr_array_add (names, g_strdup (candidate != NULL ? candidate : r->host));
+    }
+  g_ptr_array_add (names, NULL);
+  /* one transaction for the whole fleet, the failed nodes included */
+  procura_document_save_probe_fleet (self->document, self->probe_fleet,
+                                     (const char * const *) names->pdata);
+  g_clear_pointer (&self->probe_fleet, g_ptr_array_unref);
+  {
+    /* the same state, with Save off (the fleet is stored once) */
+    g_autofree char *state = g_strdup (self->probe_state != NULL ? self->probe_state : "done");
+
+    set_probe_state (self, state);
+  }
+}
+
 static void
 save_probe_clicked_cb (GtkButton      *button,
                        ProcuraFitPage *self)
@@ -1398,6 +1462,18 @@ save_probe_clicked_cb (GtkButton      *button,
   g_autofree char *path = NULL;
   g_autoptr (GPtrArray) files = g_ptr_array_new_with_free_func (g_object_unref);
 
+  if (self->probe_fleet != NULL)
+    {
+      guint choice = adw_combo_row_get_selected (ADW_COMBO_ROW (self->probe_fleet_candidate));
+      GObject *item = choice >= 2 ? adw_combo_row_get_selected_item (ADW_COMBO_ROW (self->probe_fleet_candidate))
+                                  : NULL;
+
+      /* 0: a candidate per host; 1: none; then a candidate of the project */
+      procura_fit_page_save_probe_fleet (self, choice == 0 ? NULL
+                                               : item != NULL ? gtk_string_object_get_string (GTK_STRING_OBJECT (item))
+                                                              : "");
+      return;
+    }
   if (self->probe_jsonl == NULL || self->document == NULL)
     return;
   g_mkdir_with_parents (dir, 0700);
@@ -1447,6 +1523,12 @@ build_probe_panel (ProcuraFitPage *self)
   adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self->probe_hosts),
                                  _("Hosts over ssh (space-separated; empty: this machine)"));
   adw_preferences_group_add (ADW_PREFERENCES_GROUP (group), self->probe_hosts);
+
+  /* after a fleet run: the candidate its results are saved under */
+  self->probe_fleet_candidate = adw_combo_row_new ();
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self->probe_fleet_candidate), _("Save the Fleet As"));
+  gtk_widget_set_visible (self->probe_fleet_candidate, FALSE);
+  adw_preferences_group_add (ADW_PREFERENCES_GROUP (group), self->probe_fleet_candidate);
 
   self->probe_rows = gtk_list_box_new ();
   gtk_list_box_set_selection_mode (GTK_LIST_BOX (self->probe_rows), GTK_SELECTION_NONE);
@@ -1522,6 +1604,7 @@ procura_fit_page_dispose (GObject *object)
   g_clear_handle_id (&self->pulse_id, g_source_remove);
   g_clear_object (&self->probe_panel);
   g_clear_pointer (&self->probe_host_rows, g_hash_table_unref);
+  g_clear_pointer (&self->probe_fleet, g_ptr_array_unref);
   g_clear_object (&self->calc_panel);
   g_clear_pointer (&self->calc_gpu_names, g_ptr_array_unref);
   g_clear_pointer (&self->calc_gpu_parallel, g_array_unref);

@@ -28,6 +28,11 @@ const char *procura_fit_page_get_probe_result (ProcuraFitPage *self);
  * Hosts row holds targets. */
 void        procura_fit_page_run_probe_fleet  (ProcuraFitPage     *self,
                                                const char * const *hosts);
+/* Stores the last fleet run in the project, in one transaction (what "Save to Project"
+ * does after a fleet run): every node's results under @candidate (NULL: a candidate per
+ * host, named after it, created when absent; "": none), the nodes that failed as such. */
+void        procura_fit_page_save_probe_fleet (ProcuraFitPage *self,
+                                               const char     *candidate);
 /* The row of @host after or during a fleet run: its subtitle, NULL when there is none. */
 const char *procura_fit_page_get_probe_host_status (ProcuraFitPage *self,
                                                     const char     *host);

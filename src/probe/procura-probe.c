@@ -204,6 +204,51 @@ on_stop_signal (int sig)
     }
 }
 
+/* The lines the alarm writes while a driver call of the start (loading the library,
+ * nvmlInit, cuInit) runs: nothing has been said yet, so a hello first, then what did
+ * not answer. Prepared outside the handler (which only write()s), empty otherwise. */
+static char start_alarm_lines[1024];
+static volatile sig_atomic_t start_alarm_len;
+
+/* Arms the start's watchdog for @step: when it does not return within @seconds, the
+ * probe says that the driver did not answer in @step and exits with the time limit's
+ * code (PROCURA_PROBE_EXIT_TIMEOUT). */
+static void
+start_step (const char *step,
+            int         seconds)
+{
+  int n;
+
+  start_alarm_len = 0;
+  n = snprintf (start_alarm_lines, sizeof start_alarm_lines,
+                "{\"event\":\"hello\",\"protocol\":%d,\"probe_version\":\"%s\","
+                "\"driver_version\":null,\"cuda_version\":null,\"time_limit_s\":%d,\"pid\":%lld}\n"
+                "{\"event\":\"error\",\"kind\":\"timeout\",\"step\":\"%s\","
+                "\"detail\":\"the NVIDIA driver did not answer: %s did not return within %d s\"}\n"
+                "{\"event\":\"done\",\"status\":\"failed\",\"exit_code\":%d}\n",
+                PROCURA_PROBE_PROTOCOL, PROBE_VERSION, time_limit, (long long) getpid (),
+                step, step, seconds, PROCURA_PROBE_EXIT_TIMEOUT);
+  if (n > 0 && (size_t) n < sizeof start_alarm_lines)
+    start_alarm_len = n;
+  alarm ((unsigned) seconds);
+}
+
+static int
+start_timeout (void)
+{
+  return time_limit < PROCURA_PROBE_START_TIMEOUT ? time_limit : PROCURA_PROBE_START_TIMEOUT;
+}
+
+/* The start is over: the hard time limit's alarm again. */
+static void
+start_done (void)
+{
+  double left = deadline - now_s ();
+
+  start_alarm_len = 0;
+  alarm ((unsigned) (left > 0 ? left : 0) + 2);
+}
+
 static void
 on_alarm (int sig)
 {
@@ -216,6 +261,12 @@ on_alarm (int sig)
   ssize_t ignored;
 
   (void) sig;
+  if (start_alarm_len > 0 && stop_signal == 0)
+    {
+      ignored = write (STDOUT_FILENO, start_alarm_lines, (size_t) start_alarm_len);
+      (void) ignored;
+      _exit (PROCURA_PROBE_EXIT_TIMEOUT);
+    }
   /* the driver releases a dead process's memory; the process must not hang */
   if (stop_signal != 0)
     {
@@ -1679,22 +1730,28 @@ main (int    argc,
       return finish (PROCURA_PROBE_EXIT_USAGE);
     }
 
+  /* a driver that never answers its first calls is named, within a bounded time */
+  start_step ("loading libcuda.so.1", start_timeout ());
   if (!probe_cuda_load (&cuda, &missing, err, sizeof err))
     {
+      start_done ();
       emit_hello (NULL, 0);
       emit_error (missing ? "no-driver" : "init-failed", "%s", err);
       return finish (missing ? PROCURA_PROBE_EXIT_NO_DRIVER : PROCURA_PROBE_EXIT_DRIVER);
     }
   driver_version[0] = '\0';
+  start_step ("nvmlInit", start_timeout ());
   have_nvml = probe_nvml_load (&nvml, err, sizeof err);
   if (have_nvml && nvml.SystemGetDriverVersion != NULL)
     nvml.SystemGetDriverVersion (driver_version, sizeof driver_version);
   if (!have_nvml)
     fprintf (stderr, "procura-probe: NVML unavailable (%s); inventory will be partial\n", err);
 
+  start_step ("cuInit", start_timeout ());
   r = cuda.Init (0);
   if (r == CUDA_SUCCESS)
     cuda.DriverGetVersion (&cuda_version);
+  start_done ();
   emit_hello (driver_version[0] ? driver_version : NULL, cuda_version);
   if (r != CUDA_SUCCESS)
     {

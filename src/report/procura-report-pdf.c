@@ -11,6 +11,7 @@
 #include <cairo-pdf.h>
 #include <pango/pangocairo.h>
 
+#include "procura-atomic-file.h"
 #include "procura-report-doc.h"
 
 #define PAGE_W   841.890   /* A4 landscape, in points: wide tables stay readable */
@@ -546,9 +547,7 @@ procura_report_doc_write_pdf (const ProcuraReportDoc *doc,
                    path, cairo_status_to_string (status));
       return FALSE;
     }
-  if (!g_file_set_contents_full (path, (const char *) bytes->data, bytes->len,
-                                 G_FILE_SET_CONTENTS_CONSISTENT | G_FILE_SET_CONTENTS_ONLY_EXISTING,
-                                 0666, error))
+  if (!procura_atomic_file_write (path, bytes->data, bytes->len, error))
     return FALSE;
   if (n_pages != NULL)
     *n_pages = pages;

@@ -7,11 +7,14 @@
 #include <glib/gstdio.h>
 #include <math.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "procura-analysis.h"
+#include "procura-atomic-file.h"
 #include "procura-diff.h"
 #include "procura-figures.h"
 #include "procura-report.h"
+#include "procura-store-probe.h"
 #include "procura-units.h"
 #include "procura-util.h"
 
@@ -838,7 +841,8 @@ add_probe_fleet (ReportCtx *ctx)
                && (isnan (n->read_gbps) || r->bandwidth_gbps < n->read_gbps))
         n->read_gbps = r->bandwidth_gbps;
     }
-  if (nodes->len < 2)
+  /* a fleet: two nodes or more, counting those that could not be probed */
+  if (nodes->len + project->probe_failures->len < 2)
     return;
 
   procura_report_doc_heading (ctx->doc, 2, "Probe fleet");
@@ -861,7 +865,10 @@ add_probe_fleet (ReportCtx *ctx)
   if (slowest != NULL)
     g_string_append_printf (text, "; the slowest HBM read bandwidth is %.0f GB/s, on %s",
                             slowest->read_gbps, slowest->host);
-  g_string_append (text, ". Nodes that could not be probed are not stored: the fleet run's summary names them.");
+  if (project->probe_failures->len > 0)
+    g_string_append_printf (text, "; %u node%s could not be probed (below: why)",
+                            project->probe_failures->len, project->probe_failures->len == 1 ? "" : "s");
+  g_string_append (text, ".");
   procura_report_doc_paragraph (ctx->doc, "%s", text->str);
   table = procura_report_doc_table (ctx->doc, "probe-fleet", NULL, header);
   for (guint i = 0; i < nodes->len; i++)
@@ -874,6 +881,23 @@ add_probe_fleet (ReportCtx *ctx)
                             head, bw, NULL };
 
       procura_block_add_row (table, row);
+    }
+  if (project->probe_failures->len > 0)
+    {
+      static const char *fheader[] = { "Node", "Status", "Reason", "When", NULL };
+      ProcuraBlock *failed = procura_report_doc_table (ctx->doc, "probe-fleet-failed", NULL, fheader);
+
+      for (guint i = 0; i < project->probe_failures->len; i++)
+        {
+          const ProcuraProbeResult *f = g_ptr_array_index (project->probe_failures, i);
+          g_autofree char *host = procura_probe_failure_get (f, "host");
+          g_autofree char *status = procura_probe_failure_get (f, "status");
+          g_autofree char *reason = procura_probe_failure_get (f, "reason");
+          const char *row[] = { host ? host : or_dash (f->device_name), or_dash (status),
+                                or_dash (reason), or_dash (f->measured_at), NULL };
+
+          procura_block_add_row (failed, row);
+        }
     }
 }
 
@@ -1315,11 +1339,91 @@ procura_report_write_since (ProcuraProject      *project,
                             ProcuraReportFormat  format,
                             GError             **error)
 {
-  g_autoptr (ProcuraReportDoc) doc = procura_report_build_since (project, since, since_file);
+  return procura_report_write_full (project, since, since_file, path, format, NULL, error);
+}
 
+/* Every file the report writes, in the order it writes them: (path, bytes or NULL for
+ * a figure, the figure's block) */
+typedef struct {
+  char                *path;
+  char                *text;      /* Markdown or CSV; NULL for a figure */
+  const ProcuraBlock  *figure;    /* the figure's block; NULL for text */
+  gboolean             svg;
+} Output;
+
+static void
+output_clear (gpointer data)
+{
+  Output *o = data;
+
+  g_free (o->path);
+  g_free (o->text);
+}
+
+static void
+add_text_output (GArray     *outputs,
+                 char       *path,
+                 char       *text)
+{
+  Output o = { path, text, NULL, FALSE };
+
+  g_array_append_val (outputs, o);
+}
+
+/* An output that already exists and is one of @keep (same device and inode, whatever
+ * the names: hard links, symbolic links, "./x") is refused before anything is written. */
+static gboolean
+check_keep (GArray              *outputs,
+            const char * const  *keep,
+            GError             **error)
+{
+  for (guint i = 0; i < outputs->len; i++)
+    {
+      const Output *o = &g_array_index (outputs, Output, i);
+      struct stat out_st;
+
+      if (keep == NULL || g_stat (o->path, &out_st) != 0)
+        continue;
+      for (guint k = 0; keep[k] != NULL; k++)
+        {
+          struct stat keep_st;
+
+          if (g_stat (keep[k], &keep_st) == 0
+              && keep_st.st_dev == out_st.st_dev && keep_st.st_ino == out_st.st_ino)
+            {
+              g_autofree char *name = g_filename_display_name (o->path);
+              g_autofree char *kept = g_filename_display_name (keep[k]);
+
+              g_set_error (error, G_IO_ERROR, G_IO_ERROR_EXISTS,
+                           "%s: the report writes this file beside its output, and it is %s, "
+                           "which the report reads; choose another output name",
+                           name, kept);
+              return FALSE;
+            }
+        }
+    }
+  return TRUE;
+}
+
+gboolean
+procura_report_write_full (ProcuraProject      *project,
+                           ProcuraProject      *since,
+                           const char          *since_file,
+                           const char          *path,
+                           ProcuraReportFormat  format,
+                           const char * const  *keep,
+                           GError             **error)
+{
+  g_autoptr (ProcuraReportDoc) doc = procura_report_build_since (project, since, since_file);
+  g_autoptr (GArray) outputs = g_array_new (FALSE, TRUE, sizeof (Output));
+
+  g_array_set_clear_func (outputs, output_clear);
   switch (format)
     {
     case PROCURA_REPORT_PDF:
+      add_text_output (outputs, g_strdup (path), NULL);
+      if (!check_keep (outputs, keep, error))
+        return FALSE;
       return procura_report_doc_write_pdf (doc, path, NULL, error);
 
     case PROCURA_REPORT_MARKDOWN:
@@ -1327,23 +1431,43 @@ procura_report_write_since (ProcuraProject      *project,
         g_autofree char *base = g_path_get_basename (path);
         g_autofree char *dir = g_path_get_dirname (path);
         g_autofree char *prefix = sibling_path (base, "-");
-        g_autofree char *md = procura_report_doc_to_markdown (doc, prefix);
 
-        /* every figure beside the Markdown, as SVG and PNG */
+        /* every figure beside the Markdown, as SVG and PNG; the Markdown last */
         for (guint i = 0; i < doc->blocks->len; i++)
           {
             const ProcuraBlock *b = g_ptr_array_index (doc->blocks, i);
-            g_autofree char *svg = NULL, *png = NULL;
+            Output svg = { NULL, NULL, b, TRUE }, png = { NULL, NULL, b, FALSE };
 
             if (b->kind != PROCURA_BLOCK_FIGURE || b->figure == NULL)
               continue;
-            svg = g_strdup_printf ("%s/%s%s.svg", dir, prefix, b->id);
-            png = g_strdup_printf ("%s/%s%s.png", dir, prefix, b->id);
-            if (!procura_chart_write_svg (b->figure, svg, 800, 480, procura_chart_theme_light (), error)
-                || !procura_chart_write_png (b->figure, png, 1200, 720, 1.0, procura_chart_theme_light (), error))
+            svg.path = g_strdup_printf ("%s/%s%s.svg", dir, prefix, b->id);
+            png.path = g_strdup_printf ("%s/%s%s.png", dir, prefix, b->id);
+            g_array_append_val (outputs, svg);
+            g_array_append_val (outputs, png);
+          }
+        add_text_output (outputs, g_strdup (path), procura_report_doc_to_markdown (doc, prefix));
+        if (!check_keep (outputs, keep, error))
+          return FALSE;
+        for (guint i = 0; i < outputs->len; i++)
+          {
+            const Output *o = &g_array_index (outputs, Output, i);
+
+            if (o->figure == NULL)
+              {
+                if (!procura_atomic_file_write (o->path, o->text, strlen (o->text), error))
+                  return FALSE;
+              }
+            else if (o->svg)
+              {
+                if (!procura_chart_write_svg (o->figure->figure, o->path, 800, 480,
+                                              procura_chart_theme_light (), error))
+                  return FALSE;
+              }
+            else if (!procura_chart_write_png (o->figure->figure, o->path, 1200, 720, 1.0,
+                                               procura_chart_theme_light (), error))
               return FALSE;
           }
-        return g_file_set_contents (path, md, -1, error);
+        return TRUE;
       }
 
     case PROCURA_REPORT_CSV:
@@ -1351,7 +1475,6 @@ procura_report_write_since (ProcuraProject      *project,
         const ProcuraBlock *finance = procura_report_doc_find_table (doc, "finance");
         const ProcuraBlock *metrics = procura_report_doc_find_table (doc, "metrics");
         const ProcuraBlock *candidates = procura_report_doc_find_table (doc, "candidates");
-        g_autofree char *csv = NULL;
 
         if (finance == NULL)
           finance = candidates;
@@ -1362,27 +1485,26 @@ procura_report_write_since (ProcuraProject      *project,
                          path);
             return FALSE;
           }
-        csv = procura_report_table_to_csv (finance);
-        if (!g_file_set_contents (path, csv, -1, error))
-          return FALSE;
+        add_text_output (outputs, g_strdup (path), procura_report_table_to_csv (finance));
         if (since != NULL)
           {
             const ProcuraBlock *changes = procura_report_doc_find_table (doc, "changes");
-            g_autofree char *cpath = sibling_path (path, "-changes.csv");
-            g_autofree char *ccsv = NULL;
 
-            if (changes != NULL)
-              ccsv = procura_report_table_to_csv (changes);
-            else
-              ccsv = g_strdup ("part,item,change,column,old,new\n");
-            if (!g_file_set_contents (cpath, ccsv, -1, error))
-              return FALSE;
+            add_text_output (outputs, sibling_path (path, "-changes.csv"),
+                             changes != NULL ? procura_report_table_to_csv (changes)
+                                             : g_strdup ("part,item,change,column,old,new\n"));
           }
         if (metrics != NULL)
+          add_text_output (outputs, sibling_path (path, "-metrics.csv"),
+                           procura_report_table_to_csv (metrics));
+        if (!check_keep (outputs, keep, error))
+          return FALSE;
+        for (guint i = 0; i < outputs->len; i++)
           {
-            g_autofree char *mpath = sibling_path (path, "-metrics.csv");
-            g_autofree char *mcsv = procura_report_table_to_csv (metrics);
-            return g_file_set_contents (mpath, mcsv, -1, error);
+            const Output *o = &g_array_index (outputs, Output, i);
+
+            if (!procura_atomic_file_write (o->path, o->text, strlen (o->text), error))
+              return FALSE;
           }
         return TRUE;
       }

@@ -46,5 +46,17 @@ gboolean          procura_report_write_since      (ProcuraProject      *project,
                                                    const char          *path,
                                                    ProcuraReportFormat  format,
                                                    GError             **error);
+/* As procura_report_write_since(), refusing (G_IO_ERROR_EXISTS, before anything is
+ * written) when any file the report would write — the output, a Markdown report's
+ * figures, a CSV report's -changes.csv and -metrics.csv — is one of @keep
+ * (NULL-terminated; the project, the --since project, any open file): same device and
+ * inode, whatever the name. Every file is replaced whole (src/common's atomic writer). */
+gboolean          procura_report_write_full       (ProcuraProject      *project,
+                                                   ProcuraProject      *since,
+                                                   const char          *since_file,
+                                                   const char          *path,
+                                                   ProcuraReportFormat  format,
+                                                   const char * const  *keep,
+                                                   GError             **error);
 
 G_END_DECLS

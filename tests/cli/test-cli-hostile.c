@@ -22,6 +22,8 @@
 #include "procura-util.h"
 
 static char *dir;
+/* What the last run_bounded() printed on stdout */
+static char *last_out;
 
 /* Runs the binary with @argv and @env_extra (NAME=VALUE or NULL); fails the test when it
  * takes more than @limit_s seconds. Returns the exit status; *@elapsed_s its duration. */
@@ -36,10 +38,11 @@ run_bounded (const char * const *argv,
   g_auto (GStrv) env = g_get_environ ();
   g_autoptr (GError) error = NULL;
   g_autofree char *err_path = g_build_filename (dir, "stderr.txt", NULL);
+  g_autofree char *out_path = g_build_filename (dir, "stdout.txt", NULL);
   gint64 t0 = g_get_monotonic_time ();
   GPid pid;
   int status = 0;
-  int fd;
+  int fd, out_fd;
 
   g_ptr_array_add (args, (gpointer) g_getenv ("PROCURA_BINARY"));
   for (gsize i = 0; argv[i] != NULL; i++)
@@ -52,10 +55,13 @@ run_bounded (const char * const *argv,
     }
   fd = g_open (err_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
   g_assert_cmpint (fd, >=, 0);
+  out_fd = g_open (out_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  g_assert_cmpint (out_fd, >=, 0);
   g_spawn_async_with_fds (NULL, (char **) args->pdata, env, G_SPAWN_DO_NOT_REAP_CHILD,
-                          NULL, NULL, &pid, -1, -1, fd, &error);
+                          NULL, NULL, &pid, -1, out_fd, fd, &error);
   g_assert_no_error (error);
   close (fd);
+  close (out_fd);
   for (;;)
     {
       pid_t got = waitpid (pid, &status, WNOHANG);
@@ -73,6 +79,8 @@ run_bounded (const char * const *argv,
   if (elapsed_s != NULL)
     *elapsed_s = (g_get_monotonic_time () - t0) / 1e6;
   g_assert_true (g_file_get_contents (err_path, err, NULL, NULL));
+  g_clear_pointer (&last_out, g_free);
+  g_assert_true (g_file_get_contents (out_path, &last_out, NULL, NULL));
   g_assert_true (WIFEXITED (status));
   return WEXITSTATUS (status);
 }
@@ -127,6 +135,146 @@ test_fifo (void)
   g_clear_pointer (&err, g_free);
   g_assert_cmpint (run_bounded (import_argv, NULL, 10, &err, NULL), ==, 1);
   g_assert_nonnull (strstr (err, "not a regular file"));
+}
+
+/* procura cost reads its input through core's safe front door: a FIFO is refused at
+ * once, JSON nested 100,000 deep is refused by the depth limit (no stack overflow), and
+ * a syntax error names the line and column. */
+static void
+test_cost_input (void)
+{
+  g_autofree char *fifo = g_build_filename (dir, "cost-fifo.json", NULL);
+  g_autofree char *deep = g_build_filename (dir, "cost-deep.json", NULL);
+  g_autofree char *bad = g_build_filename (dir, "cost-bad.json", NULL);
+  const char *fifo_argv[] = { "cost", fifo, NULL };
+  const char *deep_argv[] = { "cost", deep, "--json", NULL };
+  const char *bad_argv[] = { "cost", bad, NULL };
+  g_autofree char *err = NULL;
+  GString *nest = g_string_new ("{\"window_hours\": 730, \"candidates\": ");
+
+  g_assert_cmpint (mkfifo (fifo, 0600), ==, 0);
+  g_assert_cmpint (run_bounded (fifo_argv, NULL, 10, &err, NULL), ==, 1);
+  g_assert_nonnull (strstr (err, "not a regular file"));
+  g_assert_nonnull (strstr (err, fifo));
+  g_clear_pointer (&err, g_free);
+
+  for (int i = 0; i < 100000; i++)
+    g_string_append_c (nest, '[');
+  g_assert_true (g_file_set_contents (deep, nest->str, nest->len, NULL));
+  g_string_free (nest, TRUE);
+  g_assert_cmpint (run_bounded (deep_argv, NULL, 30, &err, NULL), ==, 1);
+  g_test_message ("%s", err);
+  g_assert_nonnull (strstr (err, deep));
+  g_assert_nonnull (strstr (err, "deep"));
+  g_assert_cmpstr (last_out, ==, "");
+  g_clear_pointer (&err, g_free);
+
+  /* json-glib alone would take the single quotes */
+  g_assert_true (g_file_set_contents (bad, "{\"window_hours\": 730,\n 'candidates': []}", -1, NULL));
+  g_assert_cmpint (run_bounded (bad_argv, NULL, 30, &err, NULL), ==, 1);
+  g_test_message ("%s", err);
+  g_assert_nonnull (strstr (err, "cost-bad.json:2:"));
+}
+
+/* Text mode prints project text through the one terminal sanitiser: no escape sequence
+ * or other control character from a project reaches the terminal (JSON escapes them). */
+static void
+test_text_escapes (void)
+{
+  const char *evil = "T\033]0;owned\007\033[2J\302\233 \r";
+  g_autofree char *title = g_strconcat ("Title ", evil, NULL);
+  g_autofree char *name = g_strconcat ("gpu ", evil, NULL);
+  g_autofree char *project = make_project ("term.procura", title, name, evil, 2);
+  g_autofree char *other = make_project ("term-other.procura", "Other", "gpu", NULL, 3);
+  const char *summary_argv[] = { "summary", project, NULL };
+  const char *get_argv[] = { "get", project, NULL };
+  const char *diff_argv[] = { "diff", other, project, NULL };
+  const char *summary_json[] = { "summary", project, "--json", NULL };
+  const char * const *text_runs[] = { summary_argv, get_argv, diff_argv };
+  g_autofree char *err = NULL;
+
+  for (guint i = 0; i < G_N_ELEMENTS (text_runs); i++)
+    {
+      int rc = run_bounded (text_runs[i], NULL, 120, &err, NULL);
+
+      g_test_message ("procura %s: exit %d", text_runs[i][0], rc);
+      g_assert_cmpint (rc, ==, 0);
+      /* the text is there, its control characters are not */
+      g_assert_nonnull (strstr (last_out, "owned"));
+      for (const char *p = last_out; *p != '\0'; p++)
+        if ((guchar) *p < 0x20 && *p != '\n' && *p != '\t')
+          g_error ("procura %s printed control character 0x%02x", text_runs[i][0], (guchar) *p);
+      g_assert_true (g_utf8_validate (last_out, -1, NULL));
+      g_assert_null (strstr (last_out, "\302\233"));   /* C1 CSI */
+      g_clear_pointer (&err, g_free);
+    }
+
+  /* JSON mode keeps the exact text (escaped by the generator), as before */
+  g_assert_cmpint (run_bounded (summary_json, NULL, 120, &err, NULL), ==, 0);
+  g_assert_null (strchr (last_out, '\033'));
+  g_assert_nonnull (strstr (last_out, "\\u001b]0;owned"));
+}
+
+/* A Markdown report writes its figures beside it: one of them that would be the
+ * project is refused before anything is written; a CSV's -metrics.csv likewise. */
+static void
+test_report_extra_files (void)
+{
+  g_autofree char *sub = g_build_filename (dir, "extra", NULL);
+  g_autofree char *project = NULL;
+  g_autofree char *md = NULL, *figure = NULL, *csv = NULL, *metrics = NULL;
+  g_autofree char *before = NULL, *after = NULL, *err = NULL;
+  const char *md_argv[] = { "report", NULL, "--output", NULL, NULL };
+  const char *csv_argv[] = { "report", NULL, "--output", NULL, NULL };
+  g_autoptr (GDir) d = NULL;
+  const char *entry;
+  guint figures = 0;
+
+  g_assert_cmpint (g_mkdir (sub, 0700), ==, 0);
+  project = make_project ("extra/plan.procura", "Extra", "gpu", NULL, 2);
+  md = g_build_filename (sub, "r.md", NULL);
+  md_argv[1] = project;
+  md_argv[3] = md;
+  /* a first report shows which figure files a report of this project writes */
+  g_assert_cmpint (run_bounded (md_argv, NULL, 120, &err, NULL), ==, 0);
+  g_clear_pointer (&err, g_free);
+  d = g_dir_open (sub, 0, NULL);
+  while ((entry = g_dir_read_name (d)) != NULL)
+    if (g_str_has_prefix (entry, "r-") && g_str_has_suffix (entry, ".png"))
+      {
+        if (figure == NULL)
+          figure = g_build_filename (sub, entry, NULL);
+        figures++;
+      }
+  g_test_message ("%u figure(s) beside the Markdown", figures);
+  g_assert_nonnull (figure);
+
+  /* the project itself under that figure's name (a hard link: the same file) */
+  g_assert_cmpint (g_unlink (figure), ==, 0);
+  g_assert_cmpint (link (project, figure), ==, 0);
+  g_assert_cmpint (g_unlink (md), ==, 0);
+  before = sha_of (project);
+  g_assert_cmpint (run_bounded (md_argv, NULL, 120, &err, NULL), ==, 2);
+  g_test_message ("%s", err);
+  g_assert_nonnull (strstr (err, figure));
+  g_assert_nonnull (strstr (err, "which the report reads"));
+  after = sha_of (project);
+  g_assert_cmpstr (before, ==, after);
+  g_assert_false (g_file_test (md, G_FILE_TEST_EXISTS));   /* nothing written */
+  g_clear_pointer (&err, g_free);
+
+  /* the CSV's metrics file */
+  csv = g_build_filename (sub, "t.csv", NULL);
+  metrics = g_build_filename (sub, "t-metrics.csv", NULL);
+  csv_argv[1] = project;
+  csv_argv[3] = csv;
+  g_assert_cmpint (symlink (project, metrics), ==, 0);
+  g_assert_cmpint (run_bounded (csv_argv, NULL, 120, &err, NULL), ==, 2);
+  g_assert_nonnull (strstr (err, metrics));
+  g_clear_pointer (&after, g_free);
+  after = sha_of (project);
+  g_assert_cmpstr (before, ==, after);
+  g_assert_false (g_file_test (csv, G_FILE_TEST_EXISTS));
 }
 
 /* An output that is the project (another name for the same file) is refused. */
@@ -355,6 +503,9 @@ main (int    argc,
 
   g_test_add_func ("/cli/hostile/fifo", test_fifo);
   g_test_add_func ("/cli/hostile/output-is-input", test_output_is_input);
+  g_test_add_func ("/cli/hostile/cost-input", test_cost_input);
+  g_test_add_func ("/cli/hostile/text-escapes", test_text_escapes);
+  g_test_add_func ("/cli/hostile/report-extra-files", test_report_extra_files);
   g_test_add_func ("/cli/hostile/ssh-unreachable", test_ssh_unreachable);
   g_test_add_func ("/cli/hostile/probe-escapes", test_probe_escapes);
   g_test_add_func ("/cli/hostile/report-escaping", test_report_escaping);
@@ -364,5 +515,6 @@ main (int    argc,
   rc = g_test_run ();
   procura_test_rmtree (dir);
   g_free (dir);
+  g_free (last_out);
   return rc;
 }

@@ -841,6 +841,52 @@ test_probe_fleet (void)
                    "could not connect to down: Connection refused");
   g_assert_nonnull (strstr (procura_fit_page_get_probe_status_text (page), "3 hosts: 2 ran, 1 failed"));
   g_assert_nonnull (strstr (procura_fit_page_get_probe_status_text (page), "slowest HBM read bandwidth"));
+
+  /* Save to Project, a candidate per host: one transaction, the failed node included */
+  {
+    ProcuraDocument *document = procura_window_get_document (window);
+    ProcuraProject *project = procura_document_get_project (document);
+    guint results_before = project->probe_results->len;
+    guint candidates_before = project->candidates->len;
+    gint64 ids[2] = { 0, 0 };
+    const char *names[] = { "gpu-a", "gpu-b" };
+
+    g_assert_cmpuint (project->probe_failures->len, ==, 0);
+    procura_fit_page_save_probe_fleet (page, NULL);
+    end = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
+    while (procura_document_get_project (document)->probe_failures->len == 0
+           && g_get_monotonic_time () < end)
+      if (!g_main_context_iteration (NULL, FALSE))
+        g_usleep (1000);
+    project = procura_document_get_project (document);
+    g_assert_cmpuint (project->probe_failures->len, ==, 1);
+    g_assert_cmpstr (((ProcuraProbeResult *) g_ptr_array_index (project->probe_failures, 0))->device_name,
+                     ==, "down");
+    g_assert_cmpuint (project->candidates->len, ==, candidates_before + 2);
+    g_assert_cmpuint (project->probe_results->len, >, results_before);
+    for (guint i = 0; i < project->candidates->len; i++)
+      {
+        const ProcuraCandidate *c = g_ptr_array_index (project->candidates, i);
+
+        for (guint k = 0; k < G_N_ELEMENTS (names); k++)
+          if (g_strcmp0 (c->name, names[k]) == 0)
+            ids[k] = c->id;
+      }
+    for (guint k = 0; k < G_N_ELEMENTS (names); k++)
+      {
+        guint of_host = 0;
+
+        g_assert_cmpint (ids[k], >, 0);
+        for (guint i = 0; i < project->probe_results->len; i++)
+          of_host += ((ProcuraProbeResult *) g_ptr_array_index (project->probe_results, i))->candidate_id == ids[k];
+        g_test_message ("%s: %u probe results", names[k], of_host);
+        g_assert_cmpuint (of_host, >, 0);
+      }
+    /* stored once: a second Save does nothing */
+    procura_fit_page_save_probe_fleet (page, NULL);
+    g_assert_true (procura_gui_test_wait_idle (window, 30));
+    g_assert_cmpuint (procura_document_get_project (document)->probe_failures->len, ==, 1);
+  }
   gtk_window_destroy (GTK_WINDOW (window));
   procura_test_rmtree (tmp);
 #else

@@ -282,6 +282,51 @@ test_probe_timeout (Fixture       *f,
   g_assert_cmpstr (f->report->error_kind, ==, "timeout");
 }
 
+/* A driver whose cuInit never returns: the probe's start watchdog names the call; the
+ * report is a timeout of the driver, never a protocol error. */
+static void
+test_cuinit_hang_probe (Fixture       *f,
+                        gconstpointer  data)
+{
+  double took;
+
+  f->options->time_limit_s = 1;
+  f->options->kill_after_s = 30;
+  add_env (f, "FAKE_CUDA_HANG_AT=cuInit");
+  took = run (f, NULL);
+  g_assert_no_error (f->error);
+  g_test_message ("%s", f->report->message);
+  g_assert_cmpint (f->report->status, ==, PROCURA_PROBE_STATUS_TIMEOUT);
+  g_assert_false (f->report->timed_out);
+  g_assert_cmpint (f->report->exit_code, ==, PROCURA_PROBE_EXIT_TIMEOUT);
+  g_assert_cmpint (f->report->protocol, ==, PROCURA_PROBE_PROTOCOL);
+  g_assert_cmpstr (f->report->error_kind, ==, "timeout");
+  g_assert_cmpstr (f->report->error_step, ==, "cuInit");
+  g_assert_nonnull (strstr (f->report->message, "did not answer"));
+  g_assert_nonnull (strstr (f->report->message, "cuInit"));
+  g_assert_null (strstr (f->report->message, "protocol"));
+  g_assert_cmpfloat (took, <, 10.0);
+}
+
+/* The same hang when the client's own limit comes first: still the driver's start that
+ * did not answer, not a probe that "did not greet". */
+static void
+test_cuinit_hang_client (Fixture       *f,
+                         gconstpointer  data)
+{
+  f->options->time_limit_s = 60;
+  f->options->kill_after_s = 0.5;
+  add_env (f, "FAKE_CUDA_HANG_AT=cuInit");
+  run (f, NULL);
+  g_assert_no_error (f->error);
+  g_test_message ("%s", f->report->message);
+  g_assert_cmpint (f->report->status, ==, PROCURA_PROBE_STATUS_TIMEOUT);
+  g_assert_true (f->report->timed_out);
+  g_assert_nonnull (strstr (f->report->message, "did not answer"));
+  g_assert_nonnull (strstr (f->report->message, "cuInit"));
+  g_assert_null (strstr (f->report->message, "greet"));
+}
+
 static void
 test_crash (Fixture       *f,
             gconstpointer  data)
@@ -629,6 +674,8 @@ main (int    argc,
   ADD ("cancel-before-start", test_cancel_before_start);
   ADD ("timeout/client", test_client_timeout);
   ADD ("timeout/probe", test_probe_timeout);
+  ADD ("timeout/cuinit-probe", test_cuinit_hang_probe);
+  ADD ("timeout/cuinit-client", test_cuinit_hang_client);
   ADD ("crash", test_crash);
   ADD ("garbage", test_garbage);
   ADD ("misbehaving", test_misbehaving);

@@ -21,6 +21,7 @@
 
 #include "procura-probe-client.h"
 #include "procura-store.h"
+#include "procura-store-probe.h"
 #include "procura-test-util.h"
 
 #define SSHD "/usr/sbin/sshd"
@@ -595,9 +596,10 @@ test_fleet (void)
   g_assert_cmpstr (json_object_get_string_member (failed, "host"), ==, "refused");
   g_assert_nonnull (strstr (json_object_get_string_member (failed, "message"),
                             "could not connect to refused: Connection refused"));
-  g_assert_nonnull (strstr (err, "of 3 node(s)"));
+  g_assert_nonnull (strstr (err, "of 3 node(s) and 1 failed node(s)"));
 
-  /* every node that ran is in the project, with its own provenance */
+  /* every node that ran is in the project, with its own provenance; the node that
+   * failed too, as such (host, status, reason, when), never among the results */
   store = procura_store_open (project, PROCURA_STORE_OPEN_READ_ONLY, &error);
   g_assert_no_error (error);
   p = procura_store_load_project (store, PROCURA_STORE_LOAD_DEFAULT, &error);
@@ -612,7 +614,21 @@ test_fleet (void)
   g_assert_true (g_hash_table_contains (devices, "NVIDIA_H100_A"));
   g_assert_true (g_hash_table_contains (devices, "NVIDIA_L4_B"));
   g_assert_true (g_hash_table_contains (devices, "NVIDIA_L40S_C"));
+  g_assert_false (g_hash_table_contains (devices, "refused"));
   g_hash_table_remove_all (devices);
+  g_assert_cmpuint (p->probe_failures->len, ==, 1);
+  {
+    const ProcuraProbeResult *f = g_ptr_array_index (p->probe_failures, 0);
+    g_autofree char *host = procura_probe_failure_get (f, "host");
+    g_autofree char *status = procura_probe_failure_get (f, "status");
+    g_autofree char *reason = procura_probe_failure_get (f, "reason");
+
+    g_assert_cmpstr (host, ==, "refused");
+    g_assert_cmpstr (status, ==, "failed");
+    g_assert_nonnull (strstr (reason, "could not connect to refused: Connection refused"));
+    g_assert_nonnull (f->measured_at);
+    g_assert_cmpint (f->candidate_id, ==, 0);
+  }
   procura_project_free (p);
   g_clear_pointer (&store, procura_store_close);
   g_assert_cmpuint (dir_entries (remote_tmp), ==, 0);
@@ -634,6 +650,31 @@ test_fleet (void)
     g_assert_nonnull (strstr (text, "| gpu-a | 1 | yes |"));
     g_assert_nonnull (strstr (text, "| gpu-b | 1 | no | — |"));
     g_assert_nonnull (strstr (text, "| gpu-c | 2 | yes |"));
+    g_assert_nonnull (strstr (text, "1 node could not be probed"));
+    g_assert_nonnull (strstr (text, "| refused | failed | could not connect to refused: Connection refused"));
+  }
+
+  /* and in summary --json */
+  {
+    const char *summary_argv[] = { "summary", project, "--json", NULL };
+    g_autofree char *sout = NULL;
+    g_autofree char *serr = NULL;
+    g_autoptr (JsonParser) sp = json_parser_new ();
+    JsonArray *failures;
+    JsonObject *f;
+
+    if (run_cli (summary_argv, &sout, &serr) != 0)
+      g_error ("procura summary failed: %s", serr);
+    g_assert_true (json_parser_load_from_data (sp, sout, -1, &error));
+    g_assert_no_error (error);
+    failures = json_object_get_array_member (json_node_get_object (json_parser_get_root (sp)),
+                                             "probe_failures");
+    g_assert_cmpuint (json_array_get_length (failures), ==, 1);
+    f = json_array_get_object_element (failures, 0);
+    g_assert_cmpstr (json_object_get_string_member (f, "host"), ==, "refused");
+    g_assert_cmpstr (json_object_get_string_member (f, "status"), ==, "failed");
+    g_assert_nonnull (strstr (json_object_get_string_member (f, "reason"), "Connection refused"));
+    g_assert_nonnull (json_object_get_string_member (f, "failed_at"));
   }
 
   /* the same as a table */

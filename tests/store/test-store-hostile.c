@@ -515,6 +515,115 @@ test_read_only_folder (void)
   g_assert_false (side_files_exist (path));
 }
 
+static void
+copy_file (const char *from,
+           const char *to)
+{
+  g_autofree char *data = NULL;
+  gsize len = 0;
+
+  g_assert_true (g_file_get_contents (from, &data, &len, NULL));
+  g_assert_true (g_file_set_contents (to, data, (gssize) len, NULL));
+  g_assert_cmpint (g_chmod (to, 0666), ==, 0);
+}
+
+/* A project left with its -wal (a writer that died before its last checkpoint, or a
+ * copy taken while it was open) in a folder the user cannot write: it opens read-only
+ * and reads what the -wal holds (a candidate committed only there), with or without
+ * the -shm beside it, and changes nothing. Run as nobody, as above. */
+static void
+test_read_only_folder_wal (gconstpointer data)
+{
+  gboolean with_shm = GPOINTER_TO_INT (data);
+  g_autofree char *src_dir = g_build_filename (dir, with_shm ? "walsrc-shm" : "walsrc", NULL);
+  g_autofree char *sub = g_build_filename (dir, with_shm ? "rowal-shm" : "rowal", NULL);
+  g_autofree char *src = g_build_filename (src_dir, "project.procura", NULL);
+  g_autofree char *path = g_build_filename (sub, "project.procura", NULL);
+  g_autofree char *wal = g_strconcat (path, "-wal", NULL);
+  g_autofree char *shm = g_strconcat (path, "-shm", NULL);
+  g_autofree char *src_wal = g_strconcat (src, "-wal", NULL);
+  g_autofree char *src_shm = g_strconcat (src, "-shm", NULL);
+  g_autofree char *sha_main = NULL, *sha_wal = NULL, *after_main = NULL, *after_wal = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (ProcuraCandidate) c = procura_candidate_new ();
+  ProcuraStore *store, *writer;
+  int status = 0;
+  pid_t pid;
+
+  g_assert_cmpint (g_mkdir (src_dir, 0755), ==, 0);
+  g_assert_cmpint (g_mkdir (sub, 0755), ==, 0);
+  store = procura_store_create (src, "Left with its WAL", &error);
+  g_assert_no_error (error);
+  procura_store_close (store);
+  /* a writer commits a candidate and is still open: the commit is in the -wal only */
+  writer = procura_store_open (src, PROCURA_STORE_OPEN_WRITABLE, &error);
+  g_assert_no_error (error);
+  c->name = g_strdup ("only in the wal");
+  c->gpu_name = g_strdup ("H100 80GB");
+  c->gpus_per_replica = 1;
+  c->price_per_gpu_hour = 2.0;
+  g_assert_cmpint (procura_store_add_candidate (writer, c, &error), >, 0);
+  g_assert_no_error (error);
+  g_assert_true (g_file_test (src_wal, G_FILE_TEST_EXISTS));
+  copy_file (src, path);
+  copy_file (src_wal, wal);
+  if (with_shm)
+    copy_file (src_shm, shm);
+  procura_store_close (writer);
+  sha_main = file_sha256 (path);
+  sha_wal = file_sha256 (wal);
+  g_assert_cmpint (g_chmod (sub, 0555), ==, 0);
+  g_assert_cmpint (g_chmod (dir, 0755), ==, 0);
+
+  pid = fork ();
+  g_assert_cmpint (pid, >=, 0);
+  if (pid == 0)
+    {
+      ProcuraProject *p;
+      gboolean found = FALSE;
+      ProcuraStoreFlags modes[] = { PROCURA_STORE_OPEN_DEFAULT, PROCURA_STORE_OPEN_READ_ONLY };
+
+      if (geteuid () == 0 && (setgid (65534) != 0 || setuid (65534) != 0))
+        _exit (10);
+      if (access (sub, W_OK) == 0)
+        _exit (11);
+      for (guint m = 0; m < G_N_ELEMENTS (modes); m++)
+        {
+          store = procura_store_open (path, modes[m], &error);
+          if (store == NULL)
+            {
+              fprintf (stderr, "%s\n", error->message);
+              _exit (12);
+            }
+          if (!procura_store_is_read_only (store))
+            _exit (13);
+          p = procura_store_load_project (store, PROCURA_STORE_LOAD_WITH_SAMPLES, &error);
+          if (p == NULL)
+            {
+              fprintf (stderr, "%s\n", error->message);
+              _exit (14);
+            }
+          for (guint i = 0; i < p->candidates->len; i++)
+            found |= g_strcmp0 (((ProcuraCandidate *) g_ptr_array_index (p->candidates, i))->name,
+                                "only in the wal") == 0;
+          if (!found)
+            _exit (15);
+          procura_project_free (p);
+          procura_store_close (store);
+        }
+      _exit (0);
+    }
+  g_assert_cmpint (waitpid (pid, &status, 0), ==, pid);
+  g_assert_cmpint (g_chmod (sub, 0755), ==, 0);
+  g_assert_cmpint (g_chmod (dir, 0700), ==, 0);
+  g_assert_true (WIFEXITED (status));
+  g_assert_cmpint (WEXITSTATUS (status), ==, 0);
+  after_main = file_sha256 (path);
+  after_wal = file_sha256 (wal);
+  g_assert_cmpstr (sha_main, ==, after_main);
+  g_assert_cmpstr (sha_wal, ==, after_wal);
+}
+
 /* The writer's lock holds across processes, and it is an open-file-description lock
  * (F_GETLK sees it; a flock() lock it would not). */
 static void
@@ -614,6 +723,10 @@ main (int    argc,
   g_test_add_func ("/store/hostile/special-files", test_special_files);
   g_test_add_func ("/store/hostile/no-project-row", test_no_project_row);
   g_test_add_func ("/store/hostile/read-only-folder", test_read_only_folder);
+  g_test_add_data_func ("/store/hostile/read-only-folder-wal", GINT_TO_POINTER (FALSE),
+                        test_read_only_folder_wal);
+  g_test_add_data_func ("/store/hostile/read-only-folder-wal-shm", GINT_TO_POINTER (TRUE),
+                        test_read_only_folder_wal);
   g_test_add_func ("/store/hostile/lock-across-processes", test_lock_across_processes);
 
   rc = g_test_run ();

@@ -9,15 +9,20 @@
  *   with the imported run assigned to it, or neither;
  * - report and render: the output file is either the previous complete file (same
  *   bytes) or a complete new one (a PDF ending in %%EOF, a PNG ending in its IEND
- *   chunk, an SVG ending in </svg>).
+ *   chunk, an SVG ending in </svg>); the folder holds at most one stale temporary
+ *   file, and none once a write finished.
  */
 #include "config.h"
 
+#include <fcntl.h>
+#include <glib/gstdio.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "procura-atomic-file.h"
 #include "procura-store.h"
 #include "procura-test-util.h"
 #include "procura-util.h"
@@ -161,7 +166,36 @@ sha_of (const char *path)
   return procura_sha256_hex (data, len);
 }
 
-/* SIGKILL during writes of @output: always the previous file or a complete new one. */
+/* Counts the temporary files left in the folder: src/common's (".NAME.procura-tmp-XXXXXX")
+ * and GLib's (g_file_set_contents: "NAME.XXXXXX"); anything else but the files of the
+ * test is an error. */
+static guint
+count_temporary (void)
+{
+  static const char * const known[] = { "kill.procura", "kill.procura-wal", "kill.procura-shm",
+                                        "kill.procura-journal", "input.json", "record.pdf",
+                                        "cdf.png", "cdf.svg", NULL };
+  g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
+  const char *name;
+  guint temporary = 0;
+
+  g_assert_nonnull (d);
+  while ((name = g_dir_read_name (d)) != NULL)
+    {
+      if (g_strv_contains (known, name))
+        continue;
+      if (procura_atomic_file_is_temporary (name))
+        {
+          temporary++;
+          continue;
+        }
+      g_error ("a kill left %s in the output folder", name);
+    }
+  return temporary;
+}
+
+/* SIGKILL during writes of @output: always the previous file or a complete new one; at
+ * most one stale temporary file at any time, none after a write that finished. */
 static void
 kill_output (const char * const *argv,
              const char * const *argv_other,
@@ -170,7 +204,7 @@ kill_output (const char * const *argv,
              GRand              *rand)
 {
   gint64 duration = time_command (argv);
-  guint whole_new = 0;
+  guint whole_new = 0, stale = 0;
 
   g_assert_true (complete (output));
   for (int i = 0; i < kills; i++)
@@ -181,6 +215,8 @@ kill_output (const char * const *argv,
 
       /* alternate two variants, so that a new complete file differs from the previous */
       run_and_kill (i % 2 == 0 ? argv_other : argv, delay);
+      stale = MAX (stale, count_temporary ());
+      g_assert_cmpuint (count_temporary (), <=, 1);
       after = sha_of (output);
       g_assert_nonnull (after);
       if (!g_str_equal (before, after))
@@ -190,8 +226,13 @@ kill_output (const char * const *argv,
           whole_new++;
         }
     }
+  /* a write that finishes removes what a killed one left */
+  time_command (argv);
+  g_assert_true (complete (output));
+  g_assert_cmpuint (count_temporary (), ==, 0);
   g_test_message ("%s: %d kills within %.2f s; %u left a new complete file, the others the "
-                  "previous one", output, kills, duration * 1.2e-6, whole_new);
+                  "previous one; at most %u stale temporary file at a time, none after a "
+                  "finished write", output, kills, duration * 1.2e-6, whole_new, stale);
 }
 
 static void
@@ -293,6 +334,62 @@ test_import (void)
                   "nothing", IMPORT_KILLS, duration * 1.2e-6, imports);
 }
 
+static guint
+count_in (const char *folder,
+          const char *name)
+{
+  g_autoptr (GDir) d = g_dir_open (folder, 0, NULL);
+  const char *entry;
+  guint n = 0;
+
+  while ((entry = g_dir_read_name (d)) != NULL)
+    n += name == NULL ? procura_atomic_file_is_temporary (entry) : g_str_equal (entry, name);
+  return n;
+}
+
+/* What a killed writer leaves (its temporary file, its lock gone) is removed by the next
+ * write of the same file; a writer still at work (its lock held) is left alone. */
+static void
+test_stale_temporary (void)
+{
+  g_autofree char *sub = g_build_filename (dir, "stale", NULL);
+  g_autofree char *path = g_build_filename (sub, "figure.svg", NULL);
+  g_autofree char *killed = g_build_filename (sub, ".figure.svg" PROCURA_ATOMIC_FILE_TAG "Ab12Cd", NULL);
+  g_autofree char *live = g_build_filename (sub, ".figure.svg" PROCURA_ATOMIC_FILE_TAG "Ef34Gh", NULL);
+  g_autofree char *other = g_build_filename (sub, ".other.svg" PROCURA_ATOMIC_FILE_TAG "Ij56Kl", NULL);
+  g_autoptr (GError) error = NULL;
+  g_autofree char *text = NULL;
+  int fd;
+
+  g_assert_cmpint (g_mkdir (sub, 0700), ==, 0);
+  g_assert_true (procura_atomic_file_write (path, "<svg>one</svg>", 14, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (count_in (sub, NULL), ==, 0);
+
+  g_assert_true (g_file_set_contents (killed, "<svg>half", -1, NULL));
+  g_assert_true (g_file_set_contents (other, "<svg>other", -1, NULL));
+  g_assert_true (g_file_set_contents (live, "<svg>in progress", -1, NULL));
+  fd = open (live, O_RDONLY | O_CLOEXEC);
+  g_assert_cmpint (fd, >=, 0);
+  g_assert_cmpint (flock (fd, LOCK_EX), ==, 0);
+
+  g_assert_true (procura_atomic_file_write (path, "<svg>two</svg>", 14, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+  g_assert_cmpstr (text, ==, "<svg>two</svg>");
+  g_assert_false (g_file_test (killed, G_FILE_TEST_EXISTS));   /* the killed writer's */
+  g_assert_true (g_file_test (live, G_FILE_TEST_EXISTS));      /* a writer at work */
+  g_assert_true (g_file_test (other, G_FILE_TEST_EXISTS));     /* another file's */
+  g_assert_cmpuint (count_in (sub, NULL), ==, 2);
+
+  /* its writer gone, the next write removes it too */
+  close (fd);
+  g_assert_true (procura_atomic_file_write (path, "<svg>three</svg>", 16, &error));
+  g_assert_false (g_file_test (live, G_FILE_TEST_EXISTS));
+  g_assert_cmpuint (count_in (sub, NULL), ==, 1);
+  g_assert_cmpuint (count_in (sub, "figure.svg"), ==, 1);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -311,6 +408,7 @@ main (int    argc,
   g_test_add_func ("/store/kill/import-candidate", test_import);
   g_test_add_func ("/store/kill/report", test_report);
   g_test_add_func ("/store/kill/render", test_render);
+  g_test_add_func ("/store/kill/stale-temporary", test_stale_temporary);
 
   rc = g_test_run ();
   procura_test_rmtree (dir);

@@ -7,6 +7,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "procura-import.h"
+#include "procura-json.h"
 #include "procura-json-out.h"
 #include "procura-cost.h"
 
@@ -1734,4 +1736,23 @@ procura_cost_result_to_json (const ProcuraCostResult *r)
   json_builder_end_array (b);
   json_builder_end_object (b);
   return json_builder_get_root (b);
+}
+
+GPtrArray *
+procura_cost_inputs_load (const char  *path,
+                          GError     **error)
+{
+  g_autofree char *data = NULL;
+  g_autofree char *base = NULL;
+  g_autoptr (JsonNode) root = NULL;
+  gsize len = 0;
+
+  data = procura_import_read_file (path, "cost inputs (a JSON document, COST-MODEL.md §8)", &len, error);
+  if (data == NULL)
+    return NULL;
+  root = procura_json_parse (path, data, len, 0, PROCURA_JSON_STRICT, error);
+  if (root == NULL)
+    return NULL;
+  base = g_path_get_basename (path);
+  return procura_cost_inputs_from_json (root, base, error);
 }

@@ -312,6 +312,12 @@ GArray *procura_cost_break_even (const ProcuraCostInputs *gpu,
 GPtrArray *procura_cost_inputs_from_json (JsonNode    *root,
                                           const char  *file_name,
                                           GError     **error);
+/* Reads the §8 document at @path through the importers' safe front door (a regular
+ * file only, so a FIFO is refused instead of waited on; the strict JSON reader with its
+ * depth limit and line:column messages) and parses it as procura_cost_inputs_from_json()
+ * does, naming the file's base name in errors about members. */
+GPtrArray *procura_cost_inputs_load      (const char  *path,
+                                          GError     **error);
 /* {"name", "kind", "replicas", "utilization", "lines": {...}, "all_in_cost",
  *  "accepted_outputs", "cost_per_accepted", "inputs": [...]} */
 JsonNode  *procura_cost_result_to_json   (const ProcuraCostResult *r);

@@ -6,6 +6,7 @@
 
 #include <math.h>
 
+#include "procura-store-probe.h"
 #include "procura-json-out.h"
 #include "procura-units.h"
 #include "procura-analysis.h"
@@ -403,6 +404,25 @@ procura_analysis_to_json (const ProcuraAnalysis *a,
       json_builder_add_string_value (b, g_ptr_array_index (r->reasons, i));
   json_builder_end_array (b);
   json_builder_end_object (b);
+
+  /* the probe fleet's nodes that could not be probed: host, status, reason, when */
+  json_builder_set_member_name (b, "probe_failures");
+  json_builder_begin_array (b);
+  for (guint i = 0; project != NULL && i < project->probe_failures->len; i++)
+    {
+      const ProcuraProbeResult *f = g_ptr_array_index (project->probe_failures, i);
+      g_autofree char *host = procura_probe_failure_get (f, "host");
+      g_autofree char *status = procura_probe_failure_get (f, "status");
+      g_autofree char *reason = procura_probe_failure_get (f, "reason");
+
+      json_builder_begin_object (b);
+      procura_json_add_string (b, "host", host != NULL ? host : f->device_name);
+      procura_json_add_string (b, "status", status);
+      procura_json_add_string (b, "reason", reason);
+      procura_json_add_string (b, "failed_at", f->measured_at);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
 
   json_builder_end_object (b);
   return json_builder_get_root (b);

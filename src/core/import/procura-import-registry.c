@@ -325,11 +325,11 @@ procura_import_data (const char    *name,
   return import_data (name, NULL, data ? data : "", len, format, cancellable, error);
 }
 
-ProcuraImportResult *
-procura_import_file (const char    *path,
-                     const char    *format,
-                     GCancellable  *cancellable,
-                     GError       **error)
+char *
+procura_import_read_file (const char  *path,
+                          const char  *expected,
+                          gsize       *len,
+                          GError     **error)
 {
   struct stat st;
   char *buf;
@@ -349,8 +349,7 @@ procura_import_file (const char    *path,
   if (fstat (fd, &st) != 0 || !S_ISREG (st.st_mode))
     {
       g_set_error (error, PROCURA_IMPORT_ERROR, PROCURA_IMPORT_ERROR_IO,
-                   "%s: not a regular file; expected a benchmark result, an engine log or a price list",
-                   path);
+                   "%s: not a regular file; expected %s", path, expected);
       close (fd);
       return NULL;
     }
@@ -394,6 +393,22 @@ procura_import_file (const char    *path,
     }
   close (fd);
   memset (buf + got, 0, PROCURA_JSON_BULK_PADDING + 1);
+  *len = got;
+  return buf;
+}
+
+ProcuraImportResult *
+procura_import_file (const char    *path,
+                     const char    *format,
+                     GCancellable  *cancellable,
+                     GError       **error)
+{
+  gsize got = 0;
+  char *buf = procura_import_read_file (path, "a benchmark result, an engine log or a price list",
+                                        &got, error);
+
+  if (buf == NULL)
+    return NULL;
   {
     Owned owned = { buf };
     return import_data (path, &owned, buf, got, format, cancellable, error);

@@ -114,6 +114,7 @@ procura_probe_report_free (ProcuraProbeReport *r)
   g_free (r->started_at);
   g_free (r->error_kind);
   g_free (r->error_detail);
+  g_free (r->error_step);
   g_free (r->done_status);
   g_ptr_array_unref (r->devices);
   g_ptr_array_unref (r->results);
@@ -406,7 +407,16 @@ classify (ProbeRun *run)
   g_autofree char *where = r->host ? g_strdup_printf (" on %s", r->host) : g_strdup ("");
 
   r->stderr_tail = g_strdup (run->stderr_buf->str);
-  if (r->timed_out)
+  if (r->timed_out && r->protocol == 0 && r->lines->len == 0 && r->garbage_lines == 0)
+    {
+      /* not one line: the probe greets as soon as cuInit returns, so the driver's start
+       * (or, over ssh, the connection) never answered */
+      r->status = PROCURA_PROBE_STATUS_TIMEOUT;
+      r->message = g_strdup_printf ("The NVIDIA driver%s did not answer: the probe's start "
+                                    "(loading the driver, cuInit) did not finish within %g s "
+                                    "and the probe was stopped.", where, run->kill_after_s);
+    }
+  else if (r->timed_out)
     {
       r->status = PROCURA_PROBE_STATUS_TIMEOUT;
       r->message = g_strdup_printf ("The probe%s did not finish within %.0f s and was stopped.",
@@ -486,7 +496,19 @@ classify (ProbeRun *run)
         break;
       case PROCURA_PROBE_EXIT_TIMEOUT:
         r->status = PROCURA_PROBE_STATUS_TIMEOUT;
-        r->message = g_strdup_printf ("The probe%s reached its time limit: %s", where, detail);
+        if (r->error_step != NULL)
+          {
+            const char *said = g_str_has_prefix (detail, "the NVIDIA driver did not answer: ")
+                               ? detail + strlen ("the NVIDIA driver did not answer: ") : NULL;
+
+            if (said != NULL && *said != '\0')
+              r->message = g_strdup_printf ("The NVIDIA driver%s did not answer: %s.", where, said);
+            else
+              r->message = g_strdup_printf ("The NVIDIA driver%s did not answer: %s did not return "
+                                            "in time.", where, r->error_step);
+          }
+        else
+          r->message = g_strdup_printf ("The probe%s reached its time limit: %s", where, detail);
         break;
       case PROCURA_PROBE_EXIT_INTERRUPTED:
         r->status = PROCURA_PROBE_STATUS_INTERRUPTED;
@@ -563,6 +585,8 @@ handle_line (ProbeRun   *run,
     {
       r->error_kind = g_strdup (json_object_get_string_member_with_default (o, "kind", "unknown"));
       r->error_detail = g_strdup (json_object_get_string_member_with_default (o, "detail", ""));
+      if (json_object_has_member (o, "step"))
+        r->error_step = g_strdup (json_object_get_string_member_with_default (o, "step", NULL));
     }
   else if (g_str_equal (event, "done"))
     {

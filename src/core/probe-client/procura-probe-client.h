@@ -79,6 +79,7 @@ typedef struct {
   char               *started_at;
   char               *error_kind;      /* the first error event, NULL when none */
   char               *error_detail;
+  char               *error_step;      /* the driver call that did not answer ("cuInit"), or NULL */
   char               *done_status;     /* "ok", "failed", NULL when no done line came */
   GPtrArray          *devices;         /* JsonObject*: device events */
   GPtrArray          *results;         /* JsonObject*: result events */

@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "procura-probe-fleet.h"
+#include "procura-probe-import.h"
+#include "procura-store-probe.h"
 
 static int fleet_run_tag;
 
@@ -355,4 +357,134 @@ procura_probe_fleet_summary (GPtrArray *reports)
     json_object_set_null_member (s, "slowest_read");
   json_object_set_array_member (s, "failed_nodes", failed);
   return s;
+}
+
+/* ------------------------------------------------------------------------- */
+/* Into a project                                                             */
+
+static ProcuraProvenance *
+probe_provenance (const char *name,
+                  const char *text,
+                  const char *format_version,
+                  GDateTime  *now)
+{
+  ProcuraProvenance *p = procura_provenance_new ();
+
+  p->file_name = g_strdup (name);
+  p->size = (gint64) strlen (text);
+  p->sha256 = g_compute_checksum_for_string (G_CHECKSUM_SHA256, text, -1);
+  p->importer = g_strdup (procura_importer_probe_jsonl.id);
+  p->format_version = g_strdup (format_version);
+  p->imported_at = g_date_time_format (now, "%Y-%m-%dT%H:%M:%SZ");
+  return p;
+}
+
+ProcuraImportResult *
+procura_probe_report_to_import (const ProcuraProbeReport  *report,
+                                GError                   **error)
+{
+  g_autoptr (ProcuraImportResult) result = procura_import_result_new ();
+  g_autoptr (GDateTime) now = g_date_time_new_now_utc ();
+  g_autofree char *name = report->host ? g_strdup_printf ("procura-probe@%s.jsonl", report->host)
+                                       : g_strdup ("procura-probe.jsonl");
+  gboolean ran = report->status == PROCURA_PROBE_STATUS_OK
+                 || report->status == PROCURA_PROBE_STATUS_DOES_NOT_FIT;
+
+  if (ran)
+    {
+      g_autofree char *text = procura_probe_report_to_jsonl (report);
+
+      if (!procura_probe_parse_jsonl (name, text, strlen (text), result, error))
+        return NULL;
+      procura_provenance_free (result->provenance);
+      result->provenance = probe_provenance (name, text, result->format_version, now);
+    }
+  else
+    {
+      ProcuraProbeResult *r = procura_probe_result_new ();
+      const char *host = report->host ? report->host : "localhost";
+
+      r->test = g_strdup (PROCURA_PROBE_TEST_NODE_FAILED);
+      r->device_name = g_strdup (host);
+      r->json = procura_probe_failure_json (host, procura_probe_status_to_string (report->status),
+                                            report->message ? report->message : "");
+      r->measured_at = g_date_time_format (now, "%Y-%m-%dT%H:%M:%SZ");
+      g_ptr_array_add (result->probe_results, r);
+      result->format = g_strdup (procura_importer_probe_jsonl.id);
+      result->provenance = probe_provenance (name, r->json, NULL, now);
+    }
+  return g_steal_pointer (&result);
+}
+
+gboolean
+procura_probe_fleet_store (ProcuraStore        *store,
+                           GPtrArray           *reports,
+                           const char * const  *candidates,
+                           guint               *stored_results,
+                           guint               *stored_failures,
+                           GError             **error)
+{
+  g_autoptr (GPtrArray) results = g_ptr_array_new_with_free_func ((GDestroyNotify) procura_import_result_free);
+  guint n_results = 0, n_failures = 0;
+  gboolean ok = TRUE;
+
+  /* everything parsed before the transaction starts */
+  for (guint i = 0; i < reports->len; i++)
+    {
+      const ProcuraProbeReport *r = g_ptr_array_index (reports, i);
+      ProcuraImportResult *result = procura_probe_report_to_import (r, error);
+
+      if (result == NULL)
+        {
+          g_prefix_error (error, "%s: ", r->host ? r->host : "localhost");
+          return FALSE;
+        }
+      g_ptr_array_add (results, result);
+    }
+
+  if (!procura_store_begin_batch (store, error))
+    return FALSE;
+  for (guint i = 0; ok && i < reports->len; i++)
+    {
+      const ProcuraProbeReport *r = g_ptr_array_index (reports, i);
+      ProcuraImportResult *result = g_ptr_array_index (results, i);
+      gboolean ran = r->status == PROCURA_PROBE_STATUS_OK || r->status == PROCURA_PROBE_STATUS_DOES_NOT_FIT;
+      const char *name = candidates != NULL ? candidates[i] : NULL;
+      gint64 candidate_id = 0;
+
+      /* a failed node measured nothing: it belongs to no candidate */
+      if (ran && name != NULL && *name != '\0')
+        {
+          candidate_id = procura_store_find_candidate_by_name (store, name);
+          if (candidate_id <= 0)
+            {
+              g_autoptr (ProcuraCandidate) c = procura_candidate_new ();
+
+              c->name = g_strdup (name);
+              c->kind = PROCURA_CANDIDATE_GPU;
+              if (r->devices->len > 0)
+                c->gpu_name = g_strdup (json_object_get_string_member_with_default (
+                                          g_ptr_array_index (r->devices, 0), "name", NULL));
+              candidate_id = procura_store_add_candidate (store, c, error);
+              ok = candidate_id > 0;
+            }
+        }
+      if (ok)
+        ok = procura_store_import (store, result, candidate_id, error);
+      if (!ok)
+        g_prefix_error (error, "%s: ", r->host ? r->host : "localhost");
+      else if (ran)
+        n_results += result->probe_results->len;
+      else
+        n_failures++;
+    }
+  if (!procura_store_end_batch (store, ok, ok ? error : NULL))
+    return FALSE;
+  if (!ok)
+    return FALSE;
+  if (stored_results != NULL)
+    *stored_results = n_results;
+  if (stored_failures != NULL)
+    *stored_failures = n_failures;
+  return TRUE;
 }

@@ -10,7 +10,9 @@
  */
 #pragma once
 
+#include "procura-import.h"
 #include "procura-probe-client.h"
+#include "procura-store.h"
 
 G_BEGIN_DECLS
 
@@ -60,5 +62,24 @@ GPtrArray *procura_probe_fleet_run_sync   (const ProcuraProbeOptions *options,
  * headroom_bytes is the smallest fit headroom of the node's GPUs, read_gbps its slowest
  * device-memory read bandwidth. */
 JsonObject *procura_probe_fleet_summary (GPtrArray *reports);
+
+/* What a project stores of one host's report: a node that ran gives its probe results
+ * (procura_probe_parse_jsonl() of its lines); a node that did not gives one row of test
+ * PROCURA_PROBE_TEST_NODE_FAILED naming the host, the status and the reason (its
+ * message). Provenance "procura-probe@HOST.jsonl" either way. */
+ProcuraImportResult *procura_probe_report_to_import (const ProcuraProbeReport  *report,
+                                                     GError                   **error);
+
+/* Stores a whole fleet run in ONE transaction (a failure or a kill leaves none of it):
+ * every node that ran with its results, every node that failed as such (no candidate).
+ * @candidates: NULL (no candidate), or one candidate name per report (NULL or "" for
+ * none), found by name or created (a GPU candidate named after the node's first GPU).
+ * Undoable as the other imports are: deleting the candidate removes its results. */
+gboolean   procura_probe_fleet_store     (ProcuraStore        *store,
+                                          GPtrArray           *reports,
+                                          const char * const  *candidates,
+                                          guint               *stored_results,
+                                          guint               *stored_failures,
+                                          GError             **error);
 
 G_END_DECLS

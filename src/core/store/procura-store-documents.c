@@ -817,9 +817,12 @@ procura_store_save_project (ProcuraStore          *store,
            && mapped (store, provs, l->provenance_id, "provenance record", &prov, error)
            && insert_engine_log (store, l, cand, prov, error) > 0;
     }
-  for (guint i = 0; ok && i < p->probe_results->len; i++)
+  for (guint i = 0; ok && i < p->probe_results->len + p->probe_failures->len; i++)
     {
-      const ProcuraProbeResult *r = g_ptr_array_index (p->probe_results, i);
+      /* the fleet's failed nodes are rows of probe_results too */
+      const ProcuraProbeResult *r = i < p->probe_results->len
+        ? g_ptr_array_index (p->probe_results, i)
+        : g_ptr_array_index (p->probe_failures, i - p->probe_results->len);
       gint64 cand = 0, prov = 0;
 
       ok = mapped (store, cands, r->candidate_id, "candidate", &cand, error)

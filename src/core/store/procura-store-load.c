@@ -12,6 +12,7 @@
 #include "procura-json.h"
 #include "procura-json-out.h"
 #include "procura-store-private.h"
+#include "procura-store-probe.h"
 #include "procura-util.h"
 
 /* ------------------------------------------------------------------------- */
@@ -709,6 +710,7 @@ procura_store_load_project (ProcuraStore      *store,
   if (!ok)
     return NULL;
 
+  procura_store_probe_split_failures (p);
   g_ptr_array_extend_and_steal (p->runs, g_steal_pointer (&runs));
   return g_steal_pointer (&p);
 }

@@ -22,6 +22,7 @@ struct _ProcuraStore {
   int       lock_fd;
   int       file_version;
   gboolean  in_batch;   /* procura_store_begin_batch(): writes nest as savepoints */
+  char     *snapshot_dir; /* a private copy read instead (procura-store-snapshot.h), or NULL */
 };
 
 /* Bounds on what a (possibly hostile) file can make us allocate: bytes in one string

@@ -32,6 +32,8 @@
 #include "procura-json.h"
 #include "procura-json-out.h"
 #include "procura-store-private.h"
+#include "procura-store-probe.h"
+#include "procura-store-snapshot.h"
 #include "procura-store-schema.h"
 #include "procura-util.h"
 
@@ -987,6 +989,8 @@ procura_store_close (ProcuraStore *store)
     sqlite3_close (store->db);
   if (store->lock_fd >= 0)
     close (store->lock_fd);
+  procura_store_snapshot_remove (store->snapshot_dir);
+  g_free (store->snapshot_dir);
   g_free (store->path);
   g_free (store->read_only_reason);
   g_free (store);
@@ -1002,6 +1006,8 @@ procura_store_open (const char         *path,
   LockState lock = LOCK_NOT_WRITABLE;
   gboolean folder_ok;
   int version;
+  g_autofree char *snapshot = NULL;
+  const char *open_path = path;
 
   g_return_val_if_fail (path != NULL, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
@@ -1014,10 +1020,22 @@ procura_store_open (const char         *path,
    * other Procura writes, which makes the immutable read of the checks safe. */
   store->lock_fd = take_lock (path, &lock);
   folder_ok = folder_writable (path);
-  version = check_file (path, lock == LOCK_OURS && !wal_present (path),
+  if (!folder_ok && procura_store_snapshot_needed (path))
+    {
+      /* a -wal and no -shm, which SQLite cannot make here: read a private copy */
+      snapshot = procura_store_snapshot_make (path, &store->snapshot_dir, error);
+      if (snapshot == NULL)
+        return NULL;
+      open_path = snapshot;
+    }
+  version = check_file (open_path, lock == LOCK_OURS && !wal_present (path),
                         (flags & PROCURA_STORE_OPEN_NO_CHECK) == 0, error);
   if (version == 0)
-    return NULL;
+    {
+      if (snapshot != NULL && error != NULL)
+        procura_store_snapshot_rename_error (*error, snapshot, path);
+      return NULL;
+    }
   store->file_version = version;
 
   if (flags & PROCURA_STORE_OPEN_READ_ONLY)
@@ -1090,9 +1108,13 @@ procura_store_open (const char         *path,
          * file as it is (a Procura writer would need that folder too) */
         store->db = open_immutable (path, error);
       else
-        store->db = open_connection (path, SQLITE_OPEN_READONLY, error);
+        store->db = open_connection (open_path, SQLITE_OPEN_READONLY, error);
       if (store->db == NULL)
-        return NULL;
+        {
+          if (snapshot != NULL && error != NULL)
+            procura_store_snapshot_rename_error (*error, snapshot, path);
+          return NULL;
+        }
 
       /* An older project read without write access: upgraded in memory only. */
       if (version < PROCURA_STORE_SCHEMA_VERSION)

@@ -1,5 +1,5 @@
 /* procura-probe-protocol.h: exit codes and limits of procura-probe (plain C, shared
- * with the client in src/core/probe-client)
+ * by the probe in src/probe and its client in src/core/probe-client)
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
@@ -19,6 +19,11 @@ typedef enum {
   PROCURA_PROBE_EXIT_INTERRUPTED  = 6,  /* SIGTERM, SIGINT or SIGHUP */
   PROCURA_PROBE_EXIT_INTERNAL     = 7,  /* host out of memory, cannot write stdout */
 } ProcuraProbeExit;
+
+/* Seconds each call of the driver's start (loading libcuda, nvmlInit, cuInit) may take
+ * (at most the time limit): past it the probe reports an error of kind "timeout" whose
+ * "step" names the call that did not answer, and exits with PROCURA_PROBE_EXIT_TIMEOUT. */
+#define PROCURA_PROBE_START_TIMEOUT 30
 
 /* Default --time-limit in seconds */
 #define PROCURA_PROBE_DEFAULT_TIME_LIMIT 300
