@@ -500,7 +500,10 @@ test_llmd_report (void)
   g_assert_cmpstr (run->scenario.model, ==, "Qwen/Qwen3-0.6B");
   g_assert_cmpstr (run->scenario.gpu_name, ==, "NVIDIA-H100-80GB-HBM3");
   g_assert_cmpint (run->scenario.tp, ==, 8);
-  g_assert_cmpint (run->scenario.gpu_count, ==, 8);
+  /* replicas: 2 of accelerator.count 8 (TP 8): the run measured both */
+  g_assert_cmpint (run->scenario.gpu_count, ==, 16);
+  g_assert_true (has_warning (run->warnings, "2 engine replicas of 8 GPU(s) each"));
+  g_assert_nonnull (strstr (run->extras_json, "\"replicas\":2"));
 }
 
 /* SGLang runs inside a vLLM-format file (--metadata framework=sgl): the engine the file
