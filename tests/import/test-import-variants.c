@@ -274,6 +274,28 @@ test_aiperf_multi_run (void)
   g_assert_cmpfloat (stat_of (run, "ttft", "p90"), ==, 130.0);
   g_assert_cmpfloat (stat_of (run, "e2e", "mean"), ==, 1200.0);
   g_assert_cmpstr (run->label, ==, "5 runs pooled");
+  /* AIPerf's collated layout: metrics.<tag>.combined, no units (ms), the ISL pooled too */
+  g_assert_cmpfloat (run->input_tokens_mean, ==, 1024.0);
+  g_assert_cmpfloat (stat_of (run, "ttft", "p99"), ==, 250.0);
+
+  /* a failed run is named in metadata.failed_runs: the figures leave it out, and say so */
+  {
+    static const char text[] =
+      "{\"schema_version\": \"1.0\", \"metadata\": {\"aggregation_type\": \"confidence\", \"num_profile_runs\": 3,"
+      " \"num_successful_runs\": 2, \"failed_runs\": [{\"label\": \"run_0002\", \"error\": \"timeout\"}]},"
+      " \"metrics\": {\"request_throughput_avg\": {\"mean\": 4.0, \"ci_low\": 3.5, \"ci_high\": 4.5, \"t_critical\": 12.7,"
+      " \"unit\": \"requests/sec\"}, \"time_to_first_token_p99\": {\"mean\": 300.0, \"unit\": \"ms\"}}}";
+    g_autoptr (GError) error = NULL;
+    g_autoptr (ProcuraImportResult) f = procura_import_data ("agg.json", text, strlen (text), NULL, NULL, &error);
+
+    g_assert_no_error (error);
+    g_assert_cmpstr (f->format, ==, "aiperf-aggregate");
+    run = g_ptr_array_index (f->runs, 0);
+    g_assert_cmpfloat (run->request_throughput, ==, 4.0);
+    g_assert_cmpstr (run->label, ==, "mean of 2 runs");
+    g_assert_true (has_warning (run->warnings, "1 of the runs failed"));
+    g_assert_true (has_warning (run->warnings, "confidence interval 3.5 to 4.5 req/s"));
+  }
 }
 
 static void
