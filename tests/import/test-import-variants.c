@@ -12,6 +12,7 @@
 #include <json-glib/json-glib.h>
 
 #include "procura-import.h"
+#include "procura-import-private.h"
 #include "procura-test-util.h"
 
 static ProcuraImportResult *
@@ -563,6 +564,22 @@ test_engine_from_metadata (void)
     }
 }
 
+/* The line splitter of the text importers: g_strsplit (text, "\n", -1)'s pieces */
+static void
+test_split_lines (void)
+{
+  static const char * const texts[] = { "", "a", "a\n", "\n", "a\nb", "\n\n", "a\r\nb\n\nc", "  x \n y" };
+
+  for (gsize i = 0; i < G_N_ELEMENTS (texts); i++)
+    {
+      g_auto (GStrv) want = g_strsplit (texts[i], "\n", -1);
+      g_auto (GStrv) got = procura_import_split_lines (texts[i]);
+
+      g_assert_cmpuint (g_strv_length (got), ==, g_strv_length (want));
+      g_assert_true (g_strv_equal ((const char * const *) got, (const char * const *) want));
+    }
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -585,5 +602,6 @@ main (int argc, char *argv[])
   g_test_add_func ("/import/variants/mlperf-results", test_mlperf_results);
   g_test_add_func ("/import/variants/llmd-report", test_llmd_report);
   g_test_add_func ("/import/variants/engine-from-metadata", test_engine_from_metadata);
+  g_test_add_func ("/import/variants/split-lines", test_split_lines);
   return g_test_run ();
 }
