@@ -146,6 +146,7 @@ test_pick_rows (void)
   {
     g_autoptr (ProcuraStore) store = procura_store_create (project, "published", &error);
     g_assert_no_error (error);
+    g_assert_nonnull (store);
   }
   window = procura_window_new (app);
   gtk_window_present (GTK_WINDOW (window));

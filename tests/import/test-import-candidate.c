@@ -366,6 +366,7 @@ test_cli (void)
   {
     g_autoptr (ProcuraStore) store = procura_store_create (project, "t", &error);
     g_assert_no_error (error);
+    g_assert_nonnull (store);
   }
   {
     const char *argv[] = { "import", project, vllm, "--candidate", "R1 box", NULL };
