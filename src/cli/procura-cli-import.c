@@ -47,19 +47,54 @@ print_json (JsonNode *node)
   fputc ('\n', stdout);
 }
 
+/* The candidate for --candidate NAME: a new one built from what the files state
+ * (stored with the import, in its transaction, *id 0), or NULL when it exists (*id
+ * set): then every disagreement between the files and it is a warning on the run. */
+static ProcuraCandidate *
+candidate_for (ProcuraStore  *store,
+               const char    *name,
+               GPtrArray     *results,
+               gint64        *id,
+               GError       **error)
+{
+  g_autoptr (GPtrArray) all = NULL;
+
+  *id = procura_store_find_candidate_by_name (store, name);
+  if (*id <= 0)
+    {
+      *id = 0;
+      return procura_import_candidate_new (name, results);
+    }
+  all = procura_store_list_candidates (store, error);
+  if (all == NULL)
+    return NULL;
+  for (guint i = 0; i < all->len; i++)
+    {
+      const ProcuraCandidate *c = g_ptr_array_index (all, i);
+      if (c->id == *id)
+        procura_import_check_candidate (c, results);
+    }
+  return NULL;
+}
+
 int
 procura_cli_inspect (int    argc,
                      char **argv)
 {
   g_autofree char *format = NULL;
+  g_autofree char *project = NULL;
+  g_autofree char *candidate = NULL;
   gboolean json = FALSE;
   const GOptionEntry entries[] = {
     { "format", 0, 0, G_OPTION_ARG_STRING, &format, N_("Read the input as FMT (skip detection)"), "FMT" },
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("Print the normalised content as JSON"), NULL },
+    { "project", 0, 0, G_OPTION_ARG_FILENAME, &project, N_("With --candidate: the project that holds it"), "PROJECT.procura" },
+    { "candidate", 0, 0, G_OPTION_ARG_STRING, &candidate, N_("Warn where the file and candidate NAME (or the one it would create) disagree"), "NAME" },
     { NULL }
   };
   g_autoptr (GOptionContext) context = g_option_context_new (_("INPUT — parse one file, store nothing"));
   g_autoptr (ProcuraImportResult) result = NULL;
+  g_autoptr (ProcuraCandidate) would_create = NULL;
   g_autoptr (GError) error = NULL;
   g_autoptr (JsonNode) node = NULL;
 
@@ -71,11 +106,46 @@ procura_cli_inspect (int    argc,
 
   if (format != NULL && procura_importer_find (format) == NULL)
     return procura_cli_fail ("inspect", PROCURA_EXIT_USAGE, _("unknown format “%s”"), format);
+  if ((project != NULL) != (candidate != NULL))
+    return procura_cli_fail ("inspect", PROCURA_EXIT_USAGE, _("--project and --candidate go together"));
   result = procura_import_file (argv[1], format, NULL, &error);
   if (result == NULL)
     return procura_cli_fail ("inspect", PROCURA_EXIT_BAD_INPUT, "%s", error->message);
+  if (candidate != NULL)
+    {
+      g_autoptr (ProcuraStore) store = procura_store_open (project, PROCURA_STORE_OPEN_READ_ONLY, &error);
+      g_autoptr (GPtrArray) one = g_ptr_array_new ();
+      gint64 id = 0;
+
+      if (store == NULL)
+        return procura_cli_fail ("inspect", PROCURA_EXIT_BAD_INPUT, "%s", error->message);
+      g_ptr_array_add (one, result);
+      would_create = candidate_for (store, candidate, one, &id, &error);
+      if (would_create == NULL && id == 0)
+        return procura_cli_fail ("inspect", PROCURA_EXIT_BAD_INPUT, "%s", error->message);
+    }
   print_warnings (argv[1], result);
   node = procura_import_result_to_json (result);
+  if (would_create != NULL)
+    {
+      /* what `import --candidate` would create */
+      JsonObject *root = json_node_get_object (node);
+      JsonObject *c = json_object_new ();
+
+      json_object_set_string_member (c, "name", would_create->name);
+      if (would_create->gpu_name != NULL)
+        json_object_set_string_member (c, "gpu_name", would_create->gpu_name);
+      else
+        json_object_set_null_member (c, "gpu_name");
+      if (would_create->engine != NULL)
+        json_object_set_string_member (c, "engine", would_create->engine);
+      else
+        json_object_set_null_member (c, "engine");
+      json_object_set_int_member (c, "gpus_per_replica", would_create->gpus_per_replica);
+      json_object_set_int_member (c, "tp", would_create->tp);
+      json_object_set_int_member (c, "pp", would_create->pp);
+      json_object_set_object_member (root, "new_candidate", c);
+    }
   if (json)
     print_json (node);
   else
@@ -93,42 +163,6 @@ procura_cli_inspect (int    argc,
         }
     }
   return PROCURA_EXIT_OK;
-}
-
-/* The candidate to create for --candidate NAME (stored with the import, in its
- * transaction), or NULL when it exists (*id set). */
-static ProcuraCandidate *
-candidate_for (ProcuraStore *store,
-               const char   *name,
-               GPtrArray    *results,
-               gint64       *id)
-{
-  ProcuraCandidate *c = NULL;
-  const char *gpu = NULL;
-  gboolean same = TRUE;
-
-  *id = procura_store_find_candidate_by_name (store, name);
-  if (*id > 0)
-    return NULL;
-  c = procura_candidate_new ();
-  c->name = g_strdup (name);
-  c->kind = PROCURA_CANDIDATE_GPU;
-  /* Take the GPU and engine from the runs only when they all agree */
-  for (guint f = 0; f < results->len; f++)
-    {
-      ProcuraImportResult *r = g_ptr_array_index (results, f);
-      for (guint i = 0; i < r->runs->len; i++)
-        {
-          ProcuraRun *run = g_ptr_array_index (r->runs, i);
-          if (run->scenario.gpu_name == NULL || (gpu != NULL && !g_str_equal (gpu, run->scenario.gpu_name)))
-            same = FALSE;
-          else
-            gpu = run->scenario.gpu_name;
-        }
-    }
-  if (same && gpu != NULL)
-    c->gpu_name = g_strdup (gpu);
-  return c;
 }
 
 int
@@ -176,7 +210,11 @@ procura_cli_import (int    argc,
     return procura_cli_fail ("import", PROCURA_EXIT_BAD_INPUT, _("%s is read-only: %s"), argv[1],
                              procura_store_get_read_only_reason (store));
   if (candidate != NULL)
-    new_candidate = candidate_for (store, candidate, results, &candidate_id);
+    {
+      new_candidate = candidate_for (store, candidate, results, &candidate_id, &error);
+      if (new_candidate == NULL && candidate_id == 0)
+        return procura_cli_fail ("import", PROCURA_EXIT_BAD_INPUT, "%s", error->message);
+    }
   /* One transaction: the new candidate and every file, or nothing */
   if (!procura_store_import_all (store, results, candidate_id, new_candidate, &candidate_id, &error))
     return procura_cli_fail ("import", PROCURA_EXIT_BAD_INPUT, "%s", error->message);

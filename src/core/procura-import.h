@@ -97,4 +97,18 @@ ProcuraImportResult *procura_import_data (const char    *name,
                                           GCancellable  *cancellable,
                                           GError       **error);
 
+/* The deployment the files state, as a candidate (src/core/import/procura-import-candidate.c).
+ * A new GPU candidate named @name whose GPU (a catalog id when the catalog knows the
+ * name), engine, GPUs per replica, TP and PP are those the runs and engine logs of
+ * @results (ProcuraImportResult*) state, where they agree. One replica is the unit
+ * measured: the stated GPU count, else TP × PP × DP. Figures the files disagree on keep
+ * the default, with a warning on the first result naming two of the values. */
+ProcuraCandidate *procura_import_candidate_new   (const char             *name,
+                                                  GPtrArray              *results);
+/* Compares an existing @candidate with every run and engine log of @results: each
+ * GPU, TP, PP or GPU count that differs becomes a warning naming the file's value and
+ * the candidate's (on the run, or on the file for an engine log). Returns how many. */
+guint             procura_import_check_candidate (const ProcuraCandidate *candidate,
+                                                  GPtrArray              *results);
+
 G_END_DECLS

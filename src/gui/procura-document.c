@@ -856,6 +856,56 @@ procura_document_assign_run (ProcuraDocument *self,
   run_edit (self, op_assign_run, ids, g_free, NULL);
 }
 
+/* Rows picked from a parsed file (published results): one transaction, with the new
+ * candidate when there is one */
+typedef struct {
+  GPtrArray        *results;        /* ProcuraImportResult* */
+  gint64            candidate_id;
+  ProcuraCandidate *new_candidate;  /* NULL for none */
+} RowsImport;
+
+static void
+rows_import_free (gpointer p)
+{
+  RowsImport *r = p;
+
+  g_ptr_array_unref (r->results);
+  g_clear_pointer (&r->new_candidate, procura_candidate_free);
+  g_free (r);
+}
+
+static gboolean
+op_import_rows (ProcuraStore *store, gpointer data, gint64 *token, GError **error)
+{
+#ifdef PROCURA_GUI_HAVE_STORE
+  RowsImport *r = data;
+  return procura_store_import_all (store, r->results, r->candidate_id, r->new_candidate, NULL, error);
+#else
+  g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+                       _("This build of Procura cannot save projects yet"));
+  return FALSE;
+#endif
+}
+
+void
+procura_document_import_rows (ProcuraDocument     *self,
+                              ProcuraImportResult *result,
+                              gint64               candidate_id,
+                              ProcuraCandidate    *new_candidate)
+{
+  RowsImport *r;
+
+  g_return_if_fail (PROCURA_IS_DOCUMENT (self));
+  g_return_if_fail (result != NULL);
+  g_return_if_fail (new_candidate == NULL || candidate_id == 0);
+  r = g_new0 (RowsImport, 1);
+  r->results = g_ptr_array_new_with_free_func ((GDestroyNotify) procura_import_result_free);
+  g_ptr_array_add (r->results, result);
+  r->candidate_id = candidate_id;
+  r->new_candidate = new_candidate;
+  run_edit (self, op_import_rows, r, rows_import_free, NULL);
+}
+
 /* ------------------------------------------------------------------------- */
 /* Imports                                                                    */
 

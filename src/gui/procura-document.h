@@ -93,6 +93,14 @@ void procura_document_assign_run       (ProcuraDocument        *self,
 void procura_document_save_probe_fleet (ProcuraDocument        *self,
                                         GPtrArray              *reports,
                                         const char * const     *candidates);
+/* Stores the runs of @result (taken; e.g. the rows picked from a published data set)
+ * in one transaction, assigned to @candidate_id, or to @new_candidate (taken, created in
+ * the same transaction; @candidate_id 0 then), or unassigned (0, NULL). Like the other
+ * edits it ends in "changed" or "error". */
+void procura_document_import_rows      (ProcuraDocument        *self,
+                                        ProcuraImportResult    *result,
+                                        gint64                  candidate_id,
+                                        ProcuraCandidate       *new_candidate);
 
 /* A deletion that procura_document_undo() can still bring back, made outside this
  * document: by `procura candidate remove`, another Procura, or a window that did not

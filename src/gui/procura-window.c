@@ -19,6 +19,7 @@
 #include "procura-document.h"
 #include "procura-fit-page.h"
 #include "procura-presentation.h"
+#include "procura-published-dialog.h"
 #include "procura-window.h"
 
 #ifdef PROCURA_GUI_HAVE_ANALYSIS
@@ -800,6 +801,45 @@ import_action (GtkWidget  *widget,
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
 }
 
+/* Import Published Results…: one data set file, then its rows picked in a dialog */
+static void
+import_published_response_cb (GtkNativeDialog *dialog,
+                              int              response,
+                              gpointer         user_data)
+{
+  ProcuraWindow *self = PROCURA_WINDOW (user_data);
+
+  if (response == GTK_RESPONSE_ACCEPT && self->document != NULL)
+    {
+      g_autoptr (GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+      g_autofree char *path = file != NULL ? g_file_get_path (file) : NULL;
+
+      if (path != NULL)
+        procura_published_dialog_present (GTK_WINDOW (self), self->document, path);
+    }
+  g_object_unref (dialog);
+}
+
+static void
+import_published_action (GtkWidget  *widget,
+                         const char *action_name,
+                         GVariant   *parameter)
+{
+  ProcuraWindow *self = PROCURA_WINDOW (widget);
+  GtkFileChooserNative *chooser;
+
+  if (self->document == NULL)
+    {
+      show_toast (self, _("Open or create a project before importing files"));
+      return;
+    }
+  chooser = gtk_file_chooser_native_new (_("Import Published Results"), GTK_WINDOW (self),
+                                         GTK_FILE_CHOOSER_ACTION_OPEN, _("_Open"), _("_Cancel"));
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
+  g_signal_connect (chooser, "response", G_CALLBACK (import_published_response_cb), self);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
+}
+
 static void
 cancel_import_action (GtkWidget  *widget,
                       const char *action_name,
@@ -1144,6 +1184,7 @@ procura_window_class_init (ProcuraWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.save-as", NULL, save_as_action);
   gtk_widget_class_install_action (widget_class, "win.open-demo", NULL, open_demo_action);
   gtk_widget_class_install_action (widget_class, "win.import", NULL, import_action);
+  gtk_widget_class_install_action (widget_class, "win.import-published", NULL, import_published_action);
   gtk_widget_class_install_action (widget_class, "win.cancel-import", NULL, cancel_import_action);
   gtk_widget_class_install_action (widget_class, "win.export-record", NULL, export_record_action);
   gtk_widget_class_install_action (widget_class, "win.compare", NULL, compare_action);

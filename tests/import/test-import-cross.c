@@ -9,8 +9,6 @@
 #include <math.h>
 #include <string.h>
 
-#include <glib/gstdio.h>
-
 #include "procura-import.h"
 #include "procura-test-util.h"
 
@@ -25,18 +23,6 @@ run_has_figure (const ProcuraRun *run)
     return TRUE;
   return run->completed >= 0 || run->failed >= 0;
 }
-
-/* Under AddressSanitizer (the test command's second, unoptimised build) every pairing
- * costs ~40 times more: the real files above this size (two MLPerf summaries of 1-2 MB)
- * are read by every importer in the optimised build only, and the test says so. */
-#if defined (__SANITIZE_ADDRESS__)
-# define SANITIZED 1
-#elif defined (__has_feature)
-# if __has_feature (address_sanitizer)
-#  define SANITIZED 1
-# endif
-#endif
-#define SANITIZED_MAX_BYTES (512 * 1024)
 
 static void
 collect (const char *dir_path,
@@ -54,19 +40,7 @@ collect (const char *dir_path,
       if (g_file_test (path, G_FILE_TEST_IS_DIR))
         collect (path, files);
       else
-        {
-#ifdef SANITIZED
-          GStatBuf st;
-
-          if (g_stat (path, &st) == 0 && st.st_size > SANITIZED_MAX_BYTES)
-            {
-              g_test_message ("sanitizer build: %s (%" G_GINT64_FORMAT " bytes) is crossed in the "
-                              "optimised build only", path, (gint64) st.st_size);
-              continue;
-            }
-#endif
-          g_ptr_array_add (files, g_steal_pointer (&path));
-        }
+        g_ptr_array_add (files, g_steal_pointer (&path));
     }
 }
 

@@ -12,6 +12,7 @@
 #include <json-glib/json-glib.h>
 
 #include "procura-import.h"
+#include "procura-import-private.h"
 #include "procura-test-util.h"
 
 static ProcuraImportResult *
@@ -274,6 +275,28 @@ test_aiperf_multi_run (void)
   g_assert_cmpfloat (stat_of (run, "ttft", "p90"), ==, 130.0);
   g_assert_cmpfloat (stat_of (run, "e2e", "mean"), ==, 1200.0);
   g_assert_cmpstr (run->label, ==, "5 runs pooled");
+  /* AIPerf's collated layout: metrics.<tag>.combined, no units (ms), the ISL pooled too */
+  g_assert_cmpfloat (run->input_tokens_mean, ==, 1024.0);
+  g_assert_cmpfloat (stat_of (run, "ttft", "p99"), ==, 250.0);
+
+  /* a failed run is named in metadata.failed_runs: the figures leave it out, and say so */
+  {
+    static const char text[] =
+      "{\"schema_version\": \"1.0\", \"metadata\": {\"aggregation_type\": \"confidence\", \"num_profile_runs\": 3,"
+      " \"num_successful_runs\": 2, \"failed_runs\": [{\"label\": \"run_0002\", \"error\": \"timeout\"}]},"
+      " \"metrics\": {\"request_throughput_avg\": {\"mean\": 4.0, \"ci_low\": 3.5, \"ci_high\": 4.5, \"t_critical\": 12.7,"
+      " \"unit\": \"requests/sec\"}, \"time_to_first_token_p99\": {\"mean\": 300.0, \"unit\": \"ms\"}}}";
+    g_autoptr (GError) error = NULL;
+    g_autoptr (ProcuraImportResult) f = procura_import_data ("agg.json", text, strlen (text), NULL, NULL, &error);
+
+    g_assert_no_error (error);
+    g_assert_cmpstr (f->format, ==, "aiperf-aggregate");
+    run = g_ptr_array_index (f->runs, 0);
+    g_assert_cmpfloat (run->request_throughput, ==, 4.0);
+    g_assert_cmpstr (run->label, ==, "mean of 2 runs");
+    g_assert_true (has_warning (run->warnings, "1 of the runs failed"));
+    g_assert_true (has_warning (run->warnings, "confidence interval 3.5 to 4.5 req/s"));
+  }
 }
 
 static void
@@ -500,7 +523,10 @@ test_llmd_report (void)
   g_assert_cmpstr (run->scenario.model, ==, "Qwen/Qwen3-0.6B");
   g_assert_cmpstr (run->scenario.gpu_name, ==, "NVIDIA-H100-80GB-HBM3");
   g_assert_cmpint (run->scenario.tp, ==, 8);
-  g_assert_cmpint (run->scenario.gpu_count, ==, 8);
+  /* replicas: 2 of accelerator.count 8 (TP 8): the run measured both */
+  g_assert_cmpint (run->scenario.gpu_count, ==, 16);
+  g_assert_true (has_warning (run->warnings, "2 engine replicas of 8 GPU(s) each"));
+  g_assert_nonnull (strstr (run->extras_json, "\"replicas\":2"));
 }
 
 /* SGLang runs inside a vLLM-format file (--metadata framework=sgl): the engine the file
@@ -538,6 +564,22 @@ test_engine_from_metadata (void)
     }
 }
 
+/* The line splitter of the text importers: g_strsplit (text, "\n", -1)'s pieces */
+static void
+test_split_lines (void)
+{
+  static const char * const texts[] = { "", "a", "a\n", "\n", "a\nb", "\n\n", "a\r\nb\n\nc", "  x \n y" };
+
+  for (gsize i = 0; i < G_N_ELEMENTS (texts); i++)
+    {
+      g_auto (GStrv) want = g_strsplit (texts[i], "\n", -1);
+      g_auto (GStrv) got = procura_import_split_lines (texts[i]);
+
+      g_assert_cmpuint (g_strv_length (got), ==, g_strv_length (want));
+      g_assert_true (g_strv_equal ((const char * const *) got, (const char * const *) want));
+    }
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -560,5 +602,6 @@ main (int argc, char *argv[])
   g_test_add_func ("/import/variants/mlperf-results", test_mlperf_results);
   g_test_add_func ("/import/variants/llmd-report", test_llmd_report);
   g_test_add_func ("/import/variants/engine-from-metadata", test_engine_from_metadata);
+  g_test_add_func ("/import/variants/split-lines", test_split_lines);
   return g_test_run ();
 }

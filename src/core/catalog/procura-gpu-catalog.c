@@ -428,7 +428,17 @@ procura_gpu_catalog_lookup (const char *any_name)
 
 /* Provider GPU names, per cloud, to catalog ids: each provider's own spelling as its
  * price list (SkyPilot's per-cloud catalogs) gives it, where the generic rules would
- * pick another card of the family. Compared case-insensitively and exactly. */
+ * pick another card of the family. Compared case-insensitively and exactly.
+ * Checked against SkyPilot's source (github.com/skypilot-org/skypilot):
+ * RunPod: sky/catalog/data_fetchers/fetch_runpod.py names each GPU from RunPod's display
+ *   name and renames A100-PCIe to "A100-80GB", A100-SXM to "A100-80GB-SXM", H100-PCIe
+ *   to "H100" (GPU_NAME_OVERRIDES); "H100-SXM", "H100-NVL", "H200-SXM" as displayed.
+ * GCP: sky/catalog/gcp_catalog.py (_ACC_INSTANCE_TYPE_DICTS): "H100" a3-highgpu,
+ *   "H100-MEGA" a3-megagpu, "H200" a3-ultragpu, "B200" a4-highgpu; "A100" the a2-highgpu
+ *   (40 GB) and "A100-80GB" the a2-ultragpu boards.
+ * AWS: sky/catalog/data_fetchers/fetch_aws.py takes the EC2 API's GPU name and sets
+ *   "A100-80GB" for p4de.24xlarge and "H200" for p5en.48xlarge (plain "A100" is p4d's
+ *   40 GB board). Nebius's rows are not checked against a map there. */
 static const struct {
   const char *provider;
   const char *name;

@@ -136,6 +136,27 @@ procura_import_json_lines (const char          *name,
   return TRUE;
 }
 
+char **
+procura_import_split_lines (const char *text)
+{
+  GPtrArray *lines = g_ptr_array_new ();
+  gsize len = strlen (text), pos = 0;
+
+  if (len > 0)
+    for (;;)
+      {
+        const char *nl = memchr (text + pos, '\n', len - pos);
+        gsize end = nl != NULL ? (gsize) (nl - text) : len;
+
+        g_ptr_array_add (lines, g_strndup (text + pos, end - pos));
+        if (nl == NULL)
+          break;
+        pos = end + 1;
+      }
+  g_ptr_array_add (lines, NULL);
+  return (char **) g_ptr_array_free (lines, FALSE);
+}
+
 /* ------------------------------------------------------------------------- */
 
 static const char * const latency_metrics[] = { "ttft", "tpot", "tpot_incl_first", "itl", "e2e", NULL };

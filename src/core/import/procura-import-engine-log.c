@@ -305,7 +305,7 @@ parse_vllm_log (const char          *name,
       return FALSE;
     }
   text = g_utf8_make_valid (data, (gssize) len);
-  lines = g_strsplit (text, "\n", -1);
+  lines = procura_import_split_lines (text);
   n_lines = g_strv_length (lines);
   for (gsize i = 0; i <= n_lines; i++)
     {

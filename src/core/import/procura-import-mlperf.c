@@ -118,7 +118,7 @@ parse_summary (const char          *name,
                    "%s: not UTF-8 text; expected an MLPerf mlperf_log_summary.txt", name);
       return FALSE;
     }
-  lines = g_strsplit (text, "\n", -1);
+  lines = procura_import_split_lines (text);
   for (char **p = lines; *p; p++)
     {
       char *line = g_strstrip (*p);

@@ -972,13 +972,22 @@ const ProcuraImporter procura_importer_aiperf_csv = {
 };
 
 /* ------------------------------------------------------------------------- */
-/* AIPerf multi-run files (--num-profile-runs >= 2):
- * profile_export_aiperf_aggregate.json: per metric {mean, std, cv, se, ci_low,
- *   ci_high, t_critical, unit} across the runs, the metric named by its tag, with a
- *   statistic suffix where the figure is one of each run's statistics
- *   ("time_to_first_token_p99": the mean over runs of each run's p99);
- * profile_export_aiperf_collated.json: every run's requests pooled, the combined
- *   statistics (mean, std, p50, p90, p95, p99, count) under "combined". */
+/* AIPerf multi-run files (--num-profile-runs >= 2), as AIPerf's own source writes them
+ * (ai-dynamo/aiperf, src/aiperf/orchestrator/aggregation/confidence.py and detailed.py,
+ * src/aiperf/exporters/aggregate/aggregate_confidence_json_exporter.py and
+ * aggregate_detailed_json_exporter.py):
+ * profile_export_aiperf_aggregate.json (schema_version "1.0"): "metadata" with
+ *   aggregation_type "confidence", num_profile_runs, num_successful_runs, failed_runs,
+ *   confidence_level; "metrics" keyed "<tag>_<stat>" for every statistic of every run
+ *   ("time_to_first_token_p99" = the mean over runs of each run's p99,
+ *   "request_throughput_avg"), each {mean, std, min, max, cv, se, ci_low, ci_high,
+ *   t_critical, unit};
+ * profile_export_aiperf_collated.json (schema_version "1.0.0"): "metadata" with
+ *   aggregation_type "detailed"; "metrics" keyed by tag, each {"combined": {mean, std,
+ *   p50, p90, p95, p99, count}, "per_run": [{label, mean, count}]} pooled from every
+ *   run's profile_export.jsonl records, without units (the records are in ms).
+ * An earlier draft layout (top-level "combined", metadata.num_runs, bare tags) is read
+ * too. */
 
 static const char * const aggregate_stats[] = { "avg", "mean", "min", "max", "std", "p1", "p5", "p10", "p25",
                                                 "p50", "p75", "p90", "p95", "p99", NULL };
@@ -1043,7 +1052,7 @@ parse_aiperf_aggregate (const char          *name,
   g_autoptr (JsonNode) root = procura_json_parse (name, data, len, 0, PROCURA_JSON_ALLOW_NONFINITE, error);
   g_autoptr (ProcuraRun) run = NULL;
   JsonObject *o, *metrics, *ic;
-  gboolean collated;
+  gboolean collated, pooled = FALSE;
   double n_runs = NAN, count, errors;
   char nbuf[32];
   GList *members;
@@ -1062,6 +1071,18 @@ parse_aiperf_aggregate (const char          *name,
   metrics = collated ? member_object (o, "combined") : member_object (o, "metrics");
   if (metrics == NULL)
     metrics = o;
+  /* AIPerf's collated file: metrics.<tag>.combined */
+  {
+    JsonObject *meta = member_object (o, "metadata");
+    const char *type = meta ? node_string (json_object_get_member (meta, "aggregation_type")) : NULL;
+    members = json_object_get_members (metrics);
+    for (GList *l = members; l && !pooled; l = l->next)
+      if (member_object (member_object (metrics, l->data), "combined") != NULL)
+        pooled = TRUE;
+    g_list_free (members);
+    if (pooled || g_strcmp0 (type, "detailed") == 0)
+      collated = pooled = TRUE;
+  }
   run = procura_run_new ();
   members = json_object_get_members (metrics);
   for (GList *l = members; l; l = l->next)
@@ -1071,6 +1092,8 @@ parse_aiperf_aggregate (const char          *name,
       const char *unit = NULL;
       double factor;
 
+      if (pooled)
+        b = member_object (b, "combined");
       if (metric == NULL || b == NULL)
         continue;
       unit = node_string (json_object_get_member (b, "unit"));
@@ -1094,18 +1117,33 @@ parse_aiperf_aggregate (const char          *name,
         }
     }
   g_list_free (members);
-  run->request_throughput = block_value (member_object (metrics, "request_throughput"));
+  run->request_throughput = block_value (member_object (metrics, "request_throughput_avg"));
   if (isnan (run->request_throughput))
-    run->request_throughput = block_value (member_object (metrics, "request_throughput_avg"));
-  run->output_throughput = block_value (member_object (metrics, "output_token_throughput"));
+    run->request_throughput = block_value (member_object (metrics, "request_throughput"));
+  run->output_throughput = block_value (member_object (metrics, "output_token_throughput_avg"));
   if (isnan (run->output_throughput))
-    run->output_throughput = block_value (member_object (metrics, "output_token_throughput_avg"));
-  run->total_throughput = block_value (member_object (metrics, "total_token_throughput"));
-  run->input_tokens_mean = block_value (member_object (metrics, "input_sequence_length"));
-  run->output_tokens_mean = block_value (member_object (metrics, "output_sequence_length"));
+    run->output_throughput = block_value (member_object (metrics, "output_token_throughput"));
+  run->total_throughput = block_value (member_object (metrics, "total_token_throughput_avg"));
+  if (isnan (run->total_throughput))
+    run->total_throughput = block_value (member_object (metrics, "total_token_throughput"));
+  run->input_tokens_mean = block_value (member_object (metrics, "input_sequence_length_avg"));
+  if (isnan (run->input_tokens_mean))
+    run->input_tokens_mean = block_value (member_object (metrics, "input_sequence_length"));
+  run->output_tokens_mean = block_value (member_object (metrics, "output_sequence_length_avg"));
+  if (isnan (run->output_tokens_mean))
+    run->output_tokens_mean = block_value (member_object (metrics, "output_sequence_length"));
+  if (pooled)
+    {
+      /* per-request records pooled: the token lengths' means, the requests counted */
+      if (isnan (run->input_tokens_mean))
+        run->input_tokens_mean = block_value (member_object (member_object (metrics, "input_sequence_length"), "combined"));
+      if (isnan (run->output_tokens_mean))
+        run->output_tokens_mean = block_value (member_object (member_object (metrics, "output_sequence_length"), "combined"));
+    }
   run->scenario.input_len = run->input_tokens_mean;
   run->scenario.output_len = run->output_tokens_mean;
-  count = block_value (member_object (metrics, "request_count"));
+  count = pooled ? block_number (member_object (member_object (metrics, "request_latency"), "combined"), "count")
+                 : block_value (member_object (metrics, "request_count"));
   errors = block_value (member_object (metrics, "error_request_count"));
   if (collated && count >= 0 && count < 1e15)
     run->completed = (gint64) count;
@@ -1117,9 +1155,16 @@ parse_aiperf_aggregate (const char          *name,
     JsonObject *meta = member_object (o, "metadata");
     JsonNode *per_run = json_object_get_member (o, "per_run");
 
-    n_runs = block_number (meta, "num_runs");
+    JsonNode *failed_runs = meta ? json_object_get_member (meta, "failed_runs") : NULL;
+
+    n_runs = block_number (meta, "num_successful_runs");
+    if (isnan (n_runs))
+      n_runs = block_number (meta, "num_runs");
     if (isnan (n_runs))
       n_runs = block_number (o, "num_runs");
+    if (failed_runs && JSON_NODE_HOLDS_ARRAY (failed_runs) && json_array_get_length (json_node_get_array (failed_runs)) > 0)
+      procura_run_add_warning (run, "%u of the runs failed and are not in these figures (metadata.failed_runs)",
+                               json_array_get_length (json_node_get_array (failed_runs)));
     if (isnan (n_runs) && per_run && JSON_NODE_HOLDS_ARRAY (per_run))
       n_runs = json_array_get_length (json_node_get_array (per_run));
   }
@@ -1135,7 +1180,8 @@ parse_aiperf_aggregate (const char          *name,
                              "file): not one run's figures", nbuf);
   else
     {
-      JsonObject *rt = member_object (metrics, "request_throughput");
+      JsonObject *rt = member_object (metrics, "request_throughput_avg")
+                       ? member_object (metrics, "request_throughput_avg") : member_object (metrics, "request_throughput");
       double lo = block_number (rt, "ci_low"), hi = block_number (rt, "ci_high");
 
       procura_run_add_warning (run, "the mean over %s runs (AIPerf multi-run aggregate): each figure is a mean "
@@ -1167,7 +1213,7 @@ sniff_aiperf_aggregate (const char *data,
   if (procura_sniff_has (data, len, "\"ci_low\"") && procura_sniff_has (data, len, "\"t_critical\""))
     return 92;
   if (procura_sniff_has (data, len, "\"combined\"") && procura_sniff_has (data, len, "\"per_run\"")
-      && procura_sniff_has (data, len, "\"time_to_first_token"))
+      && (procura_sniff_has (data, len, "\"time_to_first_token") || procura_sniff_has (data, len, "\"request_latency")))
     return 92;
   return 0;
 }

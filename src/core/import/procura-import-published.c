@@ -518,6 +518,7 @@ parse_llmd_report (const char          *name,
   JsonNode *stack;
   const char *version;
   double total, failures, rate, conc;
+  int replicas;
 
   if (root == NULL)
     return FALSE;
@@ -622,6 +623,22 @@ parse_llmd_report (const char          *name,
         run->scenario.tp = count_of (num (par, "tp"));
         run->scenario.pp = count_of (num (par, "pp"));
         run->scenario.dp = count_of (num (par, "dp"));
+        /* Several engine replicas served the load: the run's GPU count is all of them.
+         * The schema calls accelerator.count the "total utilized" count, the reports
+         * write one replica's (TP × PP × DP); both are read as they are meant. */
+        replicas = count_of (num (sd, "replicas"));
+        if (replicas > 1 && run->scenario.gpu_count > 0)
+          {
+            gint64 one = (gint64) MAX (run->scenario.tp, 1) * MAX (run->scenario.pp, 1) * MAX (run->scenario.dp, 1);
+            json_object_set_int_member (extras, "replicas", replicas);
+            if (one == run->scenario.gpu_count && one * replicas <= 65536)
+              {
+                procura_run_add_warning (run, "%d engine replicas of %d GPU(s) each (accelerator.count is one replica's "
+                                         "TP × PP × DP): the run measured %d GPUs",
+                                         replicas, run->scenario.gpu_count, (int) (one * replicas));
+                run->scenario.gpu_count = (int) (one * replicas);
+              }
+          }
         break;   /* the first engine; disaggregated stacks say so below */
       }
   {

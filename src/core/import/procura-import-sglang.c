@@ -349,7 +349,7 @@ parse_sglang_log (const char          *name,
                    "%s: not UTF-8 text; expected an SGLang server log", name);
       return FALSE;
     }
-  lines = g_strsplit (text, "\n", -1);
+  lines = procura_import_split_lines (text);
   l->engine = g_strdup ("sglang");
   for (char **p = lines; *p; p++)
     {

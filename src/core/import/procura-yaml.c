@@ -652,7 +652,7 @@ procura_yaml_parse (const char  *name,
       return NULL;
     }
   text = g_strndup (data, len);
-  raw = g_strsplit (text, "\n", -1);
+  raw = procura_import_split_lines (text);
   p.lines = g_array_new (FALSE, FALSE, sizeof (Line));
   g_array_set_clear_func (p.lines, (GDestroyNotify) clear_line);
   for (guint i = 0; raw[i] != NULL; i++)
