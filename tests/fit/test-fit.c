@@ -534,6 +534,45 @@ test_vision_tower (void)
   g_assert_nonnull (strstr (res.caveat, "1 dummy images"));
 }
 
+/* Qwen2-VL-7B's vision_config (its config.json on Hugging Face): a 32-layer ViT of 1280
+ * (embed_dim; hidden_size is the decoder's 3584), MLP ratio 4, 14 x 14 x 2 patches and a
+ * 2 x 2 merger: the Qwen2-VL report (arXiv:2409.12191) gives about 675 M parameters for
+ * the encoder. No tokens per image in config.json: no profiling share, said so. */
+static void
+test_vision_qwen2_vl (void)
+{
+  static const char config[] =
+    "{\"architectures\": [\"Qwen2VLForConditionalGeneration\"], \"model_type\": \"qwen2_vl\","
+    " \"hidden_size\": 3584, \"intermediate_size\": 18944, \"num_hidden_layers\": 28,"
+    " \"num_attention_heads\": 28, \"num_key_value_heads\": 4, \"vocab_size\": 152064,"
+    " \"vision_config\": {\"depth\": 32, \"embed_dim\": 1280, \"mlp_ratio\": 4, \"num_heads\": 16,"
+    " \"in_chans\": 3, \"hidden_size\": 3584, \"patch_size\": 14, \"spatial_merge_size\": 2,"
+    " \"temporal_patch_size\": 2}}";
+  static const char bad[] =
+    "{\"model_type\": \"qwen2_vl\", \"hidden_size\": 3584, \"num_hidden_layers\": 28,"
+    " \"num_attention_heads\": 28, \"vocab_size\": 152064, \"vision_config\": {\"depth\": \"x\"}}";
+  g_autoptr (ProcuraModelShape) m = NULL;
+  g_autoptr (GError) error = NULL;
+  ProcuraFitRequest r;
+  ProcuraFitResult res;
+
+  m = procura_model_shape_from_config_json ("config.json", config, sizeof config - 1, &error);
+  g_assert_no_error (error);
+  g_assert_cmpfloat (fabs (m->vision_params / 675e6 - 1), <, 0.01);
+  g_assert_cmpint (m->vision_tokens_per_item, ==, 0);
+  request_for (&r, m, 79.19);
+  g_assert_true (procura_fit_compute (&r, &res, NULL));
+  g_assert_nonnull (strstr (res.caveat, "config.json gives no tokens per image"));
+
+  /* a malformed member is an error naming it */
+  g_clear_pointer (&m, procura_model_shape_free);
+  m = procura_model_shape_from_config_json ("config.json", bad, sizeof bad - 1, &error);
+  g_assert_null (m);
+  g_assert_error (error, PROCURA_IMPORT_ERROR, PROCURA_IMPORT_ERROR_SCHEMA);
+  g_assert_nonnull (strstr (error->message, "vision_config"));
+  g_assert_nonnull (strstr (error->message, "depth"));
+}
+
 static void
 test_estimates_labelled (void)
 {
@@ -1020,6 +1059,7 @@ main (int    argc,
   g_test_add_func ("/fit/sglang", test_sglang);
   g_test_add_func ("/fit/sglang-swa", test_sglang_swa);
   g_test_add_func ("/fit/vision-tower", test_vision_tower);
+  g_test_add_func ("/fit/vision-qwen2-vl", test_vision_qwen2_vl);
   g_test_add_func ("/fit/estimates-labelled", test_estimates_labelled);
   g_test_add_func ("/fit/bad-requests", test_bad_requests);
   g_test_add_func ("/fit/reconcile", test_reconcile);

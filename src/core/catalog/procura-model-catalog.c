@@ -266,7 +266,7 @@ read_vision (Cfg               *c,
   Cfg v = { 0 };
   const char *vtype;
   double h, inter, layers, patch, image, channels, temporal, per_layer, merge, out;
-  gboolean qwen_vl, gemma3, llama4;
+  gboolean qwen_vl, qwen_merger, gemma3, llama4;
 
   if (vn == NULL || !JSON_NODE_HOLDS_OBJECT (vn))
     return TRUE;
@@ -275,8 +275,11 @@ read_vision (Cfg               *c,
   v.file = file;
   v.error = c->error;
   vtype = obj_string (v.top, "model_type", "");
-  h = (double) cfg_int (&v, KEYS ("hidden_size", "embed_dim", "width"), 0);
+  /* Qwen2-VL names the encoder's width embed_dim and the decoder's hidden_size */
+  h = (double) cfg_int (&v, KEYS ("embed_dim", "hidden_size", "width"), 0);
   inter = (double) cfg_int (&v, KEYS ("intermediate_size"), 0);
+  if (inter <= 0 && obj_double (v.top, "mlp_ratio", 0) > 0 && obj_double (v.top, "mlp_ratio", 0) < 64)
+    inter = floor (h * obj_double (v.top, "mlp_ratio", 0));
   layers = (double) cfg_int (&v, KEYS ("num_hidden_layers", "depth", "layers"), 0);
   patch = (double) cfg_int (&v, KEYS ("patch_size"), 14);
   image = (double) cfg_int (&v, KEYS ("image_size"), 0);
@@ -284,18 +287,24 @@ read_vision (Cfg               *c,
   temporal = (double) cfg_int (&v, KEYS ("temporal_patch_size"), 1);
   merge = (double) cfg_int (&v, KEYS ("spatial_merge_size"), 1);
   out = (double) cfg_int (&v, KEYS ("out_hidden_size", "vision_output_dim", "projection_dim"), 0);
+  if (out <= 0 && json_object_has_member (v.top, "embed_dim"))
+    out = (double) cfg_int (&v, KEYS ("hidden_size"), 0);
   if (v.failed)
     {
       c->failed = TRUE;
       return FALSE;
     }
-  if (h <= 0 || layers <= 0 || h > (1 << 16) || layers > 1000 || inter > (1 << 20)
-      || patch > 1024 || image > 65536 || channels > 64 || temporal > 64 || merge > 64)
+  if (h <= 0 || layers <= 0 || patch <= 0 || h > (1 << 16) || layers > 1000 || inter > (1 << 20)
+      || patch > 1024 || image > 65536 || channels > 64 || temporal > 64 || merge > 64
+      || out > (1 << 20))
     return TRUE;   /* no usable tower: sized as text only (the fit says so) */
   if (inter <= 0)
     inter = 4 * h;
+  /* Qwen2.5-VL: gated MLP; Qwen2-VL and Qwen2.5-VL: the patch merger */
   qwen_vl = strstr (vtype, "qwen2_5_vl") != NULL
             || (model_type != NULL && strstr (model_type, "qwen2_5_vl") != NULL);
+  qwen_merger = qwen_vl || strstr (vtype, "qwen2_vl") != NULL
+                || (model_type != NULL && strstr (model_type, "qwen2_vl") != NULL);
   gemma3 = model_type != NULL && g_str_has_prefix (model_type, "gemma3");
   llama4 = model_type != NULL && g_str_has_prefix (model_type, "llama4");
 
@@ -306,9 +315,9 @@ read_vision (Cfg               *c,
   m->vision_params = layers * per_layer
                      + channels * temporal * patch * patch * h + h          /* patch embedding */
                      + 2 * h;                                              /* post-norm */
-  if (image > 0 && !qwen_vl)
+  if (image > 0 && !qwen_merger)
     m->vision_params += (image / patch) * (image / patch) * h;             /* positions */
-  if (qwen_vl)
+  if (qwen_merger)
     {
       /* the merger: norm, then an MLP on merge x merge patches into the decoder */
       double merged = h * merge * merge;

@@ -1144,38 +1144,46 @@ procura_fit_compute (const ProcuraFitRequest *r,
       res->max_context -= res->max_context % block;
       res->max_context_pool = res->max_context;
       if (m->max_position_embeddings > 0 && res->max_context > m->max_position_embeddings)
-        res->max_context = m->max_position_embeddings;
+        {
+          gsize used_len = strlen (res->caveat);
+
+          res->max_context = m->max_position_embeddings;
+          g_snprintf (res->caveat + used_len, sizeof res->caveat - used_len,
+                      "%smax context capped at the model's own window of %" G_GINT64_FORMAT
+                      " tokens (the KV pool alone would hold %" G_GINT64_FORMAT ")",
+                      used_len > 0 ? "; " : "", m->max_position_embeddings, res->max_context_pool);
+        }
     }
   else
-  /* longest context at the target concurrency: bisection on whole blocks */
-  {
-    gint64 lo = 0, hi = res->kv_blocks + 1;
+    {
+      /* longest context at the target concurrency: bisection on whole blocks */
+      gint64 lo = 0, hi = res->kv_blocks + 1;
 
-    if (kl.full_groups == 0)
-      hi = G_MAXINT32 / block;   /* sliding only: bounded by the window, not by memory */
-    while (hi - lo > 1)
-      {
-        gint64 mid = lo + (hi - lo) / 2;
+      if (kl.full_groups == 0)
+        hi = G_MAXINT32 / block;   /* sliding only: bounded by the window, not by memory */
+      while (hi - lo > 1)
+        {
+          gint64 mid = lo + (hi - lo) / 2;
 
-        if (r->concurrency * blocks_per_sequence (&kl, mid * block, window, chunk, block)
-            <= res->kv_blocks)
-          lo = mid;
-        else
-          hi = mid;
-      }
-    res->max_context = lo * block;
-    res->max_context_pool = res->max_context;
-    if (m->max_position_embeddings > 0 && res->max_context > m->max_position_embeddings)
-      {
-        gsize used_len = strlen (res->caveat);
+          if (r->concurrency * blocks_per_sequence (&kl, mid * block, window, chunk, block)
+              <= res->kv_blocks)
+            lo = mid;
+          else
+            hi = mid;
+        }
+      res->max_context = lo * block;
+      res->max_context_pool = res->max_context;
+      if (m->max_position_embeddings > 0 && res->max_context > m->max_position_embeddings)
+        {
+          gsize used_len = strlen (res->caveat);
 
-        res->max_context = m->max_position_embeddings;
-        g_snprintf (res->caveat + used_len, sizeof res->caveat - used_len,
-                    "%smax context capped at the model's own window of %" G_GINT64_FORMAT
-                    " tokens (the KV pool alone would hold %" G_GINT64_FORMAT ")",
-                    used_len > 0 ? "; " : "", m->max_position_embeddings, res->max_context_pool);
-      }
-  }
+          res->max_context = m->max_position_embeddings;
+          g_snprintf (res->caveat + used_len, sizeof res->caveat - used_len,
+                      "%smax context capped at the model's own window of %" G_GINT64_FORMAT
+                      " tokens (the KV pool alone would hold %" G_GINT64_FORMAT ")",
+                      used_len > 0 ? "; " : "", m->max_position_embeddings, res->max_context_pool);
+        }
+    }
 
   /* (kv_blocks < bps and kv_blocks < concurrency x bps, in whole sequences, for every rule) */
   if (res->max_concurrency_int < 1)
