@@ -8,8 +8,10 @@
  * and, beyond the stable set: --engine vllm|sglang, --mem-fraction F,
  * --max-batched-tokens N, --no-cuda-graphs, --graphs-outside-budget,
  * --disable-sliding-window, --all-gpus (smallest TP on every catalog GPU),
- * --log FILE (an engine startup log beside the calculator's figures),
+ * --log FILE (an engine startup log beside the calculator's figures; of a log with several
+ * starts of the server, the last successful one, or the one --start N names),
  * --engine-version V (the engine's profiling rules, default the newest known),
+ * --swa-full-tokens-ratio R (SGLang's hybrid SWA pools),
  * --quant-config FILE (an hf_quant_config.json; by default the one beside a config.json
  * FILE is read when present), and training:
  * --train full|lora|qlora [--optimizer adam|adam8bit|sgd] [--zero S] [--checkpointing]
@@ -144,7 +146,10 @@ result_members (JsonBuilder            *b,
   procura_json_add_number (b, "params", res->params_total);
   procura_json_add_string (b, "weights_dtype", procura_dtype_to_string (res->weights_dtype));
   procura_json_add_string (b, "kv_dtype", procura_dtype_to_string (res->kv_dtype));
-  procura_json_add_string (b, "kv_rule", res->kv_rule == PROCURA_KV_RULE_VLLM_HYBRID ? "vllm-hybrid" : "all-full");
+  procura_json_add_string (b, "kv_rule", res->kv_rule == PROCURA_KV_RULE_VLLM_HYBRID ? "vllm-hybrid"
+                                         : res->kv_rule == PROCURA_KV_RULE_SGLANG_SWA ? "sglang-swa" : "all-full");
+  if (res->kv_rule == PROCURA_KV_RULE_SGLANG_SWA)
+    add_int (b, "kv_swa_tokens", res->kv_swa_tokens);
   procura_json_add_string (b, "caveat", res->caveat[0] ? res->caveat : NULL);
   json_builder_set_member_name (b, "estimates");
   json_builder_begin_array (b);
@@ -407,8 +412,9 @@ procura_cli_fit (int    argc,
   g_autofree char *project_file = NULL;
   g_autofree char *candidate = NULL;
   int gpus = -1, tp = -1, pp = 1, block_size = 0, zero = 0, micro_batch = 1, lora_rank = 16;
+  int log_start = 0;
   gint64 context = 8192, concurrency = 1, max_batched = 0, seq_len = 2048;
-  double util = NAN, mem_fraction = NAN, gpu_gib = NAN, pool_gib = NAN;
+  double util = NAN, mem_fraction = NAN, gpu_gib = NAN, pool_gib = NAN, swa_ratio = NAN;
   gboolean json = FALSE, no_graphs = FALSE, graphs_outside = FALSE, all_gpus = FALSE;
   gboolean no_sliding = FALSE, checkpointing = FALSE;
   const GOptionEntry entries[] = {
@@ -430,9 +436,11 @@ procura_cli_fit (int    argc,
     { "kv-pool-gib", 0, 0, G_OPTION_ARG_DOUBLE, &pool_gib, N_("The engine's own KV pool per GPU in GiB"), "X" },
     { "no-cuda-graphs", 0, 0, G_OPTION_ARG_NONE, &no_graphs, N_("Eager mode: no CUDA graph memory"), NULL },
     { "graphs-outside-budget", 0, 0, G_OPTION_ARG_NONE, &graphs_outside, N_("vLLM ≤ 0.19: CUDA graphs come out of the (1 − util) share"), NULL },
-    { "disable-sliding-window", 0, 0, G_OPTION_ARG_NONE, &no_sliding, N_("Count sliding-window layers as full attention"), NULL },
+    { "disable-sliding-window", 0, 0, G_OPTION_ARG_NONE, &no_sliding, N_("Count sliding-window layers as full attention (SGLang: --disable-hybrid-swa-memory)"), NULL },
+    { "swa-full-tokens-ratio", 0, 0, G_OPTION_ARG_DOUBLE, &swa_ratio, N_("SGLang hybrid SWA models: sliding pool tokens per full pool token (default 0.8)"), "R" },
     { "all-gpus", 0, 0, G_OPTION_ARG_NONE, &all_gpus, N_("Also give the smallest TP that fits on every catalog GPU"), NULL },
     { "log", 0, 0, G_OPTION_ARG_FILENAME, &log_file, N_("An engine startup log to show beside the calculator's figures"), "FILE" },
+    { "start", 0, 0, G_OPTION_ARG_INT, &log_start, N_("With --log: which start of the server to compare, 1 for the first (default: the last successful one)"), "N" },
     { "engine-version", 0, 0, G_OPTION_ARG_STRING, &engine_version, N_("Engine version whose profiling rules apply, e.g. 0.19.0 (default: the newest known)"), "V" },
     { "quant-config", 0, 0, G_OPTION_ARG_FILENAME, &quant_config, N_("An hf_quant_config.json declaring the checkpoint's quantisation (default: the one beside a config.json)"), "FILE" },
     { "train", 0, 0, G_OPTION_ARG_STRING, &train, N_("Training memory instead: full, lora or qlora"), "METHOD" },
@@ -468,6 +476,10 @@ procura_cli_fit (int    argc,
     return procura_cli_fail (CMD, PROCURA_EXIT_USAGE, _("unexpected argument “%s”"), argv[1]);
   if (plan_file != NULL && train != NULL)
     return procura_cli_fail (CMD, PROCURA_EXIT_USAGE, _("--plan writes a serving plan: leave out --train"));
+  if (log_start != 0 && log_file == NULL)
+    return procura_cli_fail (CMD, PROCURA_EXIT_USAGE, _("--start chooses a start of the --log file: give --log"));
+  if (log_start < 0)
+    return procura_cli_fail (CMD, PROCURA_EXIT_USAGE, _("--start: %d is not a positive integer"), log_start);
   if ((project_file == NULL) != (candidate == NULL))
     return procura_cli_fail (CMD, PROCURA_EXIT_USAGE, _("--project and --candidate go together"));
   if (project_file != NULL)
@@ -515,6 +527,8 @@ procura_cli_fit (int    argc,
     return procura_cli_fail (CMD, PROCURA_EXIT_USAGE, _("--util: %g is not in (0, 1]"), util);
   if (procura_is_set (mem_fraction) && !(mem_fraction > 0 && mem_fraction <= 1))
     return procura_cli_fail (CMD, PROCURA_EXIT_USAGE, _("--mem-fraction: %g is not in (0, 1]"), mem_fraction);
+  if (procura_is_set (swa_ratio) && !(swa_ratio > 0 && swa_ratio <= 1000))
+    return procura_cli_fail (CMD, PROCURA_EXIT_USAGE, _("--swa-full-tokens-ratio: %g is not a positive number"), swa_ratio);
   if (block_size < 0)
     return procura_cli_fail (CMD, PROCURA_EXIT_USAGE, _("--block-size: %d is not a positive integer"), block_size);
   if (max_batched < 0)
@@ -623,6 +637,7 @@ procura_cli_fit (int    argc,
   r.concurrency = concurrency;
   r.gpu_memory_utilization = util;
   r.mem_fraction_static = mem_fraction;
+  r.swa_full_tokens_ratio = swa_ratio;
   r.block_size = block_size;
   r.max_num_batched_tokens = max_batched;
   r.cuda_graphs = !no_graphs;
@@ -715,6 +730,9 @@ procura_cli_fit (int    argc,
       g_autoptr (ProcuraImportResult) imported = procura_import_file (log_file, NULL, NULL, &error);
       g_autoptr (GArray) rows = NULL;
       ProcuraEngineLog *log;
+      gboolean successful = FALSE;
+      guint n_starts;
+      int chosen;
 
       if (imported == NULL)
         return procura_cli_fail (CMD, PROCURA_EXIT_BAD_INPUT, "%s", error->message);
@@ -722,7 +740,27 @@ procura_cli_fit (int    argc,
         return procura_cli_fail (CMD, PROCURA_EXIT_BAD_INPUT,
                                  _("--log: %s holds no engine startup log (it reads as %s)"),
                                  log_file, imported->format ? imported->format : "?");
-      log = g_ptr_array_index (imported->engine_logs, 0);
+      chosen = procura_fit_log_choose_start (imported->engine_logs, log_start, &successful, &error);
+      if (chosen < 0)
+        return procura_cli_fail (CMD, PROCURA_EXIT_BAD_INPUT, _("--start: %s: %s"), log_file, error->message);
+      log = g_ptr_array_index (imported->engine_logs, chosen);
+      n_starts = imported->engine_logs->len;
+      add_int (b, "log_start", chosen + 1);
+      add_int (b, "log_starts", n_starts);
+      json_builder_set_member_name (b, "log_start_successful");
+      json_builder_add_boolean_value (b, successful);
+      if (!json && n_starts > 1)
+        {
+          if (log_start > 0)
+            g_print (_("Engine log: start %d of %u (chosen with --start)%s\n"), chosen + 1, n_starts,
+                     successful ? "" : _(", a start that failed"));
+          else if (successful)
+            g_print (_("Engine log: start %d of %u, the last successful one (--start N chooses another)\n"),
+                     chosen + 1, n_starts);
+          else
+            g_print (_("Engine log: start %d of %u; no start succeeded (--start N chooses another)\n"),
+                     chosen + 1, n_starts);
+        }
       rows = procura_fit_reconcile (log, &r, NULL, NULL, &error);
       if (rows == NULL)
         return procura_cli_fail (CMD, PROCURA_EXIT_BAD_INPUT, "%s: %s", log_file, error->message);

@@ -343,6 +343,14 @@ typedef struct {
   /* the model's own window: max_position_embeddings, times the rope scaling factor
    * where vLLM applies it (yarn, dynamic, linear); 0 when config.json does not say */
   gint64  max_position_embeddings;
+  /* vision tower (config.json's vision_config), all 0 when the model has none; from the
+   * catalog or a config.json read now (a project file does not keep them) */
+  double  vision_params;          /* encoder + projector parameters */
+  double  vision_params_split;    /* of which the encoder layers' linear weights, split by TP */
+  int     vision_tokens_per_item; /* decoder tokens per image (gemma-3: mm_tokens_per_image),
+                                     0 when config.json does not say */
+  int     vision_image_size;      /* pixels per side of one image at the encoder, 0 unknown */
+  int     vision_channels;
 } ProcuraModelShape;
 
 ProcuraModelShape *procura_model_shape_new  (void);

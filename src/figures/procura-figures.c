@@ -578,53 +578,31 @@ figure_breakdown (Fig *f)
 /* ------------------------------------------------------------------------- */
 /* memory                                                                     */
 
-/* The model shape of the project: an imported config.json naming the brief's model,
- * else the first imported one, else the catalog's. Sets *owned when the caller frees. */
+/* The brief's fit request (no candidate): the one rule of procura_analysis_fit_setup().
+ * Returns the model (NULL when none); *owned (the catalog's shape) and *version (the
+ * request's engine version) are the caller's to free. */
 static const ProcuraModelShape *
-project_model (const Fig          *f,
-               ProcuraModelShape **owned)
+brief_fit_request (const Fig          *f,
+                   ProcuraModelShape **owned,
+                   char              **version,
+                   ProcuraFitRequest  *req)
 {
-  const char *want = f->project->brief ? f->project->brief->model_shape : NULL;
+  ProcuraAnalysisFitSetup setup;
+  g_autofree char *reason = NULL;
 
   *owned = NULL;
-  if (f->project->model_shapes && f->project->model_shapes->len > 0)
+  *version = NULL;
+  if (!procura_analysis_fit_setup (f->project, NULL, FALSE, &setup, &reason))
     {
-      for (guint i = 0; want && i < f->project->model_shapes->len; i++)
-        {
-          const ProcuraModelShape *m = f->project->model_shapes->pdata[i];
-          if (m->id && g_ascii_strcasecmp (m->id, want) == 0)
-            return m;
-        }
-      return f->project->model_shapes->pdata[0];
+      procura_fit_request_init (req);
+      return NULL;
     }
-  if (want)
-    *owned = procura_model_catalog_lookup (want);
-  return *owned;
-}
-
-static void
-fit_request_for (const Fig               *f,
-                 const ProcuraModelShape *model,
-                 const ProcuraCandidate  *c,
-                 ProcuraFitRequest       *req)
-{
-  const ProcuraBrief *b = f->project->brief;
-
-  procura_fit_request_init (req);
-  req->model = model;
-  req->tp = c && c->tp > 0 ? c->tp : (c && c->gpus_per_replica > 0 ? c->gpus_per_replica : 1);
-  req->pp = c && c->pp > 0 ? c->pp : 1;
-  if (b)
-    {
-      double ctx = isfinite (b->context_tokens) ? b->context_tokens
-                   : (isfinite (b->input_tokens) && isfinite (b->output_tokens) ? b->input_tokens + b->output_tokens : NAN);
-      if (isfinite (ctx) && ctx >= 1)
-        req->context_tokens = (gint64) ceil (ctx);
-      if (isfinite (b->concurrency) && b->concurrency >= 1)
-        req->concurrency = (gint64) ceil (b->concurrency);
-    }
-  if (c && c->engine && g_ascii_strcasecmp (c->engine, "sglang") == 0)
-    req->engine = PROCURA_ENGINE_SGLANG;
+  *req = setup.request;
+  *owned = g_steal_pointer (&setup.owned_model);
+  *version = g_steal_pointer (&setup.engine_version);
+  req->engine_version = *version;
+  procura_analysis_fit_setup_clear (&setup);
+  return req->model;
 }
 
 static ProcuraChart *
@@ -641,7 +619,9 @@ figure_memory (Fig *f)
     { PROCURA_FIT_PART_HEADROOM, N_("Headroom") },
   };
   ProcuraModelShape *owned = NULL;
-  const ProcuraModelShape *model = project_model (f, &owned);
+  g_autofree char *version = NULL;
+  ProcuraFitRequest req;
+  const ProcuraModelShape *model = brief_fit_request (f, &owned, &version, &req);
   ProcuraChart *chart;
   g_autoptr (GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
   g_autoptr (GArray) results = g_array_new (FALSE, TRUE, sizeof (ProcuraFitResult));
@@ -649,12 +629,10 @@ figure_memory (Fig *f)
   g_autoptr (GArray) cand_index = g_array_new (FALSE, TRUE, sizeof (guint));
   g_autoptr (GPtrArray) errors = g_ptr_array_new_with_free_func (g_free);
   g_autofree char *sub = NULL;
-  ProcuraFitRequest req;
   gboolean any = FALSE;
 
   {
     g_autofree char *ctx = NULL;
-    fit_request_for (f, model, NULL, &req);
     ctx = procura_chart_format_value ((double) req.context_tokens, PROCURA_UNIT_TOKENS);
     sub = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
                                         "Per GPU, %s at %s context × %" G_GINT64_FORMAT " sequence; striped: estimates",
@@ -676,40 +654,24 @@ figure_memory (Fig *f)
   for (guint i = 0; i < n_candidates (f); i++)
     {
       const ProcuraCandidateAnalysis *ca = cand (f, i);
-      const ProcuraCandidate *c;
-      const ProcuraGpuSpec *gpu = NULL;
       ProcuraFitResult result = { 0 };
       gboolean fitted;
-      g_autoptr (GError) error = NULL;
 
       if (ca->kind != PROCURA_CANDIDATE_GPU || ca->candidate_id <= 0)
         continue;
-      c = procura_project_find_candidate (f->project, ca->candidate_id);
-      if (c == NULL)
+      if (procura_project_find_candidate (f->project, ca->candidate_id) == NULL)
         continue;
-      /* the analysis' fit: the calculator's, with the candidate's engine log and probe
-       * figures in place of its estimates (procura-analysis-fit.c) */
-      if (ca->fit != NULL)
-        {
-          result = *ca->fit;
-          fitted = TRUE;
-        }
-      else
-        {
-          gpu = c->gpu_name ? procura_gpu_catalog_lookup (c->gpu_name) : NULL;
-          fit_request_for (f, model, c, &req);
-          if (gpu)
-            req.usable_memory_bytes = procura_fit_gpu_usable_bytes (gpu, NULL);
-          fitted = gpu != NULL && procura_fit_compute (&req, &result, &error);
-        }
+      /* the analysis' fit (procura-analysis-fit.c): the one request of the candidate, with
+       * its engine log and probe figures in place of the estimates; without one, the
+       * analysis' reason */
+      fitted = ca->fit != NULL;
+      if (fitted)
+        result = *ca->fit;
       g_ptr_array_add (names, g_strdup (ca->name));
       g_array_append_val (results, result);
       g_array_append_val (ok, fitted);
       g_array_append_val (cand_index, i);
-      g_ptr_array_add (errors, fitted ? NULL
-                                      : gpu == NULL && error == NULL
-                                      ? g_strdup_printf (_("GPU “%s” not in the catalog"), c->gpu_name ? c->gpu_name : "?")
-                                      : error ? g_strdup (error->message) : NULL);
+      g_ptr_array_add (errors, fitted ? NULL : g_strdup (ca->fit_reason));
     }
   procura_chart_set_categories (chart, (const char * const *) names->pdata, names->len);
 
@@ -1325,7 +1287,9 @@ figure_fit_map (Fig *f)
   static const int tps[] = { 1, 2, 4, 8 };
   static const char *fallback_gpus[] = { "H100 SXM", "H200 SXM", "A100 80GB SXM", "L40S" };
   ProcuraModelShape *owned = NULL;
-  const ProcuraModelShape *model = project_model (f, &owned);
+  g_autofree char *version = NULL;
+  ProcuraFitRequest base;
+  const ProcuraModelShape *model = brief_fit_request (f, &owned, &version, &base);
   g_autoptr (GPtrArray) gpus = g_ptr_array_new ();   /* const ProcuraGpuSpec* */
   g_autoptr (GArray) candidate_tp = g_array_new (FALSE, TRUE, sizeof (int));
   g_autoptr (GArray) candidate_pp = g_array_new (FALSE, TRUE, sizeof (int));
@@ -1333,13 +1297,11 @@ figure_fit_map (Fig *f)
   g_autoptr (ProcuraFitMap) map = NULL;
   ProcuraChart *chart;
   g_autofree char *sub = NULL;
-  ProcuraFitRequest base;
   gint64 *contexts;
   gsize n_contexts = 0, n_rows;
   const gint64 one = 1;
   double *edges, *lo[G_N_ELEMENTS (fit_classes)], *hi[G_N_ELEMENTS (fit_classes)];
 
-  fit_request_for (f, model, NULL, &base);
   sub = g_strdup_printf (_("How many sequences fit per replica, by GPU, tensor parallelism and context%s%s"),
                          model && model->id ? " · " : "", model && model->id ? model->id : "");
   chart = chart_new (f, _("Fit map"), sub);
@@ -1359,7 +1321,7 @@ figure_fit_map (Fig *f)
       const ProcuraCandidateAnalysis *ca = cand (f, i);
       const ProcuraCandidate *c;
       const ProcuraGpuSpec *gpu;
-      int own = 0;
+      int own_tp, own_pp;
 
       if (ca->kind != PROCURA_CANDIDATE_GPU || ca->candidate_id <= 0)
         continue;
@@ -1367,11 +1329,12 @@ figure_fit_map (Fig *f)
       gpu = c && c->gpu_name ? procura_gpu_catalog_lookup (c->gpu_name) : NULL;
       if (gpu == NULL || g_ptr_array_find (gpus, gpu, NULL))
         continue;
-      own = c->tp > 0 ? c->tp : 0;
+      /* the candidate's TP and PP as every fit takes them; the map's rows of this GPU
+       * use its PP */
+      procura_analysis_fit_parallel (c, &own_tp, &own_pp);
       g_ptr_array_add (gpus, (gpointer) gpu);
-      g_array_append_val (candidate_tp, own);
-      own = c->pp > 0 ? c->pp : 1;   /* the map's rows of this GPU use the candidate's PP */
-      g_array_append_val (candidate_pp, own);
+      g_array_append_val (candidate_tp, own_tp);
+      g_array_append_val (candidate_pp, own_pp);
     }
   if (gpus->len == 0)
     for (guint i = 0; i < G_N_ELEMENTS (fallback_gpus); i++)

@@ -63,6 +63,7 @@ struct _ProcuraFitPage
   GArray          *calc_gpu_parallel;/* int pairs: the candidate's TP and PP per entry */
   GArray          *calc_gpu_engine;  /* int: the candidate's engine per entry (0 vLLM, 1 SGLang) */
   GPtrArray       *calc_gpu_version; /* char*: its engine version ("" unknown) per entry */
+  GArray          *calc_gpu_usable;  /* double: the probe's measured total per entry, NAN none */
   GtkWidget       *calc_engine_version;
   char            *calc_plan;        /* the calculator's allocation plan for the probe, or NULL */
   ProcuraModelShape *calc_config;    /* a config.json the analyst loaded, or NULL */
@@ -569,6 +570,7 @@ calc_recompute (ProcuraFitPage *self)
   g_autoptr (GError) error = NULL;
   guint w = adw_combo_row_get_selected (ADW_COMBO_ROW (self->calc_weights));
   guint k = adw_combo_row_get_selected (ADW_COMBO_ROW (self->calc_kv));
+  gboolean probed = FALSE;
 
   if (self->calc_filling || self->calc_results == NULL)
     return;
@@ -613,6 +615,13 @@ calc_recompute (ProcuraFitPage *self)
     request.mem_fraction_static = gtk_spin_button_get_value (GTK_SPIN_BUTTON (self->calc_utilization));
   request.gpu_id = gpu->id;
   request.usable_memory_bytes = procura_gpu_spec_usable_bytes (gpu, NULL);
+  /* the probe measured this candidate's GPU: its total, as in the analysis */
+  if (self->calc_gpu_usable != NULL && gpu_index < self->calc_gpu_usable->len
+      && isfinite (g_array_index (self->calc_gpu_usable, double, gpu_index)))
+    {
+      request.usable_memory_bytes = g_array_index (self->calc_gpu_usable, double, gpu_index);
+      probed = TRUE;
+    }
   {
     const char *version = gtk_editable_get_text (GTK_EDITABLE (self->calc_engine_version));
 
@@ -655,7 +664,8 @@ calc_recompute (ProcuraFitPage *self)
     g_autofree char *conc = procura_format_number (result.max_concurrency, 1);
     g_autofree char *max_context = procura_format_count (result.max_context);
     /* Translators: the GPU the fit is computed for, and its usable memory */
-    g_autofree char *on = g_strdup_printf (_("On %s, %s usable per GPU"), gpu->name, usable);
+    g_autofree char *on = probed ? g_strdup_printf (_("On %s, %s usable per GPU (measured by the probe)"), gpu->name, usable)
+                                 : g_strdup_printf (_("On %s, %s usable per GPU"), gpu->name, usable);
 
     calc_result_row (self, on, result.fits ? NULL : result.limit_text,
                      result.fits ? _("Fits") : _("Does not fit"), result.fits ? "success" : "error");
@@ -926,6 +936,8 @@ calc_fill (ProcuraFitPage *self,
   self->calc_gpu_engine = g_array_new (FALSE, FALSE, sizeof (int));
   g_clear_pointer (&self->calc_gpu_version, g_ptr_array_unref);
   self->calc_gpu_version = g_ptr_array_new_with_free_func (g_free);
+  g_clear_pointer (&self->calc_gpu_usable, g_array_unref);
+  self->calc_gpu_usable = g_array_new (FALSE, FALSE, sizeof (double));
   for (guint i = 0; i < project->candidates->len; i++)
     {
       ProcuraCandidate *c = g_ptr_array_index (project->candidates, i);
@@ -935,27 +947,46 @@ calc_fill (ProcuraFitPage *self,
       gtk_string_list_append (names, c->name);
       g_ptr_array_add (self->calc_gpu_names, g_strdup (c->gpu_name));
       {
-        int parallel[2] = { c->tp > 0 ? c->tp : 1, c->pp > 0 ? c->pp : 1 };
-        g_array_append_vals (self->calc_gpu_parallel, parallel, 2);
-      }
-#ifdef PROCURA_GUI_HAVE_FIT
-      {
-        /* the engine and version: the candidate's engine field, else the brief's tooling */
-        ProcuraFitEngine engine;
+        /* TP, PP, engine and version as every fit of the candidate takes them (the
+         * analysis' one request); the probe's measured total where it has one */
+        int parallel[2] = { 1, 1 };
+        int engine_index = 0;
         char *version = NULL;
-        int engine_index;
+        double usable = NAN;
+#ifdef HAVE_FIT_COMPARE
+        ProcuraAnalysisFitSetup setup;
+        g_autofree char *reason = NULL;
+        const ProcuraProbeResult *probe = procura_analysis_fit_probe (project, c->id);
+        ProcuraFitEngine engine = PROCURA_ENGINE_VLLM;
 
-        procura_fit_engine_resolve (c->engine, brief != NULL ? brief->tooling : NULL, &engine, &version);
+        if (procura_analysis_fit_setup (project, c, FALSE, &setup, &reason))
+          {
+            parallel[0] = setup.request.tp;
+            parallel[1] = setup.request.pp;
+            engine = setup.request.engine;
+            version = g_strdup (setup.engine_version);
+            procura_analysis_fit_setup_clear (&setup);
+          }
+        else
+          {
+            /* no model or no catalog GPU yet: the same rules for what the candidate says */
+            procura_analysis_fit_parallel (c, &parallel[0], &parallel[1]);
+            procura_fit_engine_resolve (c->engine, brief != NULL ? brief->tooling : NULL, &engine, &version);
+          }
         engine_index = engine == PROCURA_ENGINE_SGLANG ? 1 : 0;
+        if (probe != NULL)
+          usable = probe->total_bytes;
+#endif
+        g_array_append_vals (self->calc_gpu_parallel, parallel, 2);
         g_array_append_val (self->calc_gpu_engine, engine_index);
         g_ptr_array_add (self->calc_gpu_version, version != NULL ? version : g_strdup (""));
+        g_array_append_val (self->calc_gpu_usable, usable);
+        if (self->calc_gpu_names->len == 1)
+          {
+            tp = parallel[0];
+            pp = parallel[1];
+          }
       }
-#endif
-      if (self->calc_gpu_names->len == 1)
-        {
-          tp = c->tp > 0 ? c->tp : 1;
-          pp = c->pp > 0 ? c->pp : 1;
-        }
     }
   adw_combo_row_set_model (ADW_COMBO_ROW (self->calc_gpu), G_LIST_MODEL (names));
   gtk_editable_set_text (GTK_EDITABLE (self->calc_model),
@@ -1610,6 +1641,7 @@ procura_fit_page_dispose (GObject *object)
   g_clear_pointer (&self->calc_gpu_parallel, g_array_unref);
   g_clear_pointer (&self->calc_gpu_engine, g_array_unref);
   g_clear_pointer (&self->calc_gpu_version, g_ptr_array_unref);
+  g_clear_pointer (&self->calc_gpu_usable, g_array_unref);
   g_clear_pointer (&self->calc_plan, g_free);
 #ifdef PROCURA_GUI_HAVE_FIT
   g_clear_pointer (&self->calc_config, procura_model_shape_free);

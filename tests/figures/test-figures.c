@@ -484,6 +484,113 @@ test_demo_cdf_and_sensitivity (void)
 /* ------------------------------------------------------------------------- */
 /* Degenerate projects                                                        */
 
+/* issue 22, one fit request: a candidate with TP 0 and 4 GPUs per replica runs TP 4 in
+ * the summary, in the memory figure (the same figures, part by part) and in the fit map's
+ * candidate row, because all of them take the one request of procura_analysis_fit_setup */
+static void
+test_one_fit_request (void)
+{
+  g_autoptr (ProcuraProject) project = procura_demo_project_new ();
+  g_autoptr (ProcuraAnalysis) analysis = NULL;
+  g_autoptr (ProcuraChart) memory = NULL;
+  g_autoptr (ProcuraChart) fit_map = NULL;
+  g_autoptr (GPtrArray) table = NULL;
+  ProcuraCandidate *c = NULL;
+  const ProcuraCandidateAnalysis *ca;
+  const ProcuraGpuSpec *gpu;
+  ProcuraAnalysisFitSetup setup;
+  g_autofree char *reason = NULL;
+  g_autofree char *own_row = NULL;
+  guint n_series, row = G_MAXUINT, checked = 0;
+  gboolean saw_own = FALSE;
+
+  /* the first GPU candidate with a catalog GPU, made TP 0 with 4 GPUs per replica and
+   * without its engine log (taken at another TP) or probe result */
+  for (guint i = 0; i < project->candidates->len && c == NULL; i++)
+    {
+      ProcuraCandidate *k = project->candidates->pdata[i];
+      if (k->kind == PROCURA_CANDIDATE_GPU && k->gpu_name != NULL
+          && procura_gpu_catalog_lookup (k->gpu_name) != NULL)
+        c = k;
+    }
+  g_assert_nonnull (c);
+  c->tp = 0;
+  c->pp = 0;
+  c->gpus_per_replica = 4;
+  g_ptr_array_set_size (project->engine_logs, 0);
+  g_ptr_array_set_size (project->probe_results, 0);
+  gpu = procura_gpu_catalog_lookup (c->gpu_name);
+
+  g_assert_true (procura_analysis_fit_setup (project, c, FALSE, &setup, &reason));
+  g_assert_cmpint (setup.request.tp, ==, 4);
+  g_assert_cmpint (setup.request.pp, ==, 1);
+  procura_analysis_fit_setup_clear (&setup);
+  /* PP 2 of the same 4 GPUs: TP 2; 3 GPUs over PP 2 do not divide: TP 1 */
+  {
+    int tp, pp;
+
+    c->pp = 2;
+    procura_analysis_fit_parallel (c, &tp, &pp);
+    g_assert_cmpint (tp, ==, 2);
+    g_assert_cmpint (pp, ==, 2);
+    c->gpus_per_replica = 3;
+    procura_analysis_fit_parallel (c, &tp, &pp);
+    g_assert_cmpint (tp, ==, 1);
+    c->pp = 0;
+    c->gpus_per_replica = 4;
+  }
+
+  analysis = procura_analysis_run (project, NULL);
+  ca = procura_analysis_find (analysis, c->id);
+  g_assert_nonnull (ca);
+  g_assert_nonnull (ca->fit);
+  g_assert_cmpint (ca->fit->tp, ==, 4);
+  g_assert_cmpint (ca->fit->gpus, ==, 4);
+
+  memory = procura_figure_build ("memory", project, analysis, NULL);
+  table = procura_chart_table (memory, 0);
+  for (guint cat = 1; cat < table->len; cat++)
+    if (g_str_equal (((char **) table->pdata[cat])[0], ca->name))
+      row = cat - 1;
+  g_assert_cmpuint (row, !=, G_MAXUINT);
+  n_series = procura_chart_get_n_series (memory);
+  for (guint s = 0; s < n_series; s++)
+    {
+      const char *name = procura_chart_series_get_name (memory, s);
+      double y, want = NAN;
+
+      procura_chart_series_get_point (memory, s, row, NULL, &y);
+      if (g_strcmp0 (name, "Weights") == 0)
+        want = ca->fit->weights_bytes;
+      else if (g_strcmp0 (name, "KV cache (target)") == 0)
+        want = ca->fit->parts[PROCURA_FIT_PART_KV_CACHE].bytes;
+      else if (g_strcmp0 (name, "KV pool, spare") == 0)
+        want = ca->fit->parts[PROCURA_FIT_PART_KV_SPARE].bytes;
+      else if (g_strcmp0 (name, "Headroom") == 0)
+        want = ca->fit->headroom_bytes;
+      if (isnan (want) || want <= 0)
+        continue;
+      g_assert_cmpfloat_with_epsilon (y, want / PROCURA_GIB, 1e-9 * want / PROCURA_GIB);
+      checked++;
+    }
+  g_assert_cmpuint (checked, >=, 3);
+
+  /* the fit map marks the candidate's own TP on its GPU's rows */
+  fit_map = procura_figure_build ("fit-map", project, analysis, NULL);
+  g_clear_pointer (&table, g_ptr_array_unref);
+  table = procura_chart_table (fit_map, 0);
+  own_row = g_strdup_printf ("%s · TP 4 (candidate)", gpu->name);
+  for (guint cat = 1; cat < table->len; cat++)
+    {
+      const char *label = ((char **) table->pdata[cat])[0];
+
+      saw_own |= g_str_equal (label, own_row);
+      g_assert_false (strstr (label, gpu->name) != NULL && strstr (label, "(candidate)") != NULL
+                      && !g_str_equal (label, own_row));
+    }
+  g_assert_true (saw_own);
+}
+
 /* The fit map's row of a candidate: the class drawn at the target context is the one the
  * calculator gives at that context and TP, computed here on its own; and a GPU the
  * weights alone overflow (70B bf16 on one 80 GB H100) is "does not fit" all along. */
@@ -866,6 +973,7 @@ main (int   argc,
   g_test_add_func ("/figures/demo/cost-curve-steps", test_demo_cost_curve);
   g_test_add_func ("/figures/demo/breakdown-sums", test_demo_breakdown_sums);
   g_test_add_func ("/figures/demo/memory-sums", test_demo_memory_sums);
+  g_test_add_func ("/figures/one-fit-request", test_one_fit_request);
   g_test_add_func ("/figures/demo/memory-measured", test_demo_memory_measured);
   g_test_add_func ("/figures/demo/cdf-and-sensitivity", test_demo_cdf_and_sensitivity);
   g_test_add_func ("/figures/demo/fit-map", test_demo_fit_map);

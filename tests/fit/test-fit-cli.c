@@ -231,6 +231,140 @@ test_versions_quant_log (void)
   }
 }
 
+/* --log with a log of two starts (the first failed for want of memory, the second
+ * succeeded): the last successful start by default, --start N for another, and each run
+ * says which one it compared */
+static void
+test_log_starts (void)
+{
+  g_autofree char *log = procura_test_fixture ("import/vllm-two-starts.log");
+  g_autofree char *out = NULL, *err = NULL;
+  g_autoptr (JsonParser) parser = NULL;
+  JsonObject *o;
+
+  {
+    const char *argv[] = { "fit", "--model", "Qwen/Qwen3-8B", "--gpu", "H100", "--log", log, "--json", NULL };
+
+    g_assert_cmpint (procura_test_run_cli (argv, &out, &err), ==, 0);
+    o = parse_object (out, &parser);
+    g_assert_cmpint (json_object_get_int_member (o, "log_starts"), ==, 2);
+    g_assert_cmpint (json_object_get_int_member (o, "log_start"), ==, 2);
+    g_assert_true (json_object_get_boolean_member (o, "log_start_successful"));
+    g_clear_pointer (&out, g_free);
+    g_clear_pointer (&err, g_free);
+    g_clear_object (&parser);
+  }
+  {
+    /* the engine's figures are those of the start chosen: the first has no KV pool */
+    const char *argv[] = { "fit", "--model", "Qwen/Qwen3-8B", "--gpu", "H100", "--log", log,
+                           "--start", "1", "--json", NULL };
+    JsonArray *rows;
+    gboolean saw_pool = FALSE;
+
+    g_assert_cmpint (procura_test_run_cli (argv, &out, &err), ==, 0);
+    o = parse_object (out, &parser);
+    g_assert_cmpint (json_object_get_int_member (o, "log_start"), ==, 1);
+    g_assert_false (json_object_get_boolean_member (o, "log_start_successful"));
+    rows = json_object_get_array_member (o, "engine_log");
+    for (guint i = 0; i < json_array_get_length (rows); i++)
+      {
+        JsonObject *row = json_array_get_object_element (rows, i);
+
+        if (g_str_equal (json_object_get_string_member (row, "figure"), "kv-pool"))
+          saw_pool = !json_object_get_null_member (row, "engine");
+      }
+    g_assert_false (saw_pool);
+    g_clear_pointer (&out, g_free);
+    g_clear_pointer (&err, g_free);
+    g_clear_object (&parser);
+  }
+  {
+    const char *argv[] = { "fit", "--model", "Qwen/Qwen3-8B", "--gpu", "H100", "--log", log, NULL };
+
+    g_assert_cmpint (procura_test_run_cli (argv, &out, &err), ==, 0);
+    g_assert_nonnull (strstr (out, "start 2 of 2, the last successful one"));
+    g_clear_pointer (&out, g_free);
+    g_clear_pointer (&err, g_free);
+  }
+  {
+    const char *argv[] = { "fit", "--model", "Qwen/Qwen3-8B", "--gpu", "H100", "--log", log,
+                           "--start", "3", NULL };
+
+    g_assert_cmpint (procura_test_run_cli (argv, &out, &err), !=, 0);
+    g_assert_nonnull (strstr (err, "start 3"));
+    g_assert_nonnull (strstr (err, "2 starts"));
+    g_clear_pointer (&out, g_free);
+    g_clear_pointer (&err, g_free);
+  }
+  {
+    const char *argv[] = { "fit", "--model", "Qwen/Qwen3-8B", "--gpu", "H100", "--start", "1", NULL };
+
+    g_assert_cmpint (procura_test_run_cli (argv, &out, &err), !=, 0);
+    g_assert_nonnull (strstr (err, "--log"));
+  }
+}
+
+/* SGLang's hybrid SWA pools for gpt-oss-20b (catalog): a full and a sliding pool, the
+ * sliding one swa_full_tokens_ratio times the full one; a smaller ratio gives the full pool
+ * more tokens; --disable-sliding-window keeps one pool */
+static void
+test_sglang_swa_cli (void)
+{
+  g_autofree char *out = NULL, *err = NULL;
+  g_autoptr (JsonParser) parser = NULL;
+  JsonObject *o;
+  gint64 full, swa, full_half, one_pool;
+
+  {
+    const char *argv[] = { "fit", "--model", "openai/gpt-oss-20b", "--gpu", "H100", "--engine", "sglang",
+                           "--json", NULL };
+
+    g_assert_cmpint (procura_test_run_cli (argv, &out, &err), ==, 0);
+    o = parse_object (out, &parser);
+    g_assert_cmpstr (json_object_get_string_member (o, "kv_rule"), ==, "sglang-swa");
+    full = json_object_get_int_member (o, "kv_tokens");
+    swa = json_object_get_int_member (o, "kv_swa_tokens");
+    g_assert_cmpint (swa, ==, (gint64) (full * 0.8));
+    g_clear_pointer (&out, g_free);
+    g_clear_pointer (&err, g_free);
+    g_clear_object (&parser);
+  }
+  {
+    const char *argv[] = { "fit", "--model", "openai/gpt-oss-20b", "--gpu", "H100", "--engine", "sglang",
+                           "--swa-full-tokens-ratio", "0.5", "--json", NULL };
+
+    g_assert_cmpint (procura_test_run_cli (argv, &out, &err), ==, 0);
+    o = parse_object (out, &parser);
+    full_half = json_object_get_int_member (o, "kv_tokens");
+    g_assert_cmpint (full_half, >, full);
+    g_assert_cmpint (json_object_get_int_member (o, "kv_swa_tokens"), ==, (gint64) (full_half * 0.5));
+    g_clear_pointer (&out, g_free);
+    g_clear_pointer (&err, g_free);
+    g_clear_object (&parser);
+  }
+  {
+    const char *argv[] = { "fit", "--model", "openai/gpt-oss-20b", "--gpu", "H100", "--engine", "sglang",
+                           "--disable-sliding-window", "--json", NULL };
+
+    g_assert_cmpint (procura_test_run_cli (argv, &out, &err), ==, 0);
+    o = parse_object (out, &parser);
+    g_assert_cmpstr (json_object_get_string_member (o, "kv_rule"), ==, "all-full");
+    one_pool = json_object_get_int_member (o, "kv_tokens");
+    /* one pool of every layer holds fewer tokens than the full pool of the split */
+    g_assert_cmpint (one_pool, <, full);
+    g_assert_false (json_object_has_member (o, "kv_swa_tokens"));
+    g_clear_pointer (&out, g_free);
+    g_clear_pointer (&err, g_free);
+  }
+  {
+    const char *argv[] = { "fit", "--model", "openai/gpt-oss-20b", "--gpu", "H100", "--engine", "sglang",
+                           "--swa-full-tokens-ratio", "-1", NULL };
+
+    g_assert_cmpint (procura_test_run_cli (argv, &out, &err), !=, 0);
+    g_assert_nonnull (strstr (err, "--swa-full-tokens-ratio"));
+  }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -242,5 +376,7 @@ main (int    argc,
   g_test_add_func ("/fit/cli/errors", test_errors);
   g_test_add_func ("/fit/cli/training", test_training);
   g_test_add_func ("/fit/cli/versions-quant-log", test_versions_quant_log);
+  g_test_add_func ("/fit/cli/log-starts", test_log_starts);
+  g_test_add_func ("/fit/cli/sglang-swa", test_sglang_swa_cli);
   return g_test_run ();
 }

@@ -416,6 +416,163 @@ test_sglang (void)
   g_assert_true (res.estimates & PROCURA_FIT_ESTIMATE_KV_POOL);
 }
 
+/* SGLang's hybrid SWA pools (model_runner.py set_num_token_hybrid, swa_full_tokens_ratio
+ * 0.8 by default): gpt-oss-20b at TP 2, 12 full and 12 sliding (128-token) layers, 1,024
+ * bytes per token and layer. A 59.32 GiB pool holds floor(59.32 GiB / 24 KiB) = 2,591,730
+ * tokens in every layer; split: full = floor(2,591,730 x 24 / (0.8 x 12 + 12)) = 2,879,700
+ * and swa = floor(0.8 x full) = 2,303,760. */
+static void
+test_sglang_swa (void)
+{
+  g_autoptr (ProcuraModelShape) m = shape_dense ("gpt-oss-20b", 24, 2880, 2880, 64, 8, 64, 201088, FALSE);
+  ProcuraFitRequest r;
+  ProcuraFitResult res, all_full;
+
+  g_free (m->architecture);
+  m->architecture = g_strdup ("GptOssForCausalLM");
+  m->sliding_window = 128;
+  m->layer_is_sliding = g_new0 (guint8, 24);
+  for (int i = 0; i < 24; i += 2)
+    m->layer_is_sliding[i] = 1;
+  request_for (&r, m, 79.19);
+  r.engine = PROCURA_ENGINE_SGLANG;
+  r.tp = 2;
+  r.kv_pool_bytes = 59.32 * GIB;
+  r.context_tokens = 8192;
+  g_assert_true (procura_fit_compute (&r, &res, NULL));
+  g_assert_cmpint (res.kv_rule, ==, PROCURA_KV_RULE_SGLANG_SWA);
+  g_assert_cmpint (res.kv_tokens, ==, 2879700);
+  g_assert_cmpint (res.kv_swa_tokens, ==, 2303760);
+  /* the two pools use the whole pool, up to rounding */
+  g_assert_cmpfloat (fabs ((res.kv_tokens * 12.0 + res.kv_swa_tokens * 12.0) * 1024.0 - 59.32 * GIB),
+                     <, 24.0 * 1024 * 2);
+  /* a sequence: 8,192 tokens in the full pool, 128 in the sliding one: the full pool binds */
+  g_assert_cmpfloat_with_epsilon (res.max_concurrency, 2879700.0 / 8192.0, 1e-9);
+  g_assert_nonnull (strstr (res.caveat, "swa_full_tokens_ratio"));
+
+  /* a smaller ratio moves tokens to the full pool */
+  r.swa_full_tokens_ratio = 0.5;
+  g_assert_true (procura_fit_compute (&r, &res, NULL));
+  g_assert_cmpint (res.kv_tokens, ==, (gint64) floor (2591730.0 * 24 / (0.5 * 12 + 12)));
+  g_assert_cmpint (res.kv_swa_tokens, ==, (gint64) floor (res.kv_tokens * 0.5));
+  /* a tiny sliding pool binds instead: 518 sliding tokens hold 4 windows of 128 */
+  r.swa_full_tokens_ratio = 0.0001;
+  r.context_tokens = 1024;
+  g_assert_true (procura_fit_compute (&r, &res, NULL));
+  g_assert_cmpfloat_with_epsilon (res.max_concurrency, res.kv_swa_tokens / 128.0, 1e-9);
+
+  /* --disable-hybrid-swa-memory: one pool, every layer holds every token */
+  r.swa_full_tokens_ratio = NAN;
+  r.context_tokens = 8192;
+  r.kv_rule = PROCURA_KV_RULE_ALL_FULL;
+  g_assert_true (procura_fit_compute (&r, &all_full, NULL));
+  g_assert_cmpint (all_full.kv_tokens, ==, 2591730);
+  g_assert_cmpint (all_full.kv_swa_tokens, ==, 0);
+
+  /* an architecture SGLang keeps in one pool (gemma-2/3 style): all full */
+  g_free (m->architecture);
+  m->architecture = g_strdup ("Gemma3ForConditionalGeneration");
+  r.kv_rule = PROCURA_KV_RULE_AUTO;
+  g_assert_true (procura_fit_compute (&r, &res, NULL));
+  g_assert_cmpint (res.kv_rule, ==, PROCURA_KV_RULE_ALL_FULL);
+  g_assert_cmpint (res.kv_tokens, ==, 2591730);
+}
+
+/* gemma-3-27b-it (catalog, with its vision_config): the SigLIP tower (27 layers of 1152,
+ * MLP 4304, 4096 positions, 14 x 14 patches) and the 1152 x 5376 projector, 423 M
+ * parameters; vLLM's profiling run holds 8192 / 256 = 32 dummy 896 x 896 images and
+ * their 256 x 5376 outputs */
+static void
+test_vision_tower (void)
+{
+  g_autoptr (ProcuraModelShape) m = procura_model_catalog_lookup ("google/gemma-3-27b-it");
+  g_autoptr (ProcuraModelShape) text = NULL;
+  ProcuraFitRequest r;
+  ProcuraFitResult res, res_text, res_tp2;
+  double layer = 4 * (1152.0 * 1152 + 1152) + 2 * 1152.0 * 4304 + 4304 + 1152 + 4 * 1152;
+  double want = 27 * layer + 3 * 14 * 14 * 1152.0 + 1152 + 2 * 1152 + 4096 * 1152.0
+                + 1152.0 * 5376 + 1152;
+
+  g_assert_nonnull (m);
+  g_assert_cmpfloat_with_epsilon (m->vision_params, want, 1.0);
+  g_assert_cmpfloat (m->vision_params, >, 4.2e8);
+  g_assert_cmpfloat (m->vision_params, <, 4.25e8);
+  g_assert_cmpint (m->vision_tokens_per_item, ==, 256);
+  g_assert_cmpint (m->vision_image_size, ==, 896);
+
+  text = procura_model_shape_copy (m);
+  text->vision_params = text->vision_params_split = 0;
+  request_for (&r, m, 79.19);
+  r.gpu_id = "h100-sxm-80gb";
+  r.engine_version = "0.19.0";
+  g_assert_true (procura_fit_compute (&r, &res, NULL));
+  r.model = text;
+  g_assert_true (procura_fit_compute (&r, &res_text, NULL));
+  /* weights: the tower in bf16 on top of the text model */
+  g_assert_cmpfloat_with_epsilon (res.weights_bytes - res_text.weights_bytes, want * 2, 1.0);
+  /* activations: 32 images of 3 x 896 x 896 and 32 x 256 x 5376 outputs, bf16 */
+  g_assert_cmpfloat_with_epsilon (res.activation_bytes - res_text.activation_bytes,
+                                  32 * (3 * 896.0 * 896 + 256.0 * 5376) * 2, 1.0);
+  g_assert_nonnull (strstr (res.caveat, "vision tower"));
+  g_assert_nonnull (strstr (res.caveat, "32 dummy images"));
+  g_assert_cmpint (res.kv_tokens, <, res_text.kv_tokens);
+
+  /* TP 2: the encoder layers' linear weights split, embeddings and projector whole */
+  r.model = m;
+  r.tp = 2;
+  g_assert_true (procura_fit_compute (&r, &res_tp2, NULL));
+  r.model = text;
+  g_assert_true (procura_fit_compute (&r, &res_text, NULL));
+  g_assert_cmpfloat_with_epsilon (res_tp2.weights_bytes - res_text.weights_bytes,
+                                  (want - m->vision_params_split / 2) * 2, 1.0);
+
+  /* a chunk smaller than one image still profiles one */
+  r.tp = 1;
+  r.model = m;
+  r.max_num_batched_tokens = 128;
+  g_assert_true (procura_fit_compute (&r, &res, NULL));
+  g_assert_nonnull (strstr (res.caveat, "1 dummy images"));
+}
+
+/* Qwen2-VL-7B's vision_config (its config.json on Hugging Face): a 32-layer ViT of 1280
+ * (embed_dim; hidden_size is the decoder's 3584), MLP ratio 4, 14 x 14 x 2 patches and a
+ * 2 x 2 merger: the Qwen2-VL report (arXiv:2409.12191) gives about 675 M parameters for
+ * the encoder. No tokens per image in config.json: no profiling share, said so. */
+static void
+test_vision_qwen2_vl (void)
+{
+  static const char config[] =
+    "{\"architectures\": [\"Qwen2VLForConditionalGeneration\"], \"model_type\": \"qwen2_vl\","
+    " \"hidden_size\": 3584, \"intermediate_size\": 18944, \"num_hidden_layers\": 28,"
+    " \"num_attention_heads\": 28, \"num_key_value_heads\": 4, \"vocab_size\": 152064,"
+    " \"vision_config\": {\"depth\": 32, \"embed_dim\": 1280, \"mlp_ratio\": 4, \"num_heads\": 16,"
+    " \"in_chans\": 3, \"hidden_size\": 3584, \"patch_size\": 14, \"spatial_merge_size\": 2,"
+    " \"temporal_patch_size\": 2}}";
+  static const char bad[] =
+    "{\"model_type\": \"qwen2_vl\", \"hidden_size\": 3584, \"num_hidden_layers\": 28,"
+    " \"num_attention_heads\": 28, \"vocab_size\": 152064, \"vision_config\": {\"depth\": \"x\"}}";
+  g_autoptr (ProcuraModelShape) m = NULL;
+  g_autoptr (GError) error = NULL;
+  ProcuraFitRequest r;
+  ProcuraFitResult res;
+
+  m = procura_model_shape_from_config_json ("config.json", config, sizeof config - 1, &error);
+  g_assert_no_error (error);
+  g_assert_cmpfloat (fabs (m->vision_params / 675e6 - 1), <, 0.01);
+  g_assert_cmpint (m->vision_tokens_per_item, ==, 0);
+  request_for (&r, m, 79.19);
+  g_assert_true (procura_fit_compute (&r, &res, NULL));
+  g_assert_nonnull (strstr (res.caveat, "config.json gives no tokens per image"));
+
+  /* a malformed member is an error naming it */
+  g_clear_pointer (&m, procura_model_shape_free);
+  m = procura_model_shape_from_config_json ("config.json", bad, sizeof bad - 1, &error);
+  g_assert_null (m);
+  g_assert_error (error, PROCURA_IMPORT_ERROR, PROCURA_IMPORT_ERROR_SCHEMA);
+  g_assert_nonnull (strstr (error->message, "vision_config"));
+  g_assert_nonnull (strstr (error->message, "depth"));
+}
+
 static void
 test_estimates_labelled (void)
 {
@@ -900,6 +1057,9 @@ main (int    argc,
   g_test_add_func ("/fit/parallelism", test_parallelism);
   g_test_add_func ("/fit/hybrid-rule", test_hybrid_rule);
   g_test_add_func ("/fit/sglang", test_sglang);
+  g_test_add_func ("/fit/sglang-swa", test_sglang_swa);
+  g_test_add_func ("/fit/vision-tower", test_vision_tower);
+  g_test_add_func ("/fit/vision-qwen2-vl", test_vision_qwen2_vl);
   g_test_add_func ("/fit/estimates-labelled", test_estimates_labelled);
   g_test_add_func ("/fit/bad-requests", test_bad_requests);
   g_test_add_func ("/fit/reconcile", test_reconcile);

@@ -1006,6 +1006,13 @@ test_calculator_candidate (void)
   g_assert_cmpint (tp, ==, 4);
   g_assert_cmpint (pp, ==, 2);
 
+  /* the demo's probe measured the H200 candidate: the calculator takes its total there,
+   * and the catalog's figure for the others */
+  procura_fit_page_select_calculator_candidate (page, 2);
+  g_assert_nonnull (procura_gui_test_find_label (GTK_WIDGET (page), "usable per GPU (measured by the probe)"));
+  procura_fit_page_select_calculator_candidate (page, 0);
+  g_assert_null (procura_gui_test_find_label (GTK_WIDGET (page), "(measured by the probe)"));
+
   /* issue 17: the calculator, the engine log and the probe side by side */
   g_assert_nonnull (procura_gui_test_find_label (GTK_WIDGET (page), "Calculator, Engine Log and Probe"));
   g_assert_nonnull (procura_gui_test_find_label (GTK_WIDGET (page), "Activation and non-torch (profiling run)"));

@@ -59,10 +59,9 @@ candidate_log (const ProcuraProject *p,
   return found;
 }
 
-/* The candidate's probe result with a total, the last one imported; a "fit" test wins. */
-static const ProcuraProbeResult *
-candidate_probe (const ProcuraProject *p,
-                 gint64                candidate_id)
+const ProcuraProbeResult *
+procura_analysis_fit_probe (const ProcuraProject *p,
+                            gint64                candidate_id)
 {
   const ProcuraProbeResult *found = NULL;
 
@@ -79,6 +78,49 @@ candidate_probe (const ProcuraProject *p,
   return found;
 }
 
+void
+procura_analysis_fit_parallel (const ProcuraCandidate *c,
+                               int                    *tp,
+                               int                    *pp)
+{
+  int p_ = c != NULL && c->pp > 0 ? c->pp : 1;
+  int t = 1;
+
+  if (c != NULL && c->tp > 0)
+    t = c->tp;
+  else if (c != NULL && c->gpus_per_replica > 0 && c->gpus_per_replica % p_ == 0)
+    t = MAX (1, c->gpus_per_replica / p_);
+  *tp = t;
+  *pp = p_;
+}
+
+const ProcuraModelShape *
+procura_analysis_fit_model (const ProcuraProject *p,
+                            ProcuraModelShape   **owned,
+                            char                **reason)
+{
+  const ProcuraBrief *b = p->brief;
+
+  *owned = NULL;
+  if (b == NULL || b->model_shape == NULL || b->model_shape[0] == '\0')
+    {
+      *reason = g_strdup ("no model in the brief");
+      return NULL;
+    }
+  for (guint i = 0; p->model_shapes != NULL && i < p->model_shapes->len; i++)
+    {
+      const ProcuraModelShape *m = g_ptr_array_index (p->model_shapes, i);
+
+      if (m->id != NULL && g_ascii_strcasecmp (m->id, b->model_shape) == 0)
+        return m;
+    }
+  *owned = procura_model_catalog_lookup (b->model_shape);
+  if (*owned == NULL)
+    *reason = g_strdup_printf ("the model “%s” is neither imported (config.json) nor in the catalog",
+                               b->model_shape);
+  return *owned;
+}
+
 gboolean
 procura_analysis_fit_setup (const ProcuraProject    *p,
                             const ProcuraCandidate  *c,
@@ -87,7 +129,7 @@ procura_analysis_fit_setup (const ProcuraProject    *p,
                             char                   **reason)
 {
   const ProcuraBrief *b = p->brief;
-  const ProcuraModelShape *model = NULL;
+  const ProcuraModelShape *model;
   ProcuraFitRequest *req = &setup->request;
   gboolean driver_figure = FALSE;
   ProcuraFitEngine engine = PROCURA_ENGINE_VLLM;
@@ -97,34 +139,18 @@ procura_analysis_fit_setup (const ProcuraProject    *p,
   memset (setup, 0, sizeof *setup);
   setup->probe_headroom_bytes = NAN;
   *reason = NULL;
-  if (b == NULL || b->model_shape == NULL)
-    {
-      *reason = g_strdup ("no model in the brief");
-      return FALSE;
-    }
-  for (guint i = 0; i < p->model_shapes->len && model == NULL; i++)
-    {
-      const ProcuraModelShape *m = g_ptr_array_index (p->model_shapes, i);
-      if (g_strcmp0 (m->id, b->model_shape) == 0)
-        model = m;
-    }
+  model = procura_analysis_fit_model (p, &setup->owned_model, reason);
   if (model == NULL)
+    return FALSE;
+  if (c != NULL)
     {
-      setup->owned_model = procura_model_catalog_lookup (b->model_shape);
-      model = setup->owned_model;
-    }
-  if (model == NULL)
-    {
-      *reason = g_strdup_printf ("the model “%s” is neither imported (config.json) nor in the catalog",
-                                 b->model_shape);
-      return FALSE;
-    }
-  setup->gpu = c->gpu_name != NULL ? procura_gpu_catalog_lookup (c->gpu_name) : NULL;
-  if (setup->gpu == NULL)
-    {
-      *reason = g_strdup_printf ("the GPU “%s” is not in the catalog", c->gpu_name ? c->gpu_name : "(none)");
-      procura_analysis_fit_setup_clear (setup);
-      return FALSE;
+      setup->gpu = c->gpu_name != NULL ? procura_gpu_catalog_lookup (c->gpu_name) : NULL;
+      if (setup->gpu == NULL)
+        {
+          *reason = g_strdup_printf ("the GPU “%s” is not in the catalog", c->gpu_name ? c->gpu_name : "(none)");
+          procura_analysis_fit_setup_clear (setup);
+          return FALSE;
+        }
     }
 
   context = procura_is_set (b->context_tokens) ? b->context_tokens
@@ -136,15 +162,16 @@ procura_analysis_fit_setup (const ProcuraProject    *p,
     req->context_tokens = (gint64) ceil (context);
   if (procura_is_set (b->concurrency) && b->concurrency >= 1)
     req->concurrency = (gint64) ceil (b->concurrency);
-  req->tp = MAX (1, c->tp);
-  req->pp = MAX (1, c->pp);
-  procura_fit_engine_resolve (c->engine, b->tooling, &engine, &version);
+  procura_analysis_fit_parallel (c, &req->tp, &req->pp);
+  procura_fit_engine_resolve (c != NULL ? c->engine : NULL, b->tooling, &engine, &version);
   req->engine = engine;
   if (engine == PROCURA_ENGINE_VLLM && version != NULL)
     {
       setup->engine_version = g_steal_pointer (&version);
       req->engine_version = setup->engine_version;
     }
+  if (c == NULL)
+    return TRUE;
   req->usable_memory_bytes = procura_gpu_spec_usable_bytes (setup->gpu, &driver_figure);
   /* the engine's per-GPU defaults (prefill chunk, sequences) depend on the GPU */
   req->gpu_id = setup->gpu->id;
@@ -152,7 +179,7 @@ procura_analysis_fit_setup (const ProcuraProject    *p,
   if (measured)
     {
       const ProcuraEngineLog *log = candidate_log (p, c->id);
-      const ProcuraProbeResult *probe = candidate_probe (p, c->id);
+      const ProcuraProbeResult *probe = procura_analysis_fit_probe (p, c->id);
       g_autoptr (GString) text = g_string_new (NULL);
 
       if (log != NULL && (log->tp > 0 && log->tp != req->tp))
@@ -318,7 +345,7 @@ procura_analysis_fit_compare (const ProcuraProject   *p,
   if (!procura_analysis_fit_setup (p, c, FALSE, &setup, reason))
     return NULL;
   log = candidate_log (p, c->id);
-  probe = candidate_probe (p, c->id);
+  probe = procura_analysis_fit_probe (p, c->id);
   usable_catalog = setup.request.usable_memory_bytes;
   ctx = setup.request.context_tokens;
   if (log != NULL && !procura_fit_request_apply_log (&setup.request, log, NULL))

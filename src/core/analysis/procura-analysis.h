@@ -221,7 +221,26 @@ typedef struct {
   double                probe_headroom_bytes; /* NAN when no probe fit test */
 } ProcuraAnalysisFitSetup;
 
-/* FALSE with @reason (owned by the caller) when the fit cannot be set up (no model,
+/* The one rule that turns a candidate into a fit request; the summary, the memory and
+ * fit-map figures, `procura fit --project` and the Fit page all call these three.
+ *
+ * TP and PP of @candidate: its TP, else its GPUs per replica divided by its PP (when that
+ * divides; a candidate with TP 0 and 4 GPUs per replica runs TP 4), else 1; its PP, else 1. */
+void     procura_analysis_fit_parallel    (const ProcuraCandidate  *candidate,
+                                           int                     *tp,
+                                           int                     *pp);
+/* The brief's model: an imported config.json whose id is the brief's model (ASCII case
+ * ignored), else the catalog's shape (*@owned, free it with procura_model_shape_free()).
+ * NULL with @reason (owned by the caller) when the brief names none or nothing knows it. */
+const ProcuraModelShape *procura_analysis_fit_model (const ProcuraProject *project,
+                                                     ProcuraModelShape   **owned,
+                                                     char                **reason);
+/* The request: the model above, the brief's context (else input + output) and
+ * concurrency, and for @candidate its GPU (catalog usable memory and engine defaults), TP
+ * and PP (procura_analysis_fit_parallel()), engine and version (procura_fit_engine_resolve()
+ * on its engine field and the brief's tooling). @candidate may be NULL: the brief alone
+ * (TP 1, PP 1, the brief's engine; no GPU, usable memory NAN).
+ * FALSE with @reason (owned by the caller) when the fit cannot be set up (no model,
  * unknown GPU); free @setup with procura_analysis_fit_setup_clear() after TRUE. */
 gboolean procura_analysis_fit_setup       (const ProcuraProject    *project,
                                            const ProcuraCandidate  *candidate,
@@ -229,6 +248,10 @@ gboolean procura_analysis_fit_setup       (const ProcuraProject    *project,
                                            ProcuraAnalysisFitSetup *setup,
                                            char                   **reason);
 void     procura_analysis_fit_setup_clear (ProcuraAnalysisFitSetup *setup);
+/* The candidate's probe result with a measured total, the last one imported (a "fit"
+ * test wins), or NULL: its total is the usable memory of every measured fit. */
+const ProcuraProbeResult *procura_analysis_fit_probe (const ProcuraProject *project,
+                                                      gint64                candidate_id);
 
 /* One line of the calculator beside the candidate's engine log and probe (GiB per GPU, or
  * tokens for "kv-tokens"): NAN where a source does not state the figure. */

@@ -249,6 +249,103 @@ read_quantization (Cfg               *c,
     m->weights_dtype = g_strdup ("bf16");
 }
 
+/* The vision tower of config.json's vision_config (SigLIP for gemma-3, the Qwen2.5-VL
+ * ViT, Llama-4's and others): encoder layers (attention with biases, an MLP, two norms),
+ * patch and position embeddings and the projector into the decoder's hidden size. The
+ * counts follow the checkpoints' tensors: gemma-3's SigLIP so400m with its 1152 x hidden
+ * mm_input_projection (417 M for the encoder, as the Gemma 3 report gives); Qwen2.5-VL's
+ * gated MLP and 2 x 2 patch merger. A model type the calculator does not know gets the
+ * generic encoder and a hidden-to-hidden projector. FALSE on a malformed member. */
+static gboolean
+read_vision (Cfg               *c,
+             ProcuraModelShape *m,
+             const char        *model_type)
+{
+  JsonNode *vn = json_object_get_member (c->top, "vision_config");
+  g_autofree char *file = NULL;
+  Cfg v = { 0 };
+  const char *vtype;
+  double h, inter, layers, patch, image, channels, temporal, per_layer, merge, out;
+  gboolean qwen_vl, qwen_merger, gemma3, llama4;
+
+  if (vn == NULL || !JSON_NODE_HOLDS_OBJECT (vn))
+    return TRUE;
+  file = g_strdup_printf ("%s: vision_config", c->file);
+  v.top = v.text = json_node_get_object (vn);
+  v.file = file;
+  v.error = c->error;
+  vtype = obj_string (v.top, "model_type", "");
+  /* Qwen2-VL names the encoder's width embed_dim and the decoder's hidden_size */
+  h = (double) cfg_int (&v, KEYS ("embed_dim", "hidden_size", "width"), 0);
+  inter = (double) cfg_int (&v, KEYS ("intermediate_size"), 0);
+  if (inter <= 0 && obj_double (v.top, "mlp_ratio", 0) > 0 && obj_double (v.top, "mlp_ratio", 0) < 64)
+    inter = floor (h * obj_double (v.top, "mlp_ratio", 0));
+  layers = (double) cfg_int (&v, KEYS ("num_hidden_layers", "depth", "layers"), 0);
+  patch = (double) cfg_int (&v, KEYS ("patch_size"), 14);
+  image = (double) cfg_int (&v, KEYS ("image_size"), 0);
+  channels = (double) cfg_int (&v, KEYS ("num_channels", "in_chans", "in_channels"), 3);
+  temporal = (double) cfg_int (&v, KEYS ("temporal_patch_size"), 1);
+  merge = (double) cfg_int (&v, KEYS ("spatial_merge_size"), 1);
+  out = (double) cfg_int (&v, KEYS ("out_hidden_size", "vision_output_dim", "projection_dim"), 0);
+  if (out <= 0 && json_object_has_member (v.top, "embed_dim"))
+    out = (double) cfg_int (&v, KEYS ("hidden_size"), 0);
+  if (v.failed)
+    {
+      c->failed = TRUE;
+      return FALSE;
+    }
+  if (h <= 0 || layers <= 0 || patch <= 0 || h > (1 << 16) || layers > 1000 || inter > (1 << 20)
+      || patch > 1024 || image > 65536 || channels > 64 || temporal > 64 || merge > 64
+      || out > (1 << 20))
+    return TRUE;   /* no usable tower: sized as text only (the fit says so) */
+  if (inter <= 0)
+    inter = 4 * h;
+  /* Qwen2.5-VL: gated MLP; Qwen2-VL and Qwen2.5-VL: the patch merger */
+  qwen_vl = strstr (vtype, "qwen2_5_vl") != NULL
+            || (model_type != NULL && strstr (model_type, "qwen2_5_vl") != NULL);
+  qwen_merger = qwen_vl || strstr (vtype, "qwen2_vl") != NULL
+                || (model_type != NULL && strstr (model_type, "qwen2_vl") != NULL);
+  gemma3 = model_type != NULL && g_str_has_prefix (model_type, "gemma3");
+  llama4 = model_type != NULL && g_str_has_prefix (model_type, "llama4");
+
+  /* one encoder layer: q, k, v, o with biases; the MLP (gated for Qwen2.5-VL); two norms */
+  per_layer = 4 * (h * h + h) + (qwen_vl ? 3 * h * inter + 2 * inter + h : 2 * h * inter + inter + h)
+              + 4 * h;
+  m->vision_params_split = layers * (4 * h * h + (qwen_vl ? 3 : 2) * h * inter);
+  m->vision_params = layers * per_layer
+                     + channels * temporal * patch * patch * h + h          /* patch embedding */
+                     + 2 * h;                                              /* post-norm */
+  if (image > 0 && !qwen_merger)
+    m->vision_params += (image / patch) * (image / patch) * h;             /* positions */
+  if (qwen_merger)
+    {
+      /* the merger: norm, then an MLP on merge x merge patches into the decoder */
+      double merged = h * merge * merge;
+
+      m->vision_params += h + merged * merged + merged + merged * (out > 0 ? out : m->hidden_size)
+                          + (out > 0 ? out : m->hidden_size);
+    }
+  else if (llama4 && out > 0)
+    {
+      /* pixel shuffle (0.5: 4 patches into one), the adapter MLP, then the projector */
+      double shuffled = h * 4;
+
+      m->vision_params += shuffled * out + out * out + out * m->hidden_size;
+    }
+  else
+    m->vision_params += h * m->hidden_size + (gemma3 ? h : 0);               /* projector (+ norm) */
+
+  m->vision_channels = (int) channels;
+  m->vision_image_size = (int) image;
+  if (gemma3)
+    {
+      gint64 t = cfg_int (c, KEYS ("mm_tokens_per_image"), 256);
+
+      m->vision_tokens_per_item = (int) CLAMP (t, 0, 1 << 20);
+    }
+  return !c->failed;
+}
+
 static void
 read_sliding (Cfg               *c,
               ProcuraModelShape *m,
@@ -570,7 +667,7 @@ procura_model_shape_from_config_json (const char  *name,
   m->tie_word_embeddings = tie == 1;
 
   read_sliding (&c, m, model_type);
-  if (c.failed)
+  if (c.failed || !read_vision (&c, m, model_type))
     return NULL;
   read_quantization (&c, m);
 

@@ -205,3 +205,47 @@ procura_fit_reconcile (const ProcuraEngineLog  *log,
   add_row (rows, "cuda-graphs", "GiB", log->cuda_graph_gib, calc->cuda_graph_bytes / PROCURA_GIB);
   return rows;
 }
+
+static gboolean
+log_start_succeeded (const ProcuraEngineLog *l)
+{
+  return (l->errors == NULL || l->errors->len == 0)
+         && ((isfinite (l->kv_available_gib) && l->kv_available_gib > 0) || l->kv_tokens > 0);
+}
+
+int
+procura_fit_log_choose_start (const GPtrArray *logs,
+                              int              start,
+                              gboolean        *successful,
+                              GError         **error)
+{
+  int n = logs != NULL ? (int) logs->len : 0;
+
+  if (successful != NULL)
+    *successful = FALSE;
+  if (n == 0)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT, "the log holds no start of the engine");
+      return -1;
+    }
+  if (start > n)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                   "start %d: the log holds %d start%s of the engine", start, n, n == 1 ? "" : "s");
+      return -1;
+    }
+  if (start > 0)
+    {
+      if (successful != NULL)
+        *successful = log_start_succeeded (g_ptr_array_index ((GPtrArray *) logs, start - 1));
+      return start - 1;
+    }
+  for (int i = n - 1; i >= 0; i--)
+    if (log_start_succeeded (g_ptr_array_index ((GPtrArray *) logs, i)))
+      {
+        if (successful != NULL)
+          *successful = TRUE;
+        return i;
+      }
+  return n - 1;
+}

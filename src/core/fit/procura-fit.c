@@ -300,6 +300,7 @@ weights_per_gpu (const ProcuraModelShape *m,
                  int                      group,
                  int                      tp,
                  int                      pp,
+                 double                   vision_bytes,
                  ProcuraFitResult        *res)
 {
   double base = base_bytes (wd);
@@ -347,7 +348,7 @@ weights_per_gpu (const ProcuraModelShape *m,
       for (int l = start; l < end; l++)
         bytes += (l >= t->dense_layers ? moe_layer : dense_layer);
       if (s == 0)
-        emb += t->embedding / tp * base;
+        emb += t->embedding / tp * base + vision_bytes;   /* the vision tower: first stage */
       if (s == pp - 1)
         {
           /* tied embeddings: the last stage holds its own copy when PP > 1 */
@@ -490,6 +491,47 @@ estimate_activations_rules (const ProcuraModelShape *m,
 }
 
 /* ------------------------------------------------------------------------- */
+/* Vision towers                                                              */
+
+/* The vision encoder and projector per GPU: the encoder layers' linear weights split by
+ * TP (vLLM builds SigLIP, the Qwen2.5-VL ViT and Llama-4's encoder from its parallel
+ * linear layers), embeddings, norms and projector whole on every rank; kept at the
+ * activation dtype (quantised checkpoints leave the tower unquantised). */
+static double
+vision_weights_bytes (const ProcuraModelShape *m,
+                      int                      tp,
+                      double                   act_bytes)
+{
+  if (m->vision_params <= 0)
+    return 0.0;
+  return (m->vision_params - m->vision_params_split + m->vision_params_split / MAX (tp, 1))
+         * act_bytes;
+}
+
+/* What the multimodal part of vLLM's profiling run holds through the decoder's dummy
+ * pass (v1/worker/gpu_model_runner.py, profile_run: from 0.8 to 0.19 at least): a batch
+ * of dummy images filling the encoder budget (max_num_batched_tokens / tokens per image,
+ * at least one), whose pixel values stay on the GPU in the model's dtype, and their
+ * encoder outputs (tokens per image x the decoder's hidden size) kept in the encoder
+ * cache until the dummy pass and the sampler are done. 0 when config.json does not give
+ * the tokens per image or the image size. Sets *@items. */
+static double
+vision_profile_bytes (const ProcuraModelShape *m,
+                      gint64                   chunk,
+                      double                   act_bytes,
+                      gint64                  *items)
+{
+  double side = m->vision_image_size;
+
+  *items = 0;
+  if (m->vision_params <= 0 || m->vision_tokens_per_item <= 0 || side <= 0)
+    return 0.0;
+  *items = MAX (1, chunk / m->vision_tokens_per_item);
+  return (double) *items * ((double) MAX (m->vision_channels, 1) * side * side
+                            + (double) m->vision_tokens_per_item * m->hidden_size) * act_bytes;
+}
+
+/* ------------------------------------------------------------------------- */
 /* Estimates (labelled): calibrated on vLLM 0.19 logs on H100 (llm-d-planner).  */
 
 /* Torch peak increase of the profiling run under the newest known vLLM rules */
@@ -546,6 +588,7 @@ procura_fit_request_init (ProcuraFitRequest *r)
   r->engine = PROCURA_ENGINE_VLLM;
   r->gpu_memory_utilization = NAN;
   r->mem_fraction_static = NAN;
+  r->swa_full_tokens_ratio = NAN;
   r->cuda_graphs = TRUE;
   r->cuda_graphs_in_budget = TRUE;
   r->kv_rule = PROCURA_KV_RULE_AUTO;
@@ -620,6 +663,22 @@ kv_layout (const ProcuraModelShape *m,
   k->group_size = MIN (k->n_full, k->n_sliding);
   k->full_groups = (k->n_full + k->group_size - 1) / k->group_size;
   k->sliding_groups = (k->n_sliding + k->group_size - 1) / k->group_size;
+}
+
+/* SGLang's hybrid SWA models (srt/configs/model_config.py, is_hybrid_swa_model): the
+ * others keep every layer's tokens in one pool, sliding layers included. */
+static gboolean
+sglang_hybrid_swa_arch (const char *architecture)
+{
+  static const char * const archs[] = {
+    "Llama4ForConditionalGeneration", "GptOssForCausalLM", "MiMoV2FlashForCausalLM",
+    "Step3p5ForCausalLM", "Gemma4ForCausalLM", "Gemma4ForConditionalGeneration",
+  };
+
+  for (gsize i = 0; architecture != NULL && i < G_N_ELEMENTS (archs); i++)
+    if (g_str_equal (architecture, archs[i]))
+      return TRUE;
+  return FALSE;
 }
 
 static gint64
@@ -747,6 +806,7 @@ procura_fit_compute (const ProcuraFitRequest *r,
   int tp, pp, block, max_seqs, stage_start = 0, stage_end = 0, window;
   gboolean pool_given, graphs_in_budget;
   const VllmRules *rules;
+  double swa_ratio;
 
   g_return_val_if_fail (r != NULL && res != NULL, FALSE);
   memset (res, 0, sizeof *res);
@@ -771,6 +831,8 @@ procura_fit_compute (const ProcuraFitRequest *r,
   else
     g_snprintf (res->engine_rules, sizeof res->engine_rules, "vllm %s", rules->version);
 
+  swa_ratio = procura_is_set (r->swa_full_tokens_ratio) && r->swa_full_tokens_ratio > 0
+              ? r->swa_full_tokens_ratio : 0.8;
   block = r->block_size > 0 ? r->block_size : (r->engine == PROCURA_ENGINE_SGLANG ? 1 : 16);
   res->block_size = block;
   {
@@ -816,14 +878,23 @@ procura_fit_compute (const ProcuraFitRequest *r,
   procura_fit_tensors (m, &t);
   res->params_total = procura_fit_param_count (m);
   weights_per_gpu (m, &t, wd, r->quant_group_size > 0 ? r->quant_group_size : m->quant_group_size,
-                   tp, MIN (pp, m->num_layers), res);
+                   tp, MIN (pp, m->num_layers), vision_weights_bytes (m, tp, act_b), res);
   {
     ProcuraFitResult one;
 
     weights_per_gpu (m, &t, wd, r->quant_group_size > 0 ? r->quant_group_size : m->quant_group_size,
-                     1, 1, &one);
+                     1, 1, vision_weights_bytes (m, 1, act_b), &one);
     res->weights_total_bytes = one.weights_bytes;
   }
+  if (m->vision_params > 0)
+    {
+      gsize used_len = strlen (res->caveat);
+
+      g_snprintf (res->caveat + used_len, sizeof res->caveat - used_len,
+                  "%svision tower: %.2f GiB of encoder and projector weights per GPU (at %s, "
+                  "unquantised)", used_len > 0 ? "; " : "",
+                  vision_weights_bytes (m, tp, act_b) / PROCURA_GIB, act_b > 2 ? "fp32" : "bf16");
+    }
   if (procura_is_set (r->weights_bytes))
     res->weights_bytes = r->weights_bytes;
 
@@ -851,10 +922,13 @@ procura_fit_compute (const ProcuraFitRequest *r,
   /* KV cache layout: the stage with the most layers */
   if (r->kv_rule != PROCURA_KV_RULE_AUTO)
     res->kv_rule = r->kv_rule;
+  else if (m->sliding_window <= 0 || m->layer_is_sliding == NULL)
+    res->kv_rule = PROCURA_KV_RULE_ALL_FULL;
+  else if (r->engine == PROCURA_ENGINE_VLLM)
+    res->kv_rule = PROCURA_KV_RULE_VLLM_HYBRID;
   else
-    res->kv_rule = (r->engine == PROCURA_ENGINE_VLLM && m->sliding_window > 0
-                    && m->layer_is_sliding != NULL)
-                   ? PROCURA_KV_RULE_VLLM_HYBRID : PROCURA_KV_RULE_ALL_FULL;
+    res->kv_rule = sglang_hybrid_swa_arch (m->architecture)
+                   ? PROCURA_KV_RULE_SGLANG_SWA : PROCURA_KV_RULE_ALL_FULL;
   {
     int best = -1;
 
@@ -900,13 +974,20 @@ procura_fit_compute (const ProcuraFitRequest *r,
                     "(+1 block) in each sliding group; max concurrency follows from that",
                     kl.n_sliding, kl.n_full + kl.n_sliding, window, kl.full_groups,
                     kl.sliding_groups, kl.group_size, chunk);
+      else if (res->kv_rule == PROCURA_KV_RULE_SGLANG_SWA)
+        g_snprintf (end, room,
+                    "hybrid attention: %d of %d layers use a %d-token sliding window; "
+                    "SGLang's hybrid SWA rule: a full-attention pool and a sliding-window pool "
+                    "of %.2f times its tokens (swa_full_tokens_ratio), a sequence holds its "
+                    "context in the first and min(window, context) tokens in the second",
+                    kl.n_sliding, kl.n_full + kl.n_sliding, window, swa_ratio);
       else
         g_snprintf (end, room,
                     "hybrid attention: %d of %d layers use a %d-token sliding window, "
                     "counted here as full attention (%s)",
                     kl.n_sliding, kl.n_full + kl.n_sliding, window,
                     r->engine == PROCURA_ENGINE_SGLANG
-                    ? "SGLang's separate SWA pool is not modelled"
+                    ? "SGLang keeps one pool for this architecture, or --disable-hybrid-swa-memory"
                     : "vLLM with --disable-sliding-window");
       if (kl.n_sliding > 0)
         res->kv_bytes_per_token_needed = kv_layer * (kl.n_full + (double) kl.n_sliding
@@ -915,6 +996,10 @@ procura_fit_compute (const ProcuraFitRequest *r,
                                                      / (double) r->context_tokens);
       if (res->kv_rule == PROCURA_KV_RULE_ALL_FULL)
         res->kv_bytes_per_token_needed = res->kv_bytes_per_token;
+      if (res->kv_rule == PROCURA_KV_RULE_SGLANG_SWA)
+        res->kv_bytes_per_token_needed = kv_layer * (kl.n_full + (double) kl.n_sliding
+                                                     * MIN ((double) window, (double) r->context_tokens)
+                                                     / (double) r->context_tokens);
     }
 
   /* Estimates */
@@ -925,6 +1010,25 @@ procura_fit_compute (const ProcuraFitRequest *r,
       res->activation_bytes = estimate_activations_rules (m, chunk, max_seqs, act_b, tp, TRUE,
                                                           wd == PROCURA_DTYPE_MXFP4, rules);
       res->estimates |= PROCURA_FIT_ESTIMATE_ACTIVATIONS;
+      if (m->vision_params > 0)
+        {
+          gsize used_len = strlen (res->caveat);
+          gint64 items = 0;
+          double mm = r->engine == PROCURA_ENGINE_VLLM ? vision_profile_bytes (m, chunk, act_b, &items) : 0.0;
+
+          res->activation_bytes += mm;
+          if (mm > 0)
+            g_snprintf (res->caveat + used_len, sizeof res->caveat - used_len,
+                        "%sthe profiling run holds %" G_GINT64_FORMAT " dummy images and their "
+                        "encoder outputs through the decoder's pass (%.2f GiB, in the activations)",
+                        used_len > 0 ? "; " : "", items, mm / PROCURA_GIB);
+          else
+            g_snprintf (res->caveat + used_len, sizeof res->caveat - used_len,
+                        "%sthe encoder's share of the profiling run is not estimated (%s)",
+                        used_len > 0 ? "; " : "",
+                        r->engine == PROCURA_ENGINE_VLLM
+                        ? "config.json gives no tokens per image" : "SGLang's rule is not modelled");
+        }
     }
   if (procura_is_set (r->non_torch_bytes))
     res->non_torch_bytes = r->non_torch_bytes;
@@ -1009,42 +1113,85 @@ procura_fit_compute (const ProcuraFitRequest *r,
   res->tokens_needed = r->concurrency * ((r->context_tokens + block - 1) / block) * block;
   res->kv_needed_bytes = (double) r->concurrency * bps * res->kv_page_bytes * kl.group_size;
 
-  /* longest context at the target concurrency: bisection on whole blocks */
-  {
-    gint64 lo = 0, hi = res->kv_blocks + 1;
+  if (res->kv_rule == PROCURA_KV_RULE_SGLANG_SWA && kl.n_sliding > 0)
+    {
+      /* the pool as if every layer were full (kv_tokens above, whole pages) split into the
+       * full and sliding pools: full x n_full + ratio x full x n_sliding = tokens x layers */
+      int layers = kl.n_full + kl.n_sliding;
+      gint64 all_full = res->kv_tokens;
+      gint64 full = (gint64) floor ((double) all_full * layers / (swa_ratio * kl.n_sliding + kl.n_full));
+      gint64 swa = (gint64) floor ((double) full * swa_ratio);
+      gint64 ctx = r->context_tokens;
+      gint64 in_window = MIN ((gint64) window, ctx);
+      double by_full, by_swa;
 
-    if (kl.full_groups == 0)
-      hi = G_MAXINT32 / block;   /* sliding only: bounded by the window, not by memory */
-    while (hi - lo > 1)
-      {
-        gint64 mid = lo + (hi - lo) / 2;
+      full -= full % block;
+      swa -= swa % block;
+      res->kv_tokens = full;
+      res->kv_swa_tokens = swa;
+      res->kv_blocks = full / block;
+      res->kv_bytes_per_token = kv_layer * (kl.n_full + swa_ratio * kl.n_sliding);
+      by_full = ctx > 0 ? (double) full / ctx : 0;
+      by_swa = in_window > 0 ? (double) swa / in_window : 0;
+      res->max_concurrency = MIN (by_full, by_swa);
+      res->max_concurrency_int = (gint64) floor (res->max_concurrency);
+      res->kv_needed_bytes = (double) r->concurrency * kv_layer
+                             * ((double) ctx * kl.n_full + (double) in_window * kl.n_sliding);
+      /* longest context at the concurrency: the full pool's share, while the sliding pool
+       * holds a whole window for each sequence (else only contexts below the window fit) */
+      res->max_context = r->concurrency * (gint64) window <= swa
+                         ? full / r->concurrency : MIN (full, swa) / r->concurrency;
+      res->max_context -= res->max_context % block;
+      res->max_context_pool = res->max_context;
+      if (m->max_position_embeddings > 0 && res->max_context > m->max_position_embeddings)
+        {
+          gsize used_len = strlen (res->caveat);
 
-        if (r->concurrency * blocks_per_sequence (&kl, mid * block, window, chunk, block)
-            <= res->kv_blocks)
-          lo = mid;
-        else
-          hi = mid;
-      }
-    res->max_context = lo * block;
-    res->max_context_pool = res->max_context;
-    if (m->max_position_embeddings > 0 && res->max_context > m->max_position_embeddings)
-      {
-        gsize used_len = strlen (res->caveat);
+          res->max_context = m->max_position_embeddings;
+          g_snprintf (res->caveat + used_len, sizeof res->caveat - used_len,
+                      "%smax context capped at the model's own window of %" G_GINT64_FORMAT
+                      " tokens (the KV pool alone would hold %" G_GINT64_FORMAT ")",
+                      used_len > 0 ? "; " : "", m->max_position_embeddings, res->max_context_pool);
+        }
+    }
+  else
+    {
+      /* longest context at the target concurrency: bisection on whole blocks */
+      gint64 lo = 0, hi = res->kv_blocks + 1;
 
-        res->max_context = m->max_position_embeddings;
-        g_snprintf (res->caveat + used_len, sizeof res->caveat - used_len,
-                    "%smax context capped at the model's own window of %" G_GINT64_FORMAT
-                    " tokens (the KV pool alone would hold %" G_GINT64_FORMAT ")",
-                    used_len > 0 ? "; " : "", m->max_position_embeddings, res->max_context_pool);
-      }
-  }
+      if (kl.full_groups == 0)
+        hi = G_MAXINT32 / block;   /* sliding only: bounded by the window, not by memory */
+      while (hi - lo > 1)
+        {
+          gint64 mid = lo + (hi - lo) / 2;
 
-  if (res->kv_blocks < bps)
+          if (r->concurrency * blocks_per_sequence (&kl, mid * block, window, chunk, block)
+              <= res->kv_blocks)
+            lo = mid;
+          else
+            hi = mid;
+        }
+      res->max_context = lo * block;
+      res->max_context_pool = res->max_context;
+      if (m->max_position_embeddings > 0 && res->max_context > m->max_position_embeddings)
+        {
+          gsize used_len = strlen (res->caveat);
+
+          res->max_context = m->max_position_embeddings;
+          g_snprintf (res->caveat + used_len, sizeof res->caveat - used_len,
+                      "%smax context capped at the model's own window of %" G_GINT64_FORMAT
+                      " tokens (the KV pool alone would hold %" G_GINT64_FORMAT ")",
+                      used_len > 0 ? "; " : "", m->max_position_embeddings, res->max_context_pool);
+        }
+    }
+
+  /* (kv_blocks < bps and kv_blocks < concurrency x bps, in whole sequences, for every rule) */
+  if (res->max_concurrency_int < 1)
     set_limit (res, PROCURA_FIT_LIMIT_CONTEXT,
                "the KV pool (%.2f GiB per GPU, %" G_GINT64_FORMAT " tokens) holds less than "
                "one %" G_GINT64_FORMAT "-token sequence", res->kv_pool_bytes / PROCURA_GIB,
                res->kv_tokens, r->context_tokens);
-  else if (res->kv_blocks < r->concurrency * bps)
+  else if (res->max_concurrency_int < r->concurrency)
     set_limit (res, PROCURA_FIT_LIMIT_KV_CACHE,
                "the KV pool holds %.2f sequences of %" G_GINT64_FORMAT " tokens, "
                "not %" G_GINT64_FORMAT " (%" G_GINT64_FORMAT " tokens in the pool)",

@@ -80,6 +80,12 @@ typedef enum {
    * min(window - 1 + max_num_batched_tokens, context) tokens (+1 block) in each
    * sliding group: max concurrency is blocks / blocks per sequence. */
   PROCURA_KV_RULE_VLLM_HYBRID,
+  /* SGLang's hybrid SWA pools (model_runner.py set_num_token_hybrid, server_args
+   * swa_full_tokens_ratio 0.8): the pool that would hold T tokens in every layer is split
+   * into a full-attention pool of F = T x layers / (ratio x sliding layers + full layers)
+   * tokens ("max_total_num_tokens") and a sliding-window pool of ratio x F tokens; a
+   * sequence needs its context in the first and min(window, context) in the second. */
+  PROCURA_KV_RULE_SGLANG_SWA,
 } ProcuraKvRule;
 
 typedef struct {
@@ -93,6 +99,7 @@ typedef struct {
   ProcuraFitEngine  engine;
   double            gpu_memory_utilization; /* vLLM; NAN = 0.90 */
   double            mem_fraction_static;    /* SGLang; NAN = 0.88 */
+  double            swa_full_tokens_ratio;  /* SGLang hybrid SWA; NAN = 0.8 */
   int               block_size;          /* tokens per KV block; 0 = 16 (vLLM), 1 (SGLang) */
   /* Prefill chunk and sampler rows of the profiling run; 0 = the engine's default for
    * the GPU: vLLM's API server uses 8192 and 1024 on GPUs of 70 GiB or more other than
@@ -194,7 +201,9 @@ typedef struct {
   double        kv_page_bytes;         /* one block of one layer */
   double        kv_pool_bytes;         /* per GPU */
   gint64        kv_blocks;             /* per layer group (vLLM num_gpu_blocks) */
-  gint64        kv_tokens;             /* "GPU KV cache size", whole blocks */
+  gint64        kv_tokens;             /* "GPU KV cache size", whole blocks (SGLang's
+                                          hybrid SWA: the full-attention pool) */
+  gint64        kv_swa_tokens;         /* SGLang's hybrid SWA: the sliding pool, else 0 */
   double        max_concurrency;       /* at context_tokens, as vLLM reports it */
   gint64        max_concurrency_int;   /* whole sequences */
   gint64        max_context;           /* at concurrency, whole blocks (0 when none), capped
@@ -217,7 +226,7 @@ typedef struct {
   ProcuraFitLimit limit;
   char          limit_text[256];       /* a sentence naming the part and the figures */
   guint         estimates;             /* PROCURA_FIT_ESTIMATE_* */
-  char          caveat[512];           /* empty, or the sliding-window rule applied, ... */
+  char          caveat[1024];          /* empty, or the sliding-window rule applied, ... */
 
   ProcuraFitPart parts[PROCURA_FIT_N_PARTS]; /* in ProcuraFitPartKind order */
 } ProcuraFitResult;
@@ -451,6 +460,16 @@ void     procura_fit_engine_resolve (const char       *candidate_engine,
                                      const char       *tooling,
                                      ProcuraFitEngine *engine,
                                      char            **version);
+
+/* The start of a log that holds several starts of the server (@logs: its engine logs in
+ * order) to compare with: @start (1-based) when > 0, else the last successful one (it
+ * states a KV cache size and no error), else the last. Returns its index (0-based) and
+ * sets @successful; -1 with an error (G_IO_ERROR_INVALID_ARGUMENT) when @logs is empty or
+ * @start is past its end. */
+int      procura_fit_log_choose_start (const GPtrArray *logs,
+                                       int              start,
+                                       gboolean        *successful,
+                                       GError         **error);
 
 GArray  *procura_fit_reconcile (const ProcuraEngineLog  *log,
                                 const ProcuraFitRequest *request_base,
