@@ -11,6 +11,8 @@
  */
 #include "config.h"
 
+#include <glib/gi18n-lib.h>
+
 #include <math.h>
 
 #include "procura-analysis-private.h"
@@ -77,23 +79,23 @@ candidate_interval (const ProcuraAnalysis    *a,
   if (ca->kind == PROCURA_CANDIDATE_API)
     {
       ca->cost_lo = ca->cost_hi = ca->cost->cost_per_accepted;
-      ca->cost_interval_reason = g_strdup ("the API route's cost does not rest on a measured capacity: "
-                                           "no sampling interval");
+      ca->cost_interval_reason = g_strdup (_("the API route's cost does not rest on a measured capacity: "
+                                           "no sampling interval"));
       return;
     }
   src = capacity_source (a, ca);
   if (src == NULL)
     {
-      ca->cost_interval_reason = g_strdup ("no interval: the capacity at the target was typed in, not "
-                                           "read off a sweep");
+      ca->cost_interval_reason = g_strdup (_("no interval: the capacity at the target was typed in, not "
+                                           "read off a sweep"));
       return;
     }
   cap = src->capacity;
   if (!isfinite (cap->capacity_lo_rps) || !isfinite (cap->capacity_hi_rps))
     {
-      ca->cost_interval_reason = g_strdup_printf ("no interval: %s",
+      ca->cost_interval_reason = g_strdup_printf (_("no interval: %s"),
                                                   cap->interval_reason != NULL ? cap->interval_reason
-                                                  : "the capacity reading has none");
+                                                  : _("the capacity reading has none"));
       return;
     }
   ca->cost_lo = cost_at_capacity (ca->inputs, cap->capacity_hi_rps);
@@ -101,25 +103,25 @@ candidate_interval (const ProcuraAnalysis    *a,
   if (isnan (ca->cost_lo) || isnan (ca->cost_hi))
     {
       ca->cost_lo = ca->cost_hi = NAN;
-      ca->cost_interval_reason = g_strdup ("no interval: the cost model refused a capacity at the "
-                                           "interval's ends");
+      ca->cost_interval_reason = g_strdup (_("no interval: the cost model refused a capacity at the "
+                                           "interval's ends"));
       return;
     }
   /* the reading lies inside its interval, and so does its cost */
   ca->cost_lo = MIN (ca->cost_lo, ca->cost->cost_per_accepted);
   ca->cost_hi = MAX (ca->cost_hi, ca->cost->cost_per_accepted);
   if (isinf (ca->cost_hi))
-    ca->cost_interval_reason = g_strdup_printf ("from %.6g per accepted output (at %.4g req/s per replica) "
+    ca->cost_interval_reason = g_strdup_printf (_("from %.6g per accepted output (at %.4g req/s per replica) "
                                                 "with no upper end: at the upper ends of the percentiles' "
-                                                "intervals no load meets the target",
+                                                "intervals no load meets the target"),
                                                 ca->cost_lo, cap->capacity_hi_rps);
   else
-    ca->cost_interval_reason = g_strdup_printf ("%.6g to %.6g per accepted output: the cost at %.4g and at "
-                                                "%.4g req/s per replica, the ends of the capacity interval%s",
+    ca->cost_interval_reason = g_strdup_printf (_("%.6g to %.6g per accepted output: the cost at %.4g and at "
+                                                "%.4g req/s per replica, the ends of the capacity interval%s"),
                                                 ca->cost_lo, ca->cost_hi, cap->capacity_hi_rps,
                                                 cap->capacity_lo_rps,
-                                                cap->hi_lower_bound ? " (whose high end is itself a lower "
-                                                                      "bound: the sweep did not saturate)" : "");
+                                                cap->hi_lower_bound ? _(" (whose high end is itself a lower "
+                                                                      "bound: the sweep did not saturate)") : "");
 }
 
 /* "X (between 10 and 20 req/s)" or "X (beyond 20 req/s)": where to measure. */
@@ -135,11 +137,11 @@ where_to_measure (GString                        *out,
   if (cap == NULL || cap->points->len == 0)
     return;
   if (cap->below >= 0 && cap->above >= 0)
-    g_string_append_printf (out, " (between %.4g and %.4g req/s)",
+    g_string_append_printf (out, _(" (between %.4g and %.4g req/s)"),
                             g_array_index (cap->points, ProcuraSweepPoint, cap->below).throughput_rps,
                             g_array_index (cap->points, ProcuraSweepPoint, cap->above).throughput_rps);
   else if (cap->below >= 0)
-    g_string_append_printf (out, " (at %.4g req/s and beyond)",
+    g_string_append_printf (out, _(" (at %.4g req/s and beyond)"),
                             g_array_index (cap->points, ProcuraSweepPoint, cap->below).throughput_rps);
 }
 
@@ -154,12 +156,12 @@ static char *
 fmt_interval (const ProcuraCandidateAnalysis *ca)
 {
   if (isnan (ca->cost_lo))
-    return g_strdup ("unknown");
+    return g_strdup (_("unknown"));
   if (isinf (ca->cost_hi))
-    return g_strdup_printf ("%.4g or more", ca->cost_lo);
+    return g_strdup_printf (_("%.4g or more"), ca->cost_lo);
   if (ca->cost_lo == ca->cost_hi)
     return g_strdup_printf ("%.4g", ca->cost_lo);
-  return g_strdup_printf ("%.4g to %.4g", ca->cost_lo, ca->cost_hi);
+  return g_strdup_printf (_("%.4g to %.4g"), ca->cost_lo, ca->cost_hi);
 }
 
 static void
@@ -192,7 +194,7 @@ ranking_separation (ProcuraAnalysis *a)
       if (!g_string_equal (other, where))
         {
           if (m1)
-            g_string_append (where, " and ");
+            g_string_append (where, _(" and "));
           g_string_append_len (where, other->str, other->len);
         }
     }
@@ -202,33 +204,33 @@ ranking_separation (ProcuraAnalysis *a)
       const ProcuraCandidateAnalysis *u = isnan (first->cost_lo) ? first : second;
 
       a->ranking_separation = PROCURA_SEPARATION_UNKNOWN;
-      a->ranking_uncertainty = g_strdup_printf ("whether #1 %s and #2 %s are distinguishable is unknown: "
-                                                "%s's cost has no interval (%s)", first->name, second->name,
+      a->ranking_uncertainty = g_strdup_printf (_("whether #1 %s and #2 %s are distinguishable is unknown: "
+                                                "%s's cost has no interval (%s)"), first->name, second->name,
                                                 u->name, u->cost_interval_reason != NULL
-                                                ? u->cost_interval_reason : "no interval");
-      a->measure_next = g_strdup_printf ("To know whether the ranking holds, re-run %s keeping per-request "
-                                         "results (the percentiles' intervals need the samples).",
+                                                ? u->cost_interval_reason : _("no interval"));
+      a->measure_next = g_strdup_printf (_("To know whether the ranking holds, re-run %s keeping per-request "
+                                         "results (the percentiles' intervals need the samples)."),
                                          where->str);
     }
   else if (second->cost_lo <= first->cost_hi)
     {
       a->ranking_separation = PROCURA_SEPARATION_OVERLAP;
-      a->ranking_uncertainty = g_strdup_printf ("#1 %s and #2 %s are not distinguishable at this sample "
-                                                "size: their costs per accepted output, %s and %s %s, overlap",
+      a->ranking_uncertainty = g_strdup_printf (_("#1 %s and #2 %s are not distinguishable at this sample "
+                                                "size: their costs per accepted output, %s and %s %s, overlap"),
                                                 first->name, second->name, i1, i2,
                                                 a->currency != NULL ? a->currency : "");
       if (where->len > 0)
-        a->measure_next = g_strdup_printf ("To separate them, measure more requests at the loads near the "
-                                           "target for %s: longer runs there narrow the capacity intervals.",
+        a->measure_next = g_strdup_printf (_("To separate them, measure more requests at the loads near the "
+                                           "target for %s: longer runs there narrow the capacity intervals."),
                                            where->str);
       else
-        a->measure_next = g_strdup ("Neither cost rests on a measured capacity: compare the quotes' terms.");
+        a->measure_next = g_strdup (_("Neither cost rests on a measured capacity: compare the quotes' terms."));
     }
   else
     {
       a->ranking_separation = PROCURA_SEPARATION_DISTINCT;
-      a->ranking_uncertainty = g_strdup_printf ("#1 %s and #2 %s are distinguishable at this sample size: "
-                                                "their costs per accepted output, %s and %s %s, do not overlap",
+      a->ranking_uncertainty = g_strdup_printf (_("#1 %s and #2 %s are distinguishable at this sample size: "
+                                                "their costs per accepted output, %s and %s %s, do not overlap"),
                                                 first->name, second->name, i1, i2,
                                                 a->currency != NULL ? a->currency : "");
     }
