@@ -1129,7 +1129,8 @@ add_fields_rows (ProcuraBlock *table,
   for (guint i = 0; i < fields->len; i++)
     {
       const ProcuraDiffField *f = g_ptr_array_index (fields, i);
-      const char *row[] = { part, item, change, f->column, f->old_text, f->new_text, NULL };
+      /* the CSV keeps the English part and change, as scripts read them */
+      const char *row[] = { _(part), item, _(change), f->column, f->old_text, f->new_text, NULL };
       const char *csv[] = { part, item, change, f->column, f->old_text, f->new_text, NULL };
 
       procura_block_add_row (table, row);
@@ -1157,9 +1158,10 @@ add_items_rows (ProcuraBlock *table,
         add_fields_rows (table, part, item, procura_diff_kind_name (it->kind), it->fields);
       else
         {
-          const char *row[] = { part, item, procura_diff_kind_name (it->kind), "—", "—", "—", NULL };
+          const char *row[] = { _(part), item, _(procura_diff_kind_name (it->kind)), "—", "—", "—", NULL };
+          const char *csv[] = { part, item, procura_diff_kind_name (it->kind), "—", "—", "—", NULL };
           procura_block_add_row (table, row);
-          procura_block_add_csv_row (table, row);
+          procura_block_add_csv_row (table, csv);
         }
     }
 }
@@ -1199,13 +1201,14 @@ add_changes (ProcuraReportDoc *doc,
       ProcuraBlock *table = procura_report_doc_table (doc, "changes", NULL, header);
 
       procura_block_set_csv_header (table, csv_header);
-      add_fields_rows (table, "Project", "—", "changed", diff->project);
-      add_fields_rows (table, "Brief", "—", "changed", diff->brief);
-      add_fields_rows (table, "Assumptions", "—", "changed", diff->assumptions);
-      add_fields_rows (table, "Decision", "—", "changed", diff->decision);
-      add_items_rows (table, "Candidate", diff->candidates);
-      add_items_rows (table, "Quote", diff->quotes);
-      add_items_rows (table, "Run", diff->runs);
+      /* the parts and changes are marked here and translated in the Markdown and PDF rows */
+      add_fields_rows (table, N_("Project"), "—", N_("changed"), diff->project);
+      add_fields_rows (table, N_("Brief"), "—", N_("changed"), diff->brief);
+      add_fields_rows (table, N_("Assumptions"), "—", N_("changed"), diff->assumptions);
+      add_fields_rows (table, N_("Decision"), "—", N_("changed"), diff->decision);
+      add_items_rows (table, N_("Candidate"), diff->candidates);
+      add_items_rows (table, N_("Quote"), diff->quotes);
+      add_items_rows (table, N_("Run"), diff->runs);
     }
   else
     procura_report_doc_paragraph (doc, _("No input changed."));

@@ -70,6 +70,18 @@ test_markdown (void)
   english = procura_test_english_left (mo, text->str, NULL);
   if (english != NULL)
     g_error ("the Markdown record still reads \"%s\" in English:\n%s", english, text->str);
+
+  /* the PDF lays the German record out too (longer words, the same pages) */
+  {
+    g_autofree char *pdf = g_build_filename (dir, "record.pdf", NULL);
+    g_autofree char *bytes = NULL;
+    gsize len = 0;
+
+    g_assert_true (procura_report_write (project, pdf, PROCURA_REPORT_PDF, &error));
+    g_assert_no_error (error);
+    g_assert_true (g_file_get_contents (pdf, &bytes, &len, NULL));
+    g_assert_true (len > 1000 && memcmp (bytes, "%PDF-", 5) == 0);
+  }
   procura_test_rmtree (dir);
 }
 

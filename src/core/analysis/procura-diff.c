@@ -28,13 +28,14 @@ procura_diff_kind_name (ProcuraDiffKind kind)
 {
   switch (kind)
     {
+    /* N_(): the names stay English (JSON, CSV); a reader's copy translates them */
     case PROCURA_DIFF_ADDED:
-      return "added";
+      return N_("added");
     case PROCURA_DIFF_REMOVED:
-      return "removed";
+      return N_("removed");
     case PROCURA_DIFF_CHANGED:
     default:
-      return "changed";
+      return N_("changed");
     }
 }
 
