@@ -23,4 +23,18 @@ int       procura_test_run_cli       (const char * const *argv,
                                       char              **out,
                                       char              **err);
 
+/* Binds the text domain to the catalogues built in the build tree (build/po), for a test
+ * run with $LANGUAGE set. */
+void      procura_test_bind_build_catalogues (void);
+/* The path of the built catalogue of @lang (build/po/LANG/LC_MESSAGES/procura.mo). */
+char     *procura_test_catalogue_path (const char *lang);
+/* A sentence of the GNU .mo catalogue at @mo_path left in English in @text: a piece of
+ * an msgid (cut at its printf conversions and line breaks) of two words or more, that
+ * the translation changes and that no translation contains, found in @text. NULL when
+ * none is; @pieces (if not NULL) gets how many pieces were looked for. Fails the test
+ * when the catalogue cannot be read. */
+char     *procura_test_english_left  (const char *mo_path,
+                                      const char *text,
+                                      guint      *pieces);
+
 G_END_DECLS

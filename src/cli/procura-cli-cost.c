@@ -7,6 +7,8 @@
  */
 #include "config.h"
 
+#include <glib/gi18n.h>
+
 #include <math.h>
 
 #include <json-glib/json-glib.h>
@@ -30,14 +32,14 @@ print_text (GPtrArray *results)
 
       procura_cli_print ("%s\n", r->name);
       if (r->run_workload)
-        procura_cli_print ("  %.4g wall-clock hours per run\n", r->billed_hours);
+        procura_cli_print (_("  %.4g wall-clock hours per run\n"), r->billed_hours);
       else if (r->kind != PROCURA_CANDIDATE_API)
         {
           g_autofree char *u = NUM ("%.1f %%", 100.0 * r->utilization);
-          procura_cli_print ("  replicas %d, utilisation %s\n", r->replicas, u);
+          procura_cli_print (_("  replicas %d, utilisation %s\n"), r->replicas, u);
         }
       if (!r->feasible)
-        procura_cli_print ("  NOT FEASIBLE: %s\n", r->infeasible_reason);
+        procura_cli_print (_("  NOT FEASIBLE: %s\n"), r->infeasible_reason);
       for (guint l = 0; l < PROCURA_COST_N_LINES; l++)
         if (procura_cost_result_line_applies (r, l))
           procura_cli_print ("  %-20s %14.2f\n", procura_cost_line_name (l), r->lines[l]);
@@ -45,16 +47,16 @@ print_text (GPtrArray *results)
       if (r->run_workload)
         {
           /* a run either completes at the target or not: the count is P(success) per run */
-          procura_cli_print ("  completed runs per run started %.4g (success probability)\n", r->accepted_outputs);
-          procura_cli_print ("  cost per completed run %s\n", each);
+          procura_cli_print (_("  completed runs per run started %.4g (success probability)\n"), r->accepted_outputs);
+          procura_cli_print (_("  cost per completed run %s\n"), each);
         }
       else
         {
-          procura_cli_print ("  accepted outputs %14.0f\n", r->accepted_outputs);
-          procura_cli_print ("  cost per accepted output %s (%s per 1k)\n", each, per_k);
+          procura_cli_print (_("  accepted outputs %14.0f\n"), r->accepted_outputs);
+          procura_cli_print (_("  cost per accepted output %s (%s per 1k)\n"), each, per_k);
         }
       for (guint k = 0; r->notes != NULL && k < r->notes->len; k++)
-        procura_cli_print ("  note: %s\n", (const char *) g_ptr_array_index (r->notes, k));
+        procura_cli_print (_("  note: %s\n"), (const char *) g_ptr_array_index (r->notes, k));
     }
 }
 
@@ -73,12 +75,12 @@ procura_cli_cost (int    argc,
   g_autoptr(GError) error = NULL;
   g_autofree char *base = NULL;
 
-  g_option_context_set_summary (context, "Evaluates the cost model on explicit inputs.");
+  g_option_context_set_summary (context, _("Evaluates the cost model on explicit inputs."));
   g_option_context_add_main_entries (context, entries, NULL);
   if (!procura_cli_parse (context, &argc, &argv))
     return PROCURA_EXIT_USAGE;
   if (argc != 2)
-    return procura_cli_fail ("cost", PROCURA_EXIT_USAGE, "usage: procura cost INPUTS.json [--json]");
+    return procura_cli_fail ("cost", PROCURA_EXIT_USAGE, _("usage: procura cost INPUTS.json [--json]"));
 
   base = g_path_get_basename (argv[1]);
   /* core reads the file (a regular file only, the strict JSON reader): never the CLI */

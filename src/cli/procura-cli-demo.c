@@ -4,6 +4,8 @@
  */
 #include "config.h"
 
+#include <glib/gi18n.h>
+
 #include <json-glib/json-glib.h>
 
 #include "procura-cli.h"
@@ -24,14 +26,14 @@ procura_cli_demo (int    argc,
   g_autoptr (GError) error = NULL;
 
   g_option_context_set_summary (context,
-                                "Writes the bundled demo project: a complete decision with "
+                                _("Writes the bundled demo project: a complete decision with "
                                 "ILLUSTRATIVE data (not real prices or measurements). "
-                                "Reproducible with SOURCE_DATE_EPOCH.");
+                                "Reproducible with SOURCE_DATE_EPOCH."));
   g_option_context_add_main_entries (context, entries, NULL);
   if (!procura_cli_parse (context, &argc, &argv))
     return PROCURA_EXIT_USAGE;
   if (argc != 2)
-    return procura_cli_fail ("demo", PROCURA_EXIT_USAGE, "usage: procura demo PROJECT.procura [--json]");
+    return procura_cli_fail ("demo", PROCURA_EXIT_USAGE, _("usage: procura demo PROJECT.procura [--json]"));
 
   if (!procura_demo_write (argv[1], &error))
     return procura_cli_fail ("demo", PROCURA_EXIT_BAD_INPUT, "%s", error->message);
@@ -57,6 +59,6 @@ procura_cli_demo (int    argc,
       g_print ("%s\n", text);
     }
   else
-    procura_cli_print ("Wrote the demo project (illustrative data) to %s\n", argv[1]);
+    procura_cli_print (_("Wrote the demo project (illustrative data) to %s\n"), argv[1]);
   return PROCURA_EXIT_OK;
 }

@@ -33,7 +33,7 @@ procura_cli_diff (int    argc,
     return PROCURA_EXIT_USAGE;
   if (argc != 3)
     return procura_cli_fail ("diff", PROCURA_EXIT_USAGE,
-                             "expected two project files (OLD.procura NEW.procura), got %d", argc - 1);
+                             _("expected two project files (OLD.procura NEW.procura), got %d"), argc - 1);
 
   diff = procura_diff_files (argv[1], argv[2], &error);
   if (diff == NULL)

@@ -39,15 +39,15 @@ procura_cli_export (int    argc,
   g_autofree char *text = NULL;
   g_autofree char *out_path = NULL;
 
-  g_option_context_set_summary (context, "Writes the whole decision as one JSON document "
-                                         "(data/schemas/decision.schema.json; see docs/cli.md).");
+  g_option_context_set_summary (context, _("Writes the whole decision as one JSON document "
+                                         "(data/schemas/decision.schema.json; see docs/cli.md)."));
   g_option_context_add_main_entries (context, entries, NULL);
   if (!procura_cli_parse (context, &argc, &argv))
     return PROCURA_EXIT_USAGE;
   out_path = output;
   if (argc != 2)
     return procura_cli_fail ("export", PROCURA_EXIT_USAGE,
-                             "usage: procura export PROJECT.procura [--output FILE.json] [--with-samples]");
+                             _("usage: procura export PROJECT.procura [--output FILE.json] [--with-samples]"));
   if (out_path != NULL && procura_cli_check_output ("export", out_path, argv[1]) != PROCURA_EXIT_OK)
     return PROCURA_EXIT_USAGE;
 
@@ -92,18 +92,18 @@ procura_cli_apply (int    argc,
   g_autoptr (GError) error = NULL;
   gboolean created = FALSE;
 
-  g_option_context_set_summary (context, "Replaces the contents of a project (created when absent) with a "
+  g_option_context_set_summary (context, _("Replaces the contents of a project (created when absent) with a "
                                          "decision document, after checking all of it; on any error nothing "
-                                         "is changed.");
+                                         "is changed."));
   g_option_context_add_main_entries (context, entries, NULL);
   if (!procura_cli_parse (context, &argc, &argv))
     return PROCURA_EXIT_USAGE;
   if (argc != 3)
-    return procura_cli_fail ("apply", PROCURA_EXIT_USAGE, "usage: procura apply PROJECT.procura FILE.json");
+    return procura_cli_fail ("apply", PROCURA_EXIT_USAGE, _("usage: procura apply PROJECT.procura FILE.json"));
 
   project = procura_decision_doc_load (argv[2], &error);
   if (project == NULL)
-    return procura_cli_fail ("apply", PROCURA_EXIT_BAD_INPUT, "%s\nNothing was changed.", error->message);
+    return procura_cli_fail ("apply", PROCURA_EXIT_BAD_INPUT, _("%s\nNothing was changed."), error->message);
 
   if (g_file_test (argv[1], G_FILE_TEST_EXISTS))
     store = procura_store_open (argv[1], PROCURA_STORE_OPEN_WRITABLE, &error);
@@ -126,7 +126,7 @@ procura_cli_apply (int    argc,
           g_unlink (wal);
           g_unlink (shm);
         }
-      return procura_cli_fail ("apply", PROCURA_EXIT_BAD_INPUT, "%s: %s\nNothing was changed.", argv[1],
+      return procura_cli_fail ("apply", PROCURA_EXIT_BAD_INPUT, _("%s: %s\nNothing was changed."), argv[1],
                                error->message);
     }
   if (json)

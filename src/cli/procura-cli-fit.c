@@ -176,15 +176,15 @@ print_text (const ProcuraModelShape *m,
             const char              *gpu_name,
             const ProcuraFitResult  *res)
 {
-  procura_cli_print (_("%s on %s, TP %d × PP %d, context %" G_GINT64_FORMAT ", concurrency %" G_GINT64_FORMAT "\n"),
-           m->id ? m->id : "model", gpu_name, res->tp, res->pp, res->context_tokens,
-           res->concurrency);
+  procura_cli_print (_("%s on %s, TP %d × PP %d, context %lld, concurrency %lld\n"),
+           m->id ? m->id : "model", gpu_name, res->tp, res->pp, (long long) res->context_tokens,
+           (long long) res->concurrency);
   for (int i = 0; i < PROCURA_FIT_N_PARTS; i++)
     procura_cli_print ("  %-13s %9.2f GiB%s\n", res->parts[i].id, res->parts[i].bytes / PROCURA_GIB,
              res->parts[i].estimate ? _(" (estimate)") : "");
-  procura_cli_print (_("  KV cache: %.0f bytes/token per GPU, %" G_GINT64_FORMAT " tokens, max concurrency %.2f, "
-             "max context %" G_GINT64_FORMAT "\n"),
-           res->kv_bytes_per_token, res->kv_tokens, res->max_concurrency, res->max_context);
+  procura_cli_print (_("  KV cache: %.0f bytes/token per GPU, %lld tokens, max concurrency %.2f, "
+             "max context %lld\n"),
+           res->kv_bytes_per_token, (long long) res->kv_tokens, res->max_concurrency, (long long) res->max_context);
   procura_cli_print (_("  engine rules: %s\n"), res->engine_rules);
   if (res->fits)
     procura_cli_print ("  %s\n", res->limit_text);   /* "fits: N tokens in the KV pool, ..." */
@@ -520,9 +520,9 @@ procura_cli_fit (int    argc,
       replicas = gpus / (tp * pp);
     }
   if (context < 1)
-    return procura_cli_fail (CMD, PROCURA_EXIT_USAGE, _("--context: %" G_GINT64_FORMAT " is not a positive number of tokens"), context);
+    return procura_cli_fail (CMD, PROCURA_EXIT_USAGE, _("--context: %lld is not a positive number of tokens"), (long long) context);
   if (concurrency < 1)
-    return procura_cli_fail (CMD, PROCURA_EXIT_USAGE, _("--concurrency: %" G_GINT64_FORMAT " is not a positive integer"), concurrency);
+    return procura_cli_fail (CMD, PROCURA_EXIT_USAGE, _("--concurrency: %lld is not a positive integer"), (long long) concurrency);
   if (procura_is_set (util) && !(util > 0 && util <= 1))
     return procura_cli_fail (CMD, PROCURA_EXIT_USAGE, _("--util: %g is not in (0, 1]"), util);
   if (procura_is_set (mem_fraction) && !(mem_fraction > 0 && mem_fraction <= 1))
@@ -532,7 +532,7 @@ procura_cli_fit (int    argc,
   if (block_size < 0)
     return procura_cli_fail (CMD, PROCURA_EXIT_USAGE, _("--block-size: %d is not a positive integer"), block_size);
   if (max_batched < 0)
-    return procura_cli_fail (CMD, PROCURA_EXIT_USAGE, _("--max-batched-tokens: %" G_GINT64_FORMAT " is not a positive integer"), max_batched);
+    return procura_cli_fail (CMD, PROCURA_EXIT_USAGE, _("--max-batched-tokens: %lld is not a positive integer"), (long long) max_batched);
   if (procura_is_set (gpu_gib) && !(gpu_gib > 0 && isfinite (gpu_gib)))
     return procura_cli_fail (CMD, PROCURA_EXIT_USAGE, _("--gpu-memory-gib: %g is not a positive number"), gpu_gib);
   if (procura_is_set (pool_gib) && !(pool_gib >= 0 && isfinite (pool_gib)))
@@ -655,7 +655,7 @@ procura_cli_fit (int    argc,
     print_text (m, gpu_name, &res);
   if (plan_file != NULL)
     {
-      g_autofree char *plan_name = g_strdup_printf ("%s on %s", m->id ? m->id : model_spec, gpu_name);
+      g_autofree char *plan_name = g_strdup_printf (_("%s on %s"), m->id ? m->id : model_spec, gpu_name);
 
       if (!write_plan (plan_file, &res, plan_name, &error))
         return procura_cli_fail (CMD, PROCURA_EXIT_BAD_INPUT, "%s: %s", plan_file, error->message);
@@ -752,13 +752,13 @@ procura_cli_fit (int    argc,
       if (!json && n_starts > 1)
         {
           if (log_start > 0)
-            g_print (_("Engine log: start %d of %u (chosen with --start)%s\n"), chosen + 1, n_starts,
+            procura_cli_print (_("Engine log: start %d of %u (chosen with --start)%s\n"), chosen + 1, n_starts,
                      successful ? "" : _(", a start that failed"));
           else if (successful)
-            g_print (_("Engine log: start %d of %u, the last successful one (--start N chooses another)\n"),
+            procura_cli_print (_("Engine log: start %d of %u, the last successful one (--start N chooses another)\n"),
                      chosen + 1, n_starts);
           else
-            g_print (_("Engine log: start %d of %u; no start succeeded (--start N chooses another)\n"),
+            procura_cli_print (_("Engine log: start %d of %u; no start succeeded (--start N chooses another)\n"),
                      chosen + 1, n_starts);
         }
       rows = procura_fit_reconcile (log, &r, NULL, NULL, &error);

@@ -4,6 +4,8 @@
  */
 #include "config.h"
 
+#include <glib/gi18n.h>
+
 #include <json-glib/json-glib.h>
 
 #include "procura-cli.h"
@@ -51,14 +53,14 @@ procura_cli_new (int    argc,
   g_autoptr (ProcuraStore) store = NULL;
   g_autoptr (ProcuraProject) project = NULL;
 
-  g_option_context_set_summary (context, "Creates an empty project file (never overwrites one).");
+  g_option_context_set_summary (context, _("Creates an empty project file (never overwrites one)."));
   g_option_context_add_main_entries (context, entries, NULL);
   if (!procura_cli_parse (context, &argc, &argv))
     return PROCURA_EXIT_USAGE;
   if (argc != 2)
-    return procura_cli_fail ("new", PROCURA_EXIT_USAGE, "usage: procura new PROJECT.procura [--title T] [--json]");
+    return procura_cli_fail ("new", PROCURA_EXIT_USAGE, _("usage: procura new PROJECT.procura [--title T] [--json]"));
   if (title != NULL && *title == '\0')
-    return procura_cli_fail ("new", PROCURA_EXIT_USAGE, "--title must not be empty");
+    return procura_cli_fail ("new", PROCURA_EXIT_USAGE, _("--title must not be empty"));
 
   store = procura_store_create (argv[1], title, &error);
   if (store == NULL)
@@ -70,6 +72,6 @@ procura_cli_new (int    argc,
   if (json)
     print_created (argv[1], project->title, FALSE);
   else
-    procura_cli_print ("Created %s (“%s”)\n", argv[1], project->title);
+    procura_cli_print (_("Created %s (“%s”)\n"), argv[1], project->title);
   return PROCURA_EXIT_OK;
 }

@@ -119,11 +119,11 @@ print_table (const ProcuraProbeReport *report)
     {
       JsonObject *d = g_ptr_array_index (report->devices, i);
 
-      procura_cli_print (_("GPU %" G_GINT64_FORMAT "  %s  cc %s  %" G_GINT64_FORMAT " SMs  %.2f GiB total, %.2f GiB free  MIG %s\n"),
-               json_object_get_int_member_with_default (d, "index", -1),
+      procura_cli_print (_("GPU %lld  %s  cc %s  %lld SMs  %.2f GiB total, %.2f GiB free  MIG %s\n"),
+               (long long) json_object_get_int_member_with_default (d, "index", -1),
                safe_member (keep, d, "name", "?"),
                safe_member (keep, d, "cc", "?"),
-               json_object_get_int_member_with_default (d, "sms", -1),
+               (long long) json_object_get_int_member_with_default (d, "sms", -1),
                gib (d, "total_bytes"), gib (d, "free_bytes"),
                safe_member (keep, d, "mig_mode", "unknown"));
     }
@@ -141,19 +141,19 @@ print_table (const ProcuraProbeReport *report)
           if (n != NULL && JSON_NODE_HOLDS_OBJECT (n))
             failed = json_node_get_object (n);
           if (failed == NULL)
-            procura_cli_print (_("fit        GPU %" G_GINT64_FORMAT ": fits, headroom %.2f GiB, largest free block %.2f GiB, %" G_GINT64_FORMAT " more KV blocks\n"),
-                     dev, gib (r, "headroom_bytes"), gib (r, "largest_free_block_bytes"),
-                     json_object_get_int_member_with_default (r, "extra_kv_blocks", 0));
+            procura_cli_print (_("fit        GPU %lld: fits, headroom %.2f GiB, largest free block %.2f GiB, %lld more KV blocks\n"),
+                     (long long) dev, gib (r, "headroom_bytes"), gib (r, "largest_free_block_bytes"),
+                     (long long) json_object_get_int_member_with_default (r, "extra_kv_blocks", 0));
           else
-            procura_cli_print (_("fit        GPU %" G_GINT64_FORMAT ": does not fit: %s (%s, %.2f GiB) failed, %.2f GiB missing\n"),
-                     dev, safe_member (keep, failed, "name", "?"),
+            procura_cli_print (_("fit        GPU %lld: does not fit: %s (%s, %.2f GiB) failed, %.2f GiB missing\n"),
+                     (long long) dev, safe_member (keep, failed, "name", "?"),
                      safe_member (keep, failed, "kind", "?"),
                      gib (failed, "bytes"), gib (r, "missing_bytes"));
         }
       else if (g_str_equal (test, "decode-floor"))
         {
           if (dev >= 0)
-            procura_cli_print (_("floor      GPU %" G_GINT64_FORMAT ": %.3f ms per decode step\n"), dev,
+            procura_cli_print (_("floor      GPU %lld: %.3f ms per decode step\n"), (long long) dev,
                      json_object_get_double_member_with_default (r, "step_seconds", NAN) * 1e3);
           else
             procura_cli_print (_("floor      replica: %.3f ms per step, %.1f tokens/s per sequence\n"),
@@ -401,12 +401,12 @@ print_fleet (JsonObject *summary)
   JsonNode *slowest = json_object_get_member (summary, "slowest_read");
   guint i;
 
-  procura_cli_print (_("Fleet: %" G_GINT64_FORMAT " hosts, %" G_GINT64_FORMAT " ran, %" G_GINT64_FORMAT " failed\n"),
-           json_object_get_int_member (summary, "hosts"), json_object_get_int_member (summary, "ran"),
-           json_object_get_int_member (summary, "failed"));
+  procura_cli_print (_("Fleet: %lld hosts, %lld ran, %lld failed\n"),
+           (long long) json_object_get_int_member (summary, "hosts"), (long long) json_object_get_int_member (summary, "ran"),
+           (long long) json_object_get_int_member (summary, "failed"));
   if (json_object_get_boolean_member (summary, "with_plan"))
-    procura_cli_print (_("The plan fits on %" G_GINT64_FORMAT " of %" G_GINT64_FORMAT " nodes that ran\n"),
-             json_object_get_int_member (summary, "fit"), json_object_get_int_member (summary, "ran"));
+    procura_cli_print (_("The plan fits on %lld of %lld nodes that ran\n"),
+             (long long) json_object_get_int_member (summary, "fit"), (long long) json_object_get_int_member (summary, "ran"));
   procura_cli_print ("%-24s %-14s %4s  %-5s %-14s %s\n", _("host"), _("status"), _("GPUs"), _("fits"),
            _("headroom"), _("read GB/s"));
   for (i = 0; i < json_array_get_length (nodes); i++)
@@ -441,9 +441,9 @@ print_fleet (JsonObject *summary)
     {
       JsonObject *o = json_node_get_object (slowest);
 
-      procura_cli_print (_("Slowest HBM read bandwidth: %.1f GB/s on %s GPU %" G_GINT64_FORMAT "\n"),
+      procura_cli_print (_("Slowest HBM read bandwidth: %.1f GB/s on %s GPU %lld\n"),
                json_object_get_double_member (o, "gbps"), safe_member (keep, o, "host", "?"),
-               json_object_get_int_member (o, "device"));
+               (long long) json_object_get_int_member (o, "device"));
     }
   for (i = 0; i < json_array_get_length (failed); i++)
     {

@@ -37,12 +37,12 @@ procura_cli_report (int    argc,
   if (!procura_cli_parse (context, &argc, &argv))
     return PROCURA_EXIT_USAGE;
   if (argc != 2)
-    return procura_cli_fail ("report", PROCURA_EXIT_USAGE, "expected one project file, got %d arguments", argc - 1);
+    return procura_cli_fail ("report", PROCURA_EXIT_USAGE, _("expected one project file, got %d arguments"), argc - 1);
   if (output == NULL)
-    return procura_cli_fail ("report", PROCURA_EXIT_USAGE, "--output FILE is required");
+    return procura_cli_fail ("report", PROCURA_EXIT_USAGE, _("--output FILE is required"));
   if (!procura_report_format_from_path (output, &format))
     return procura_cli_fail ("report", PROCURA_EXIT_USAGE,
-                             "%s: the output must end in .pdf, .md or .csv", output);
+                             _("%s: the output must end in .pdf, .md or .csv"), output);
 
   if (procura_cli_check_output ("report", output, argv[1]) != PROCURA_EXIT_OK
       || (since_path != NULL && procura_cli_check_output ("report", output, since_path) != PROCURA_EXIT_OK))
@@ -61,7 +61,7 @@ procura_cli_report (int    argc,
       if (since_store != NULL)
         since = procura_store_load_project (since_store, PROCURA_STORE_LOAD_SLO_SAMPLES, &error);
       if (since == NULL)
-        return procura_cli_fail ("report", PROCURA_EXIT_BAD_INPUT, "--since %s: %s", since_path, error->message);
+        return procura_cli_fail ("report", PROCURA_EXIT_BAD_INPUT, _("--since %s: %s"), since_path, error->message);
     }
 
   {

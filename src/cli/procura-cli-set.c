@@ -105,18 +105,18 @@ procura_cli_set (int    argc,
   int status = PROCURA_EXIT_OK;
   guint failures = 0;
 
-  g_option_context_set_summary (context, "Sets fields of a project, all in one transaction or none. "
+  g_option_context_set_summary (context, _("Sets fields of a project, all in one transaction or none. "
                                          "KEY is TABLE.COLUMN (project, brief, assumptions, decision) or "
                                          "TABLE.NAME.COLUMN (candidate, quote, checklist, ops_test; NAME is "
-                                         "the row's name or id); VALUE null clears. See docs/cli.md.");
+                                         "the row's name or id); VALUE null clears. See docs/cli.md."));
   g_option_context_add_main_entries (context, entries, NULL);
   if (!procura_cli_parse (context, &argc, &argv))
     return PROCURA_EXIT_USAGE;
   if (argc < 3)
-    return procura_cli_fail ("set", PROCURA_EXIT_USAGE, "usage: procura set PROJECT.procura KEY=VALUE…");
+    return procura_cli_fail ("set", PROCURA_EXIT_USAGE, _("usage: procura set PROJECT.procura KEY=VALUE…"));
   for (int i = 2; i < argc; i++)
     if (strchr (argv[i], '=') == NULL)
-      return procura_cli_fail ("set", PROCURA_EXIT_USAGE, "“%s”: expected KEY=VALUE", argv[i]);
+      return procura_cli_fail ("set", PROCURA_EXIT_USAGE, _("“%s”: expected KEY=VALUE"), argv[i]);
 
   store = open_project ("set", argv[1], TRUE, &project, &status);
   if (store == NULL)
@@ -161,9 +161,9 @@ procura_cli_set (int    argc,
       g_ptr_array_add (keys, g_steal_pointer (&key));
     }
   if (failures > 0)
-    return procura_cli_fail ("set", PROCURA_EXIT_BAD_INPUT, "nothing was changed");
+    return procura_cli_fail ("set", PROCURA_EXIT_BAD_INPUT, _("nothing was changed"));
   if (!write_dirty (store, project, dirty, &error))
-    return procura_cli_fail ("set", PROCURA_EXIT_BAD_INPUT, "%s (nothing was changed)", error->message);
+    return procura_cli_fail ("set", PROCURA_EXIT_BAD_INPUT, _("%s (nothing was changed)"), error->message);
   if (json)
     {
       g_autoptr (JsonBuilder) b = json_builder_new ();
@@ -264,13 +264,13 @@ procura_cli_get (int    argc,
   GetOut out = { NULL, text };
   int status = PROCURA_EXIT_OK;
 
-  g_option_context_set_summary (context, "Prints fields of a project: the given keys, or every settable "
-                                         "field as KEY=VALUE lines that `procura set` takes back.");
+  g_option_context_set_summary (context, _("Prints fields of a project: the given keys, or every settable "
+                                         "field as KEY=VALUE lines that `procura set` takes back."));
   g_option_context_add_main_entries (context, entries, NULL);
   if (!procura_cli_parse (context, &argc, &argv))
     return PROCURA_EXIT_USAGE;
   if (argc < 2)
-    return procura_cli_fail ("get", PROCURA_EXIT_USAGE, "usage: procura get PROJECT.procura [KEY…] [--json]");
+    return procura_cli_fail ("get", PROCURA_EXIT_USAGE, _("usage: procura get PROJECT.procura [KEY…] [--json]"));
 
   store = open_project ("get", argv[1], FALSE, &project, &status);
   if (store == NULL)
@@ -340,13 +340,13 @@ candidate_add (int    argc,
   int status = PROCURA_EXIT_OK;
   gint64 id = 0;
 
-  g_option_context_set_summary (context, "Adds a candidate (its other fields: procura set).");
+  g_option_context_set_summary (context, _("Adds a candidate (its other fields: procura set)."));
   g_option_context_add_main_entries (context, entries, NULL);
   if (!procura_cli_parse (context, &argc, &argv))
     status = PROCURA_EXIT_USAGE;
   else if (argc != 3)
     status = procura_cli_fail ("candidate add", PROCURA_EXIT_USAGE,
-                               "usage: procura candidate add PROJECT.procura NAME [options]");
+                               _("usage: procura candidate add PROJECT.procura NAME [options]"));
   if (status == PROCURA_EXIT_OK)
     store = open_project ("candidate add", argv[1], TRUE, &project, &status);
   if (store != NULL)
@@ -355,7 +355,7 @@ candidate_add (int    argc,
                                   : PROCURA_CANDIDATE_GPU;
       if (!procura_field_set (procura_field_lookup (PROCURA_FIELD_TABLE_CANDIDATE, "name"), project, c,
                               argv[2], &error))
-        status = procura_cli_fail ("candidate add", PROCURA_EXIT_BAD_INPUT, "NAME: %s", error->message);
+        status = procura_cli_fail ("candidate add", PROCURA_EXIT_BAD_INPUT, _("NAME: %s"), error->message);
       for (gsize i = 0; status == PROCURA_EXIT_OK && i < G_N_ELEMENTS (sets); i++)
         {
           const ProcuraField *field = procura_field_lookup (PROCURA_FIELD_TABLE_CANDIDATE, sets[i].column);
@@ -397,7 +397,7 @@ candidate_add (int    argc,
           print_json (b);
         }
       else
-        procura_cli_print (_("Added candidate “%s” (id %" G_GINT64_FORMAT ")\n"), c->name, id);
+        procura_cli_print (_("Added candidate “%s” (id %lld)\n"), c->name, (long long) id);
     }
   for (gsize i = 0; i < G_N_ELEMENTS (sets); i++)
     g_free (*sets[i].value);
@@ -424,14 +424,14 @@ candidate_remove (int    argc,
   gint64 token = 0;
   int status = PROCURA_EXIT_OK;
 
-  g_option_context_set_summary (context, "Removes a candidate with its runs, tests and answers, as the app's "
-                                         "deletion does: undoable, the undo token is printed.");
+  g_option_context_set_summary (context, _("Removes a candidate with its runs, tests and answers, as the app's "
+                                         "deletion does: undoable, the undo token is printed."));
   g_option_context_add_main_entries (context, entries, NULL);
   if (!procura_cli_parse (context, &argc, &argv))
     return PROCURA_EXIT_USAGE;
   if (argc != 3)
     return procura_cli_fail ("candidate remove", PROCURA_EXIT_USAGE,
-                             "usage: procura candidate remove PROJECT.procura NAME");
+                             _("usage: procura candidate remove PROJECT.procura NAME"));
   store = open_project ("candidate remove", argv[1], TRUE, &project, &status);
   if (store == NULL)
     return status;
@@ -456,7 +456,7 @@ candidate_remove (int    argc,
       print_json (b);
     }
   else
-    procura_cli_print (_("Removed candidate “%s” (undo token %" G_GINT64_FORMAT ")\n"), c->name, token);
+    procura_cli_print (_("Removed candidate “%s” (undo token %lld)\n"), c->name, (long long) token);
   return PROCURA_EXIT_OK;
 }
 
@@ -469,5 +469,5 @@ procura_cli_candidate (int    argc,
   if (argc >= 2 && g_str_equal (argv[1], "remove"))
     return candidate_remove (argc - 1, argv + 1);
   return procura_cli_fail ("candidate", PROCURA_EXIT_USAGE,
-                           "usage: procura candidate add|remove PROJECT.procura NAME [options]");
+                           _("usage: procura candidate add|remove PROJECT.procura NAME [options]"));
 }

@@ -4,6 +4,8 @@
  */
 #include "config.h"
 
+#include <glib/gi18n.h>
+
 #include <math.h>
 
 #include <json-glib/json-glib.h>
@@ -38,22 +40,22 @@ procura_cli_summary (int    argc,
   ProcuraAnalysisOptions options;
   int status = PROCURA_EXIT_OK;
 
-  g_option_context_set_summary (context, "Per candidate: capacity at the latency target, cost per accepted "
+  g_option_context_set_summary (context, _("Per candidate: capacity at the latency target, cost per accepted "
                                          "output and its breakdown, warnings; the ranking and the "
-                                         "recommendation.");
+                                         "recommendation."));
   g_option_context_add_main_entries (context, entries, NULL);
   if (!procura_cli_parse (context, &argc, &argv))
     return PROCURA_EXIT_USAGE;
   if (argc != 2)
     {
       g_free (metric);
-      return procura_cli_fail ("summary", PROCURA_EXIT_USAGE, "usage: procura summary PROJECT.procura [--json]");
+      return procura_cli_fail ("summary", PROCURA_EXIT_USAGE, _("usage: procura summary PROJECT.procura [--json]"));
     }
   if (metric != NULL && g_strcmp0 (metric, "ttft") != 0 && g_strcmp0 (metric, "tpot") != 0 &&
       g_strcmp0 (metric, "itl") != 0 && g_strcmp0 (metric, "e2e") != 0 &&
       g_strcmp0 (metric, "tpot_incl_first") != 0)
     {
-      status = procura_cli_fail ("summary", PROCURA_EXIT_USAGE, "--metric: expected ttft, tpot, itl or e2e, got “%s”",
+      status = procura_cli_fail ("summary", PROCURA_EXIT_USAGE, _("--metric: expected ttft, tpot, itl or e2e, got “%s”"),
                                  metric);
       g_free (metric);
       return status;
@@ -61,7 +63,7 @@ procura_cli_summary (int    argc,
   if (!isnan (percentile) && !(percentile >= 0 && percentile <= 100))
     {
       g_free (metric);
-      return procura_cli_fail ("summary", PROCURA_EXIT_USAGE, "--percentile: expected a number from 0 to 100");
+      return procura_cli_fail ("summary", PROCURA_EXIT_USAGE, _("--percentile: expected a number from 0 to 100"));
     }
 
   store = procura_store_open (argv[1], PROCURA_STORE_OPEN_READ_ONLY, &error);

@@ -635,10 +635,10 @@ figure_memory (Fig *f)
     g_autofree char *ctx = NULL;
     ctx = procura_chart_format_value ((double) req.context_tokens, PROCURA_UNIT_TOKENS);
     sub = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
-                                        "Per GPU, %s at %s context × %" G_GINT64_FORMAT " sequence; striped: estimates",
-                                        "Per GPU, %s at %s context × %" G_GINT64_FORMAT " sequences; striped: estimates",
+                                        "Per GPU, %s at %s context × %lld sequence; striped: estimates",
+                                        "Per GPU, %s at %s context × %lld sequences; striped: estimates",
                                         (gulong) req.concurrency),
-                           model && model->id ? model->id : _("no model"), ctx, req.concurrency);
+                           model && model->id ? model->id : _("no model"), ctx, (long long) req.concurrency);
   }
   chart = chart_new (f, _("Memory fit per candidate"), sub);
   procura_chart_set_orientation (chart, PROCURA_ORIENTATION_HORIZONTAL);

@@ -242,10 +242,10 @@ run_row (ProcuraBenchmarksPage *self,
             continue;
           if (source == PROCURA_SOURCE_RECOMPUTED)
             /* Translators: a metric and how its figures were obtained, e.g. "TTFT, recomputed from 300 samples" */
-            title = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s, recomputed from %" G_GINT64_FORMAT " sample",
-                                                  "%s, recomputed from %" G_GINT64_FORMAT " samples",
+            title = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s, recomputed from %lld sample",
+                                                  "%s, recomputed from %lld samples",
                                                   (gulong) MAX (samples, 0)),
-                                     metric_label (metric), samples);
+                                     metric_label (metric), (long long) samples);
           else
             /* Translators: a metric whose figures are the file's own */
             title = g_strdup_printf (_("%s, as reported by the file"), metric_label (metric));

@@ -714,14 +714,6 @@ analysis_group (ProcuraDecisionPage *self,
   if (analysis->tipping_points != NULL && analysis->tipping_points->len > 0)
     {
       /* where #1 and #2 change places: one row per input */
-      static const struct { const char *id; const char *label; } inputs[] = {
-        { "gpu_price", N_("GPU price") },
-        { "api_price", N_("API price") },
-        { "utilization", N_("Utilisation") },
-        { "acceptance_rate", N_("Acceptance rate") },
-        { "latency_target_ms", N_("Latency target") },
-        { "demand_average", N_("Average demand") },
-      };
       GtkWidget *expander = adw_expander_row_new ();
 
       adw_preferences_row_set_title (ADW_PREFERENCES_ROW (expander), _("Tipping points"));
@@ -731,12 +723,9 @@ analysis_group (ProcuraDecisionPage *self,
         {
           const ProcuraTippingPoint *t = g_ptr_array_index (analysis->tipping_points, i);
           GtkWidget *row = adw_action_row_new ();
-          const char *label = t->input;
+          const char *label = procura_tipping_input_label (t->input);
           g_autofree char *title = NULL;
 
-          for (guint k = 0; k < G_N_ELEMENTS (inputs); k++)
-            if (g_strcmp0 (inputs[k].id, t->input) == 0)
-              label = _(inputs[k].label);
           /* Translators: an input, then the candidate it belongs to */
           title = t->candidate_name != NULL ? g_strdup_printf (_("%s of %s"), label, t->candidate_name)
                                             : g_strdup (label);

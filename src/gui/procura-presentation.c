@@ -226,21 +226,10 @@ procura_presentation_recommendation_slide (ProcuraProject                *projec
       slide_line (box, _("Tipping points"), "heading");
       for (guint i = 0; i < analysis->tipping_points->len && i < 3; i++)
         {
-          static const struct { const char *id; const char *label; } inputs[] = {
-            { "gpu_price", N_("GPU price") },
-            { "api_price", N_("API price") },
-            { "utilization", N_("Utilisation") },
-            { "acceptance_rate", N_("Acceptance rate") },
-            { "latency_target_ms", N_("Latency target") },
-            { "demand_average", N_("Average demand") },
-          };
           const ProcuraTippingPoint *t = g_ptr_array_index (analysis->tipping_points, i);
-          const char *input = t->input;
+          const char *input = procura_tipping_input_label (t->input);
           g_autofree char *line = NULL;
 
-          for (guint k = 0; k < G_N_ELEMENTS (inputs); k++)
-            if (g_strcmp0 (inputs[k].id, t->input) == 0)
-              input = _(inputs[k].label);
           line = g_strdup_printf ("• %s%s%s: %s", input,
                                                    t->candidate_name != NULL ? " · " : "",
                                                    t->candidate_name != NULL ? t->candidate_name : "",

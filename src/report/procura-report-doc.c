@@ -4,6 +4,8 @@
  */
 #include "config.h"
 
+#include <glib/gi18n-lib.h>
+
 #include <stdarg.h>
 
 #include "procura-report-doc.h"
@@ -104,7 +106,10 @@ procura_report_doc_table (ProcuraReportDoc   *doc,
   ProcuraBlock *b = procura_report_doc_add (doc, PROCURA_BLOCK_TABLE, caption);
 
   b->id = g_strdup (id);
-  b->header = g_strdupv ((char **) header);
+  /* the headings are marked with N_() where they are written: translated here */
+  b->header = g_new0 (char *, g_strv_length ((char **) header) + 1);
+  for (guint i = 0; header[i] != NULL; i++)
+    b->header[i] = g_strdup (_(header[i]));
   b->rows = g_ptr_array_new_with_free_func ((GDestroyNotify) g_strfreev);
   return b;
 }

@@ -8,6 +8,8 @@
  */
 #include "config.h"
 
+#include <glib/gi18n-lib.h>
+
 #include <cairo-pdf.h>
 #include <pango/pangocairo.h>
 
@@ -102,9 +104,10 @@ footer (Pen *pen)
   PangoLayout *layout;
 
   if (pen->total_pages > 0)
-    text = g_strdup_printf ("%s — page %d of %d", pen->title, pen->page, pen->total_pages);
+    /* TRANSLATORS: the footer: the title, the page, the pages */
+    text = g_strdup_printf (_("%s — page %d of %d"), pen->title, pen->page, pen->total_pages);
   else
-    text = g_strdup_printf ("%s — page %d", pen->title, pen->page);
+    text = g_strdup_printf (_("%s — page %d"), pen->title, pen->page);
   layout = make_layout (pen, text, 7.5, FALSE, FALSE, CONTENT_W);
   pango_layout_set_alignment (layout, PANGO_ALIGN_CENTER);
   cairo_save (pen->cr);
@@ -162,7 +165,7 @@ static void
 missing_block (Pen        *pen,
                const char *text)
 {
-  g_autofree char *full = g_strdup_printf ("Missing: %s", text);
+  g_autofree char *full = g_strdup_printf (_("Missing: %s"), text);
   PangoLayout *layout = make_layout (pen, full, 9.5, FALSE, TRUE, CONTENT_W - 16);
   double h = layout_height (layout);
 
@@ -434,7 +437,7 @@ title_block (Pen                *pen,
              const ProcuraBlock *b)
 {
   pen->y = MARGIN_T + 150;
-  text_block (pen, "Decision record", 12, FALSE, FALSE, 0, 6, FALSE);
+  text_block (pen, _("Decision record"), 12, FALSE, FALSE, 0, 6, FALSE);
   text_block (pen, b->text, 26, TRUE, FALSE, 0, 28, FALSE);
   if (b->rows != NULL)
     table_block (pen, b, TRUE);
@@ -543,7 +546,7 @@ procura_report_doc_write_pdf (const ProcuraReportDoc *doc,
 
   if (status != CAIRO_STATUS_SUCCESS)
     {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s: cannot write the PDF: %s",
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, _("%s: cannot write the PDF: %s"),
                    path, cairo_status_to_string (status));
       return FALSE;
     }

@@ -4,6 +4,8 @@
  */
 #include "config.h"
 
+#include <glib/gi18n-lib.h>
+
 #include <glib/gstdio.h>
 #include <math.h>
 #include <string.h>
@@ -64,12 +66,12 @@ candidate_kind_name (ProcuraCandidateKind kind)
   switch (kind)
     {
     case PROCURA_CANDIDATE_API:
-      return "model API";
+      return _("model API");
     case PROCURA_CANDIDATE_HYBRID:
-      return "hybrid (GPUs + API overflow)";
+      return _("hybrid (GPUs + API overflow)");
     case PROCURA_CANDIDATE_GPU:
     default:
-      return "GPU";
+      return _("GPU");
     }
 }
 
@@ -79,12 +81,12 @@ provisioning_name (ProcuraProvisioning p)
   switch (p)
     {
     case PROCURA_PROVISION_SCHEDULED:
-      return "scheduled";
+      return _("scheduled");
     case PROCURA_PROVISION_AUTOSCALED:
-      return "autoscaled";
+      return _("autoscaled");
     case PROCURA_PROVISION_ALWAYS_ON:
     default:
-      return "always-on";
+      return _("always-on");
     }
 }
 
@@ -101,7 +103,7 @@ decision_name (ProcuraProject *project)
   if (chosen == NULL)
     return NULL;
   if (overflow != NULL)
-    return g_strdup_printf ("Hybrid: %s + %s", or_dash (chosen->name), or_dash (overflow->name));
+    return g_strdup_printf (_("Hybrid: %s + %s"), or_dash (chosen->name), or_dash (overflow->name));
   return g_strdup (or_dash (chosen->name));
 }
 
@@ -114,14 +116,14 @@ add_title (ProcuraReportDoc *doc,
   g_autofree char *chosen = decision_name (project);
 
   title->rows = g_ptr_array_new_with_free_func ((GDestroyNotify) g_strfreev);
-  procura_block_add_pair (title, "Decision",
-                          chosen != NULL ? chosen : "No candidate chosen yet");
-  procura_block_add_pair (title, "Date", or_dash (project->decision.date));
-  procura_block_add_pair (title, "Approver", or_dash (project->decision.approver));
-  procura_block_add_pair (title, "Project created", or_dash (project->created));
-  procura_block_add_pair (title, "Generated", or_dash (doc->generated_at));
+  procura_block_add_pair (title, _("Decision"),
+                          chosen != NULL ? chosen : _("No candidate chosen yet"));
+  procura_block_add_pair (title, _("Date"), or_dash (project->decision.date));
+  procura_block_add_pair (title, _("Approver"), or_dash (project->decision.approver));
+  procura_block_add_pair (title, _("Project created"), or_dash (project->created));
+  procura_block_add_pair (title, _("Generated"), or_dash (doc->generated_at));
   if (project->illustrative)
-    procura_block_add_pair (title, "Data", "ILLUSTRATIVE — the bundled demo project, not real measurements or prices");
+    procura_block_add_pair (title, _("Data"), _("ILLUSTRATIVE — the bundled demo project, not real measurements or prices"));
 }
 
 static void
@@ -133,38 +135,38 @@ add_brief (ProcuraReportDoc *doc,
   ProcuraBlock *kv;
   g_autofree char *request = NULL, *target = NULL, *demand = NULL, *window = NULL;
 
-  procura_report_doc_heading (doc, 1, "Workload brief");
+  procura_report_doc_heading (doc, 1, _("Workload brief"));
   kv = procura_report_doc_keyvalue (doc);
   {
     g_autofree char *in = fmt_num (b->input_tokens, 0, NULL);
     g_autofree char *out = fmt_num (b->output_tokens, 0, NULL);
-    request = g_strdup_printf ("%s input tokens, %s output tokens", in, out);
+    request = g_strdup_printf (_("%s input tokens, %s output tokens"), in, out);
   }
   if (b->slo_metric != NULL && !isnan (b->slo_percentile) && !isnan (b->slo_threshold_ms))
-    target = g_strdup_printf ("p%g %s ≤ %g ms", b->slo_percentile, b->slo_metric, b->slo_threshold_ms);
+    target = g_strdup_printf (_("p%g %s ≤ %g ms"), b->slo_percentile, b->slo_metric, b->slo_threshold_ms);
   if (!isnan (b->demand_average) || !isnan (b->demand_peak))
     {
       g_autofree char *avg = fmt_num (b->demand_average, -1, NULL);
       g_autofree char *peak = fmt_num (b->demand_peak, -1, NULL);
-      demand = g_strdup_printf ("average %s req/s, peak %s req/s", avg, peak);
+      demand = g_strdup_printf (_("average %s req/s, peak %s req/s"), avg, peak);
     }
-  window = fmt_num (b->window_hours, -1, "hours");
+  window = fmt_num (b->window_hours, -1, _("hours"));
 
-  procura_block_add_pair (kv, "Workload type", or_dash (b->workload_type));
-  procura_block_add_pair (kv, "Model", or_dash (b->model_shape));
-  procura_block_add_pair (kv, "Request shape", request);
-  procura_block_add_pair (kv, "Success unit", or_dash (b->success_unit));
-  procura_block_add_pair (kv, "Latency target", or_dash (target));
-  procura_block_add_pair (kv, "Duty cycle", or_dash (b->duty_cycle));
-  procura_block_add_pair (kv, "Operating boundary", or_dash (b->operating_boundary));
-  procura_block_add_pair (kv, "Tooling", or_dash (b->tooling));
-  procura_block_add_pair (kv, "Demand", or_dash (demand));
-  procura_block_add_pair (kv, "Planning window", window);
+  procura_block_add_pair (kv, _("Workload type"), or_dash (b->workload_type));
+  procura_block_add_pair (kv, _("Model"), or_dash (b->model_shape));
+  procura_block_add_pair (kv, _("Request shape"), request);
+  procura_block_add_pair (kv, _("Success unit"), or_dash (b->success_unit));
+  procura_block_add_pair (kv, _("Latency target"), or_dash (target));
+  procura_block_add_pair (kv, _("Duty cycle"), or_dash (b->duty_cycle));
+  procura_block_add_pair (kv, _("Operating boundary"), or_dash (b->operating_boundary));
+  procura_block_add_pair (kv, _("Tooling"), or_dash (b->tooling));
+  procura_block_add_pair (kv, _("Demand"), or_dash (demand));
+  procura_block_add_pair (kv, _("Planning window"), window);
 
   if (missing[0] != NULL)
     {
       g_autofree char *list = g_strjoinv (", ", missing);
-      procura_report_doc_missing (doc, "the brief lacks %s; candidates are not ranked until it is complete.",
+      procura_report_doc_missing (doc, _("the brief lacks %s; candidates are not ranked until it is complete."),
                                   list);
     }
 }
@@ -179,33 +181,33 @@ add_assumptions (ProcuraReportDoc *doc,
   g_autofree char *retry = fmt_num (a->retry_rate, -1, NULL);
   g_autofree char *fail = fmt_num (a->failure_rate, -1, NULL);
   g_autofree char *head = fmt_num (a->headroom, -1, NULL);
-  g_autofree char *stale = fmt_num (a->stale_days, -1, "days");
+  g_autofree char *stale = fmt_num (a->stale_days, -1, _("days"));
 
-  procura_report_doc_heading (doc, 1, "Assumptions");
+  procura_report_doc_heading (doc, 1, _("Assumptions"));
   kv = procura_report_doc_keyvalue (doc);
-  procura_block_add_pair (kv, "Acceptance rate (share of outputs that pass)", acc);
-  procura_block_add_pair (kv, "Retry rate (extra attempts per request)", retry);
-  procura_block_add_pair (kv, "Failure rate (requests that error or time out)", fail);
-  procura_block_add_pair (kv, "Headroom on peak demand", head);
-  procura_block_add_pair (kv, "A price is stale after", stale);
-  procura_block_add_pair (kv, "Currency", or_dash (a->currency));
+  procura_block_add_pair (kv, _("Acceptance rate (share of outputs that pass)"), acc);
+  procura_block_add_pair (kv, _("Retry rate (extra attempts per request)"), retry);
+  procura_block_add_pair (kv, _("Failure rate (requests that error or time out)"), fail);
+  procura_block_add_pair (kv, _("Headroom on peak demand"), head);
+  procura_block_add_pair (kv, _("A price is stale after"), stale);
+  procura_block_add_pair (kv, _("Currency"), or_dash (a->currency));
   if (isnan (a->acceptance_rate))
-    procura_report_doc_missing (doc, "no acceptance rate: generated outputs would be counted as accepted.");
+    procura_report_doc_missing (doc, _("no acceptance rate: generated outputs would be counted as accepted."));
 }
 
 static void
 add_candidates (ProcuraReportDoc *doc,
                 ProcuraProject   *project)
 {
-  static const char *header[] = { "Candidate", "Kind", "GPUs / replica", "Provider",
-                                  "Pricing", "Region", "Engine, parallelism",
-                                  "Price per GPU-hour", "Price seen", "Provisioning", NULL };
+  static const char *header[] = { N_("Candidate"), N_("Kind"), N_("GPUs / replica"), N_("Provider"),
+                                  N_("Pricing"), N_("Region"), N_("Engine, parallelism"),
+                                  N_("Price per GPU-hour"), N_("Price seen"), N_("Provisioning"), NULL };
   ProcuraBlock *table;
 
-  procura_report_doc_heading (doc, 1, "Candidates");
+  procura_report_doc_heading (doc, 1, _("Candidates"));
   if (project->candidates->len == 0)
     {
-      procura_report_doc_missing (doc, "no candidates: add GPU offers or API routes to compare.");
+      procura_report_doc_missing (doc, _("no candidates: add GPU offers or API routes to compare."));
       return;
     }
   table = procura_report_doc_table (doc, "candidates", NULL, header);
@@ -220,12 +222,12 @@ add_candidates (ProcuraReportDoc *doc,
           engine = g_strdup_printf ("%s %s", or_dash (c->api_provider), or_dash (c->api_model));
           g_autofree char *pin = fmt_money (c->price_input_per_mtok, project->assumptions.currency);
           g_autofree char *pout = fmt_money (c->price_output_per_mtok, project->assumptions.currency);
-          price = g_strdup_printf ("in %s / out %s per Mtok", pin, pout);
+          price = g_strdup_printf (_("in %s / out %s per Mtok"), pin, pout);
         }
       else
         {
           gpus = g_strdup_printf ("%d × %s", c->gpus_per_replica, or_dash (c->gpu_name));
-          engine = g_strdup_printf ("%s, TP %d PP %d", or_dash (c->engine), c->tp, c->pp);
+          engine = g_strdup_printf (_("%s, TP %d PP %d"), or_dash (c->engine), c->tp, c->pp);
           price = fmt_money (c->price_per_gpu_hour, project->assumptions.currency);
         }
       {
@@ -243,15 +245,15 @@ static void
 add_quotes (ProcuraReportDoc *doc,
             ProcuraProject   *project)
 {
-  static const char *header[] = { "Provider", "SKU", "GPU", "GPUs", "Price per hour",
-                                  "Per GPU-hour", "Pricing", "Region", "Seen", "Age",
-                                  "Source", NULL };
+  static const char *header[] = { N_("Provider"), N_("SKU"), N_("GPU"), N_("GPUs"), N_("Price per hour"),
+                                  N_("Per GPU-hour"), N_("Pricing"), N_("Region"), N_("Seen"), N_("Age"),
+                                  N_("Source"), NULL };
   ProcuraBlock *table;
 
-  procura_report_doc_heading (doc, 2, "Quotes");
+  procura_report_doc_heading (doc, 2, _("Quotes"));
   if (project->quotes->len == 0)
     {
-      procura_report_doc_missing (doc, "no price quotes imported: prices were typed in.");
+      procura_report_doc_missing (doc, _("no price quotes imported: prices were typed in."));
       return;
     }
   table = procura_report_doc_table (doc, "quotes", NULL, header);
@@ -262,9 +264,10 @@ add_quotes (ProcuraReportDoc *doc,
       g_autofree char *price = fmt_money (q->price_per_hour, q->currency);
       g_autofree char *per_gpu = fmt_money (procura_quote_price_per_gpu_hour (q), q->currency);
       int age = procura_days_since (q->seen_date);
-      g_autofree char *age_s = age < 0 ? g_strdup ("unknown")
-        : g_strdup_printf ("%d days%s", age,
-                           age > project->assumptions.stale_days ? " (stale)" : "");
+      g_autofree char *age_s = age < 0 ? g_strdup (_("unknown"))
+        : age > project->assumptions.stale_days
+        ? g_strdup_printf (ngettext ("%d day (stale)", "%d days (stale)", age), age)
+        : g_strdup_printf (ngettext ("%d day", "%d days", age), age);
       const char *row[] = { or_dash (q->provider), or_dash (q->sku),
                             or_dash (q->gpu_id ? q->gpu_id : q->gpu_name), count, price,
                             per_gpu, or_dash (q->pricing_model), or_dash (q->region),
@@ -274,7 +277,7 @@ add_quotes (ProcuraReportDoc *doc,
           g_autofree char *pin = fmt_money (q->price_input_per_mtok, q->currency);
           g_autofree char *pout = fmt_money (q->price_output_per_mtok, q->currency);
           g_free (price);
-          price = g_strdup_printf ("in %s / out %s per Mtok", pin, pout);
+          price = g_strdup_printf (_("in %s / out %s per Mtok"), pin, pout);
           row[4] = price;
           row[2] = or_dash (q->api_model);
           row[3] = "—";
@@ -304,24 +307,24 @@ add_finance (ProcuraReportDoc      *doc,
              ProcuraProject        *project,
              const ProcuraAnalysis *analysis)
 {
-  static const char *header[] = { "Rank", "Candidate", "Kind", "Pricing", "Price per GPU-hour",
-                                  "Replicas × GPUs", "Utilisation", "Capacity at target (req/s)",
-                                  "All-in cost per window", "Accepted outputs per window",
-                                  "Cost per accepted output", "Cost per 1,000 accepted", NULL };
+  static const char *header[] = { N_("Rank"), N_("Candidate"), N_("Kind"), N_("Pricing"), N_("Price per GPU-hour"),
+                                  N_("Replicas × GPUs"), N_("Utilisation"), N_("Capacity at target (req/s)"),
+                                  N_("All-in cost per window"), N_("Accepted outputs per window"),
+                                  N_("Cost per accepted output"), N_("Cost per 1,000 accepted"), NULL };
   ProcuraBlock *table;
 
-  procura_report_doc_heading (doc, 1, "Finance normalisation");
+  procura_report_doc_heading (doc, 1, _("Finance normalisation"));
   procura_report_doc_paragraph (doc,
-    "Every candidate on one footing: the all-in cost of the planning window (%g hours) over the "
+    _("Every candidate on one footing: the all-in cost of the planning window (%g hours) over the "
     "outputs that pass the quality filter, at the latency target p%g %s ≤ %g ms, for an average "
-    "demand of %g req/s and a peak of %g req/s. Money in %s.",
+    "demand of %g req/s and a peak of %g req/s. Money in %s."),
     analysis->window_hours, analysis->slo_percentile, or_dash (analysis->slo_metric),
     analysis->slo_threshold_ms, analysis->demand_average, analysis->demand_peak,
     or_dash (analysis->currency));
   if (analysis->ranking_withheld)
-    procura_report_doc_missing (doc, "ranking withheld: %s", or_dash (analysis->ranking_withheld_reason));
+    procura_report_doc_missing (doc, _("ranking withheld: %s"), or_dash (analysis->ranking_withheld_reason));
   else if (analysis->ranking_uncertainty != NULL)
-    procura_report_doc_paragraph (doc, "Uncertainty: %s.%s%s", analysis->ranking_uncertainty,
+    procura_report_doc_paragraph (doc, _("Uncertainty: %s.%s%s"), analysis->ranking_uncertainty,
                                   analysis->measure_next != NULL ? " " : "",
                                   analysis->measure_next != NULL ? analysis->measure_next : "");
 
@@ -353,7 +356,7 @@ add_finance (ProcuraReportDoc      *doc,
       cap = fmt_num (ca->capacity_at_slo, 2, NULL);
       if (ca->capacity != NULL && ca->capacity->status == PROCURA_CAPACITY_NOT_SATURATED)
         {
-          char *tmp = g_strdup_printf ("≥ %s (not saturated)", cap);
+          char *tmp = g_strdup_printf (_("≥ %s (not saturated)"), cap);
           g_free (cap);
           cap = tmp;
         }
@@ -364,11 +367,11 @@ add_finance (ProcuraReportDoc      *doc,
       if (r == NULL && ca->cost_reason != NULL)
         {
           g_free (cpa);
-          cpa = g_strdup_printf ("no cost: %s", ca->cost_reason);
+          cpa = g_strdup_printf (_("no cost: %s"), ca->cost_reason);
         }
       {
         const char *row[] = { rank, ca->name,
-                              ca->derived ? "hybrid (derived)" : candidate_kind_name (ca->kind),
+                              ca->derived ? _("hybrid (derived)") : candidate_kind_name (ca->kind),
                               c != NULL ? or_dash (c->pricing_model) : "—",
                               ca->kind == PROCURA_CANDIDATE_API ? "—" : price,
                               or_dash (fleet), util, cap, all_in, accepted, cpa, cpk, NULL };
@@ -400,17 +403,35 @@ add_finance (ProcuraReportDoc      *doc,
     }
 }
 
+/* The capacity status as the reader reads it (the CSV keeps procura_capacity_status_name()). */
+static const char *
+capacity_status_label (ProcuraCapacityStatus status)
+{
+  switch (status)
+    {
+    case PROCURA_CAPACITY_OK:
+      return _("crosses the target");
+    case PROCURA_CAPACITY_NOT_SATURATED:
+      return _("not saturated");
+    case PROCURA_CAPACITY_MISSES:
+      return _("misses the target");
+    case PROCURA_CAPACITY_NO_DATA:
+    default:
+      return _("no data");
+    }
+}
+
 static void
 add_capacity (ProcuraReportDoc      *doc,
               const ProcuraAnalysis *analysis)
 {
-  static const char *header[] = { "Candidate", "Status", "Capacity (req/s)", "Capacity (tok/s)",
-                                  "Sweep points", "Percentiles", "Uncertain", "How it was read",
+  static const char *header[] = { N_("Candidate"), N_("Status"), N_("Capacity (req/s)"), N_("Capacity (tok/s)"),
+                                  N_("Sweep points"), N_("Percentiles"), N_("Uncertain"), N_("How it was read"),
                                   NULL };
   ProcuraBlock *table;
   gboolean any = FALSE;
 
-  procura_report_doc_heading (doc, 1, "Capacity at the latency target");
+  procura_report_doc_heading (doc, 1, _("Capacity at the latency target"));
   table = procura_report_doc_table (doc, "capacity", NULL, header);
   for (guint i = 0; i < analysis->candidates->len; i++)
     {
@@ -425,17 +446,17 @@ add_capacity (ProcuraReportDoc      *doc,
       tok = fmt_num (cap->capacity_tok_s, 0, NULL);
       points = g_strdup_printf ("%u", cap->points->len);
       source = cap->all_recomputed
-        ? g_strdup_printf ("recomputed (≥ %" G_GINT64_FORMAT " samples each)", cap->samples_min)
-        : g_strdup ("as reported (some or all)");
+        ? g_strdup_printf (_("recomputed (≥ %lld samples each)"), (long long) cap->samples_min)
+        : g_strdup (_("as reported (some or all)"));
       {
-        const char *row[] = { ca->name, procura_capacity_status_name (cap->status), rps, tok,
-                              points, source, cap->uncertain ? "yes" : "no",
+        const char *row[] = { ca->name, capacity_status_label (cap->status), rps, tok,
+                              points, source, cap->uncertain ? _("yes") : _("no"),
                               or_dash (cap->reason), NULL };
         procura_block_add_row (table, row);
       }
     }
   if (!any)
-    procura_report_doc_missing (doc, "no GPU candidate has benchmark runs to read a capacity from.");
+    procura_report_doc_missing (doc, _("no GPU candidate has benchmark runs to read a capacity from."));
 }
 
 static void
@@ -475,14 +496,14 @@ add_breakdown (ProcuraReportDoc      *doc,
     }
   lines = (const ProcuraCostLine *) used->data;
 
-  procura_report_doc_heading (doc, 2, "Where the money goes");
-  g_ptr_array_add (header, (gpointer) "Candidate");
+  procura_report_doc_heading (doc, 2, _("Where the money goes"));
+  g_ptr_array_add (header, (gpointer) N_("Candidate"));
   for (guint l = 0; l < used->len; l++)
     g_ptr_array_add (header, (gpointer) procura_cost_line_name (lines[l]));
   g_ptr_array_add (header, (gpointer) "all_in_cost");
   g_ptr_array_add (header, NULL);
   table = procura_report_doc_table (doc, "metrics",
-                                    "Cost lines per planning window (a dash: the line does not apply)",
+                                    _("Cost lines per planning window (a dash: the line does not apply)"),
                                     (const char * const *) header->pdata);
   {
     g_autoptr (GPtrArray) csv_header = g_ptr_array_new ();
@@ -543,14 +564,14 @@ add_breakdown (ProcuraReportDoc      *doc,
       const ProcuraCandidateAnalysis *ca = g_ptr_array_index (analysis->candidates, i);
 
       if (ca->token_basis != NULL && ca->cost != NULL)
-        procura_report_doc_paragraph (doc, "%s: API tokens billed on %s.", ca->name,
-                                      g_strcmp0 (ca->token_basis, "mean") == 0 ? "the brief's mean request shape"
+        procura_report_doc_paragraph (doc, _("%s: API tokens billed on %s."), ca->name,
+                                      g_strcmp0 (ca->token_basis, "mean") == 0 ? _("the brief's mean request shape")
                                       : g_strcmp0 (ca->token_basis, "p95") == 0
-                                      ? "the brief's p95 request shape (no mean given: an upper bound)"
-                                      : "the route's own token counts");
+                                      ? _("the brief's p95 request shape (no mean given: an upper bound)")
+                                      : _("the route's own token counts"));
       if (ca->cost != NULL && procura_cost_result_line_applies (ca->cost, PROCURA_COST_FAILURE_WASTE))
-        procura_report_doc_paragraph (doc, "%s: failure waste from its operations tests, %.4g failed requests "
-                                      "and %.4g idle replica-hours per window.", ca->name,
+        procura_report_doc_paragraph (doc, _("%s: failure waste from its operations tests, %.4g failed requests "
+                                      "and %.4g idle replica-hours per window."), ca->name,
                                       ca->ops_failed_requests, ca->ops_idle_replica_hours);
     }
 }
@@ -559,15 +580,15 @@ static void
 add_sensitivity (ProcuraReportDoc      *doc,
                  const ProcuraAnalysis *analysis)
 {
-  static const char *header[] = { "Candidate", "Input", "Low", "High", "Cost at low",
-                                  "Base cost", "Cost at high", NULL };
-  static const char *wheader[] = { "Candidate", "Scenario", "Cost per accepted output",
-                                   "Change", "Assumption", NULL };
+  static const char *header[] = { N_("Candidate"), N_("Input"), N_("Low"), N_("High"), N_("Cost at low"),
+                                  N_("Base cost"), N_("Cost at high"), NULL };
+  static const char *wheader[] = { N_("Candidate"), N_("Scenario"), N_("Cost per accepted output"),
+                                   N_("Change"), N_("Assumption"), NULL };
   ProcuraBlock *table, *wtable;
 
-  procura_report_doc_heading (doc, 1, "Sensitivity and what-if");
+  procura_report_doc_heading (doc, 1, _("Sensitivity and what-if"));
   table = procura_report_doc_table (doc, "sensitivity",
-                                    "Cost per accepted output when one input moves, the rest held",
+                                    _("Cost per accepted output when one input moves, the rest held"),
                                     header);
   wtable = NULL;
   for (guint i = 0; i < analysis->candidates->len; i++)
@@ -597,13 +618,13 @@ add_sensitivity (ProcuraReportDoc      *doc,
 
           if (wtable == NULL)
             wtable = procura_report_doc_table (doc, "what-if",
-                                               "What if the plan is only right for today", wheader);
+                                               _("What if the plan is only right for today"), wheader);
           cost = wi->result != NULL ? fmt_cost_per_accepted (wi->result->cost_per_accepted, analysis->currency)
-                                    : g_strdup_printf ("not estimated: %s", or_dash (wi->note));
+                                    : g_strdup_printf (_("not estimated: %s"), or_dash (wi->note));
           change = wi->result != NULL && ca->cost != NULL && ca->cost->cost_per_accepted > 0
             ? g_strdup_printf ("%+.0f %%", (wi->result->cost_per_accepted / ca->cost->cost_per_accepted - 1) * 100)
             : g_strdup ("—");
-          assumption = g_strdup_printf ("%s%s", or_dash (wi->assumption), wi->estimate ? " (estimate)" : "");
+          assumption = g_strdup_printf ("%s%s", or_dash (wi->assumption), wi->estimate ? _(" (estimate)") : "");
           {
             const char *row[] = { ca->name, or_dash (wi->title), cost, change, assumption, NULL };
             procura_block_add_row (wtable, row);
@@ -619,7 +640,7 @@ fmt_answer (const ProcuraWarningAnswer *a)
   g_autofree char *date = NULL;
 
   if (a == NULL || a->answer == NULL || *a->answer == '\0')
-    return g_strdup ("not answered");
+    return g_strdup (_("not answered"));
   if (a->answered_at == NULL || *a->answered_at == '\0')
     return g_strdup (a->answer);
   /* ISO 8601: the date is what the record needs */
@@ -632,15 +653,15 @@ add_warnings (ProcuraReportDoc      *doc,
               ProcuraProject        *project,
               const ProcuraAnalysis *analysis)
 {
-  static const char *header[] = { "Severity", "Candidate", "Warning", "What to do",
-                                  "How it was answered", NULL };
+  static const char *header[] = { N_("Severity"), N_("Candidate"), N_("Warning"), N_("What to do"),
+                                  N_("How it was answered"), NULL };
   ProcuraBlock *table;
   guint answered = 0;
 
-  procura_report_doc_heading (doc, 1, "Warnings");
+  procura_report_doc_heading (doc, 1, _("Warnings"));
   if (analysis->warnings->len == 0)
     {
-      procura_report_doc_paragraph (doc, "None: no common mistake was found in this project.");
+      procura_report_doc_paragraph (doc, _("None: no common mistake was found in this project."));
       return;
     }
   for (guint i = 0; i < analysis->warnings->len; i++)
@@ -651,10 +672,10 @@ add_warnings (ProcuraReportDoc      *doc,
         answered++;
     }
   if (answered == analysis->warnings->len)
-    procura_report_doc_paragraph (doc, "Every warning was answered (%u of %u).",
+    procura_report_doc_paragraph (doc, _("Every warning was answered (%u of %u)."),
                                   answered, analysis->warnings->len);
   else
-    procura_report_doc_paragraph (doc, "%u of %u warnings answered; %u not answered.",
+    procura_report_doc_paragraph (doc, _("%u of %u warnings answered; %u not answered."),
                                   answered, analysis->warnings->len,
                                   analysis->warnings->len - answered);
   table = procura_report_doc_table (doc, "warnings", NULL, header);
@@ -664,7 +685,7 @@ add_warnings (ProcuraReportDoc      *doc,
       const ProcuraCandidate *c = find_candidate_const (project, w->candidate_id);
       g_autofree char *how = fmt_answer (procura_project_find_answer (project, w->id, w->candidate_id));
       const char *row[] = { procura_severity_name (w->severity),
-                            c != NULL ? c->name : "project", or_dash (w->message),
+                            c != NULL ? c->name : _("project"), or_dash (w->message),
                             or_dash (w->what_to_do), how, NULL };
       procura_block_add_row (table, row);
     }
@@ -676,16 +697,16 @@ add_recommendation (ProcuraReportDoc      *doc,
 {
   const ProcuraRecommendation *r = analysis->recommendation;
 
-  procura_report_doc_heading (doc, 1, "Recommendation");
+  procura_report_doc_heading (doc, 1, _("Recommendation"));
   if (r == NULL)
     {
-      procura_report_doc_missing (doc, "no recommendation could be made.");
+      procura_report_doc_missing (doc, _("no recommendation could be made."));
       return;
     }
   if (r->candidate_name != NULL)
-    procura_report_doc_paragraph (doc, "%s: %s.", procura_choice_name (r->choice), r->candidate_name);
+    procura_report_doc_paragraph (doc, "%s: %s.", procura_choice_label (r->choice), r->candidate_name);
   else
-    procura_report_doc_paragraph (doc, "%s.", procura_choice_name (r->choice));
+    procura_report_doc_paragraph (doc, "%s.", procura_choice_label (r->choice));
   for (guint i = 0; r->reasons != NULL && i < r->reasons->len; i++)
     procura_report_doc_paragraph (doc, "• %s", (const char *) g_ptr_array_index (r->reasons, i));
 
@@ -693,12 +714,12 @@ add_recommendation (ProcuraReportDoc      *doc,
     {
       const ProcuraCandidateAnalysis *w = procura_analysis_find (analysis, analysis->tipping_winner);
       const ProcuraCandidateAnalysis *ru = procura_analysis_find (analysis, analysis->tipping_runner_up);
-      const char *header[] = { "Input", "Of", "Now", "Flips at", "Change", NULL };
+      const char *header[] = { N_("Input"), N_("Of"), N_("Now"), N_("Flips at"), N_("Change"), NULL };
       ProcuraBlock *table;
 
-      procura_report_doc_heading (doc, 2, "Tipping points");
-      procura_report_doc_paragraph (doc, "The value of each main input at which %s and %s change places, "
-                                    "the other inputs as they are (found by bisection on the cost).",
+      procura_report_doc_heading (doc, 2, _("Tipping points"));
+      procura_report_doc_paragraph (doc, _("The value of each main input at which %s and %s change places, "
+                                    "the other inputs as they are (found by bisection on the cost)."),
                                     w != NULL ? w->name : "#1", ru != NULL ? ru->name : "#2");
       table = procura_report_doc_table (doc, "tipping-points", NULL, header);
       for (guint i = 0; i < analysis->tipping_points->len; i++)
@@ -706,10 +727,10 @@ add_recommendation (ProcuraReportDoc      *doc,
           const ProcuraTippingPoint *t = g_ptr_array_index (analysis->tipping_points, i);
           g_autofree char *now = fmt_num (t->current, -1, NULL);
           g_autofree char *at = isfinite (t->value) ? g_strdup_printf ("%.6g", t->value)
-                                                    : g_strdup ("does not flip within 1/100–100×");
+                                                    : g_strdup (_("does not flip within 1/100–100×"));
           g_autofree char *change = isfinite (t->value) ? g_strdup_printf ("%+.1f %%", 100.0 * (t->ratio - 1.0))
                                                         : g_strdup ("—");
-          const char *row[] = { t->input, t->candidate_name != NULL ? t->candidate_name : "project", now, at,
+          const char *row[] = { procura_tipping_input_label (t->input), t->candidate_name != NULL ? t->candidate_name : _("project"), now, at,
                                 change, NULL };
           procura_block_add_row (table, row);
         }
@@ -732,15 +753,15 @@ add_figures (ReportCtx *ctx)
   g_autoptr (GPtrArray) charts = procura_figure_build_all (ctx->project, ctx->analysis);
 
   procura_report_doc_add (ctx->doc, PROCURA_BLOCK_PAGE_BREAK, NULL);
-  procura_report_doc_heading (ctx->doc, 1, "Figures");
+  procura_report_doc_heading (ctx->doc, 1, _("Figures"));
   procura_report_doc_paragraph (ctx->doc,
-    "One figure per page. Each caption ends with the figure's text summary; the numbers "
-    "behind every figure are in the tables of this record.");
+    _("One figure per page. Each caption ends with the figure's text summary; the numbers "
+    "behind every figure are in the tables of this record."));
   for (guint i = 0; i < charts->len && procura_figure_names[i] != NULL; i++)
     {
       ProcuraChart *chart = g_ptr_array_index (charts, i);
       g_autofree char *summary = procura_chart_summary (chart);
-      g_autofree char *caption = g_strdup_printf ("Figure %u. %s. %s", i + 1,
+      g_autofree char *caption = g_strdup_printf (_("Figure %u. %s. %s"), i + 1,
                                                   procura_figure_title (procura_figure_names[i]),
                                                   summary != NULL ? summary : "");
       ProcuraBlock *b = procura_report_doc_add (ctx->doc, PROCURA_BLOCK_FIGURE, caption);
@@ -757,7 +778,7 @@ fmt_gib (double bytes)
 {
   if (isnan (bytes))
     return g_strdup ("—");
-  return g_strdup_printf ("%.1f GiB", bytes / (1024.0 * 1024.0 * 1024.0));
+  return g_strdup_printf (_("%.1f GiB"), bytes / (1024.0 * 1024.0 * 1024.0));
 }
 
 /* The node a probe result was measured on: "procura probe --ssh/--hosts/--slurm/--kubectl"
@@ -798,8 +819,8 @@ fleet_node_free (FleetNode *n)
 static void
 add_probe_fleet (ReportCtx *ctx)
 {
-  static const char *header[] = { "Node", "GPUs", "Plan fits", "Headroom (smallest)",
-                                  "Read bandwidth (slowest)", NULL };
+  static const char *header[] = { N_("Node"), N_("GPUs"), N_("Plan fits"), N_("Headroom (smallest)"),
+                                  N_("Read bandwidth (slowest)"), NULL };
   ProcuraProject *project = ctx->project;
   g_autoptr (GPtrArray) nodes = g_ptr_array_new_with_free_func ((GDestroyNotify) fleet_node_free);
   g_autoptr (GString) text = g_string_new (NULL);
@@ -845,7 +866,7 @@ add_probe_fleet (ReportCtx *ctx)
   if (nodes->len + project->probe_failures->len < 2)
     return;
 
-  procura_report_doc_heading (ctx->doc, 2, "Probe fleet");
+  procura_report_doc_heading (ctx->doc, 2, _("Probe fleet"));
   for (guint i = 0; i < nodes->len; i++)
     {
       const FleetNode *n = g_ptr_array_index (nodes, i);
@@ -859,15 +880,17 @@ add_probe_fleet (ReportCtx *ctx)
       if (!isnan (n->read_gbps) && (slowest == NULL || n->read_gbps < slowest->read_gbps))
         slowest = n;
     }
-  g_string_append_printf (text, "%u nodes probed", nodes->len);
+  g_string_append_printf (text, _("%u nodes probed"), nodes->len);
   if (with_plan > 0)
-    g_string_append_printf (text, "; the plan fits on %u of the %u with a fit result", fit, with_plan);
+    g_string_append_printf (text, _("; the plan fits on %u of the %u with a fit result"), fit, with_plan);
   if (slowest != NULL)
-    g_string_append_printf (text, "; the slowest HBM read bandwidth is %.0f GB/s, on %s",
+    g_string_append_printf (text, _("; the slowest HBM read bandwidth is %.0f GB/s, on %s"),
                             slowest->read_gbps, slowest->host);
   if (project->probe_failures->len > 0)
-    g_string_append_printf (text, "; %u node%s could not be probed (below: why)",
-                            project->probe_failures->len, project->probe_failures->len == 1 ? "" : "s");
+    g_string_append_printf (text, ngettext ("; %u node could not be probed (below: why)",
+                                            "; %u nodes could not be probed (below: why)",
+                                            project->probe_failures->len),
+                            project->probe_failures->len);
   g_string_append (text, ".");
   procura_report_doc_paragraph (ctx->doc, "%s", text->str);
   table = procura_report_doc_table (ctx->doc, "probe-fleet", NULL, header);
@@ -877,7 +900,7 @@ add_probe_fleet (ReportCtx *ctx)
       g_autofree char *gpus = g_strdup_printf ("%u", n->gpus);
       g_autofree char *head = fmt_gib (n->headroom);
       g_autofree char *bw = fmt_num (n->read_gbps, 0, "GB/s");
-      const char *row[] = { n->host, gpus, n->fit_results == 0 ? "—" : n->all_fit ? "yes" : "no",
+      const char *row[] = { n->host, gpus, n->fit_results == 0 ? "—" : n->all_fit ? _("yes") : _("no"),
                             head, bw, NULL };
 
       procura_block_add_row (table, row);
@@ -904,23 +927,23 @@ add_probe_fleet (ReportCtx *ctx)
 static void
 add_memory_fit (ReportCtx *ctx)
 {
-  static const char *header[] = { "Candidate", "Fits", "Limit", "Weights / GPU", "KV needed / GPU",
-                                  "KV pool / GPU", "KV tokens", "Max concurrency", "Headroom / GPU",
-                                  "Estimated parts", "Measured", "Caveat", NULL };
-  static const char *pheader[] = { "Candidate", "Device", "Test", "Fits", "Total", "Free",
-                                   "Headroom", "Bandwidth", "Measured", NULL };
-  static const char *lheader[] = { "Candidate", "Engine", "Model", "TP", "Weights", "KV available",
-                                   "KV tokens", "Max concurrency", "Errors", NULL };
+  static const char *header[] = { N_("Candidate"), N_("Fits"), N_("Limit"), N_("Weights / GPU"), N_("KV needed / GPU"),
+                                  N_("KV pool / GPU"), N_("KV tokens"), N_("Max concurrency"), N_("Headroom / GPU"),
+                                  N_("Estimated parts"), N_("Measured"), N_("Caveat"), NULL };
+  static const char *pheader[] = { N_("Candidate"), N_("Device"), N_("Test"), N_("Fits"), N_("Total"), N_("Free"),
+                                   N_("Headroom"), N_("Bandwidth"), N_("Measured"), NULL };
+  static const char *lheader[] = { N_("Candidate"), N_("Engine"), N_("Model"), N_("TP"), N_("Weights"), N_("KV available"),
+                                   N_("KV tokens"), N_("Max concurrency"), N_("Errors"), NULL };
   ProcuraBlock *table = NULL;
   ProcuraProject *project = ctx->project;
 
-  procura_report_doc_heading (ctx->doc, 1, "Memory fit");
+  procura_report_doc_heading (ctx->doc, 1, _("Memory fit"));
   procura_report_doc_paragraph (ctx->doc,
-    "Per GPU of each candidate, at the brief's context and concurrency. Calculated, except where "
+    _("Per GPU of each candidate, at the brief's context and concurrency. Calculated, except where "
     "a candidate has an engine startup log (its weights, KV pool and CUDA graph figures replace "
     "the calculator's) or a probe result (its measured total replaces the catalog's usable "
     "memory): the \"Measured\" column names those figures and their source; \"Estimated parts\" "
-    "lists what is still estimated.");
+    "lists what is still estimated."));
   for (guint i = 0; i < ctx->analysis->candidates->len; i++)
     {
       const ProcuraCandidateAnalysis *ca = g_ptr_array_index (ctx->analysis->candidates, i);
@@ -935,7 +958,7 @@ add_memory_fit (ReportCtx *ctx)
         table = procura_report_doc_table (ctx->doc, "memory-fit", NULL, header);
       if (f == NULL)
         {
-          const char *row[] = { ca->name, "unknown", or_dash (ca->fit_reason), "—", "—", "—", "—",
+          const char *row[] = { ca->name, _("unknown"), or_dash (ca->fit_reason), "—", "—", "—", "—",
                                 "—", "—", "—", "—", "—", NULL };
           procura_block_add_row (table, row);
           continue;
@@ -950,7 +973,7 @@ add_memory_fit (ReportCtx *ctx)
         if (f->parts[p].estimate && f->parts[p].bytes > 0)
           g_string_append_printf (est, "%s%s", est->len > 0 ? ", " : "", f->parts[p].id);
       {
-        const char *row[] = { ca->name, f->fits ? "yes" : "no",
+        const char *row[] = { ca->name, f->fits ? _("yes") : _("no"),
                               f->fits ? "—" : f->limit_text, w, kvn, kvp, tokens, conc, head,
                               est->len > 0 ? est->str : "—",
                               ca->fit_measured_text != NULL ? ca->fit_measured_text : "—",
@@ -959,11 +982,11 @@ add_memory_fit (ReportCtx *ctx)
       }
     }
   if (table == NULL)
-    procura_report_doc_missing (ctx->doc, "no GPU candidate to check.");
+    procura_report_doc_missing (ctx->doc, _("no GPU candidate to check."));
 
-  procura_report_doc_heading (ctx->doc, 2, "Probe results");
+  procura_report_doc_heading (ctx->doc, 2, _("Probe results"));
   if (project->probe_results->len == 0)
-    procura_report_doc_missing (ctx->doc, "no probe run on a real GPU: the fit above is calculated only.");
+    procura_report_doc_missing (ctx->doc, _("no probe run on a real GPU: the fit above is calculated only."));
   else
     {
       ProcuraBlock *pt = procura_report_doc_table (ctx->doc, "probe", NULL, pheader);
@@ -976,7 +999,7 @@ add_memory_fit (ReportCtx *ctx)
           g_autofree char *head = fmt_gib (r->headroom_bytes);
           g_autofree char *bw = fmt_num (r->bandwidth_gbps, 0, "GB/s");
           const char *row[] = { c != NULL ? c->name : "—", or_dash (r->device_name),
-                                or_dash (r->test), r->fits ? "yes" : "no", total, freeb, head, bw,
+                                or_dash (r->test), r->fits ? _("yes") : _("no"), total, freeb, head, bw,
                                 or_dash (r->measured_at), NULL };
           procura_block_add_row (pt, row);
         }
@@ -984,9 +1007,9 @@ add_memory_fit (ReportCtx *ctx)
 
   add_probe_fleet (ctx);
 
-  procura_report_doc_heading (ctx->doc, 2, "Engine logs");
+  procura_report_doc_heading (ctx->doc, 2, _("Engine logs"));
   if (project->engine_logs->len == 0)
-    procura_report_doc_missing (ctx->doc, "no engine startup log imported.");
+    procura_report_doc_missing (ctx->doc, _("no engine startup log imported."));
   else
     {
       ProcuraBlock *lt = procura_report_doc_table (ctx->doc, "engine-logs", NULL, lheader);
@@ -1007,7 +1030,7 @@ add_memory_fit (ReportCtx *ctx)
                                     (const char *) g_ptr_array_index (l->errors, k));
           {
             const char *row[] = { c != NULL ? c->name : "—", engine, or_dash (l->model), tp, w,
-                                  kv, tokens, conc, errors->len > 0 ? errors->str : "none", NULL };
+                                  kv, tokens, conc, errors->len > 0 ? errors->str : _("none"), NULL };
             procura_block_add_row (lt, row);
           }
         }
@@ -1018,14 +1041,14 @@ static void
 add_ops_tests (ProcuraReportDoc *doc,
                ProcuraProject   *project)
 {
-  static const char *header[] = { "Candidate", "Test", "Result", "Recovery", "Failed requests",
-                                  "Per window", "Notes", NULL };
+  static const char *header[] = { N_("Candidate"), N_("Test"), N_("Result"), N_("Recovery"), N_("Failed requests"),
+                                  N_("Per window"), N_("Notes"), NULL };
   ProcuraBlock *table;
 
-  procura_report_doc_heading (doc, 1, "Operations tests");
+  procura_report_doc_heading (doc, 1, _("Operations tests"));
   if (project->ops_tests->len == 0)
     {
-      procura_report_doc_missing (doc, "no operations tests recorded (kill a worker, drain a node, restart the stack, a bad deploy, cold start, checkpoint recovery).");
+      procura_report_doc_missing (doc, _("no operations tests recorded (kill a worker, drain a node, restart the stack, a bad deploy, cold start, checkpoint recovery)."));
       return;
     }
   table = procura_report_doc_table (doc, "ops-tests", NULL, header);
@@ -1046,13 +1069,13 @@ static void
 add_checklist (ProcuraReportDoc *doc,
                ProcuraProject   *project)
 {
-  static const char *header[] = { "Candidate", "Section", "Item", "Answer", "Evidence", NULL };
+  static const char *header[] = { N_("Candidate"), N_("Section"), N_("Item"), N_("Answer"), N_("Evidence"), NULL };
   ProcuraBlock *table;
 
-  procura_report_doc_heading (doc, 1, "Procurement checklist");
+  procura_report_doc_heading (doc, 1, _("Procurement checklist"));
   if (project->checklist->len == 0)
     {
-      procura_report_doc_missing (doc, "no checklist answers (hardware and topology, software stack, commercial model, security and governance).");
+      procura_report_doc_missing (doc, _("no checklist answers (hardware and topology, software stack, commercial model, security and governance)."));
       return;
     }
   table = procura_report_doc_table (doc, "checklist", NULL, header);
@@ -1064,7 +1087,7 @@ add_checklist (ProcuraReportDoc *doc,
       gboolean has_file = it->evidence_file != NULL && *it->evidence_file != '\0';
       /* The evidence and the file (path or URI) that backs it. */
       g_autofree char *evidence = has_file
-        ? g_strdup_printf ("%s%sfile: %s", has_text ? it->evidence : "", has_text ? "; " : "",
+        ? g_strdup_printf (_("%s%sfile: %s"), has_text ? it->evidence : "", has_text ? "; " : "",
                            it->evidence_file)
         : g_strdup (or_dash (it->evidence));
       const char *row[] = { c != NULL ? c->name : "—", or_dash (it->section), or_dash (it->item),
@@ -1080,34 +1103,34 @@ add_decision (ProcuraReportDoc *doc,
   g_autofree char *chosen = decision_name (project);
   ProcuraBlock *kv;
 
-  procura_report_doc_heading (doc, 1, "Decision");
+  procura_report_doc_heading (doc, 1, _("Decision"));
   if (chosen == NULL)
     {
-      procura_report_doc_missing (doc, "no candidate has been chosen yet.");
+      procura_report_doc_missing (doc, _("no candidate has been chosen yet."));
       return;
     }
   kv = procura_report_doc_keyvalue (doc);
-  procura_block_add_pair (kv, "Chosen candidate", chosen);
-  procura_block_add_pair (kv, "Rationale", or_dash (project->decision.rationale));
-  procura_block_add_pair (kv, "Approver", or_dash (project->decision.approver));
-  procura_block_add_pair (kv, "Date", or_dash (project->decision.date));
+  procura_block_add_pair (kv, _("Chosen candidate"), chosen);
+  procura_block_add_pair (kv, _("Rationale"), or_dash (project->decision.rationale));
+  procura_block_add_pair (kv, _("Approver"), or_dash (project->decision.approver));
+  procura_block_add_pair (kv, _("Date"), or_dash (project->decision.date));
 }
 
 static void
 add_provenance (ProcuraReportDoc *doc,
                 ProcuraProject   *project)
 {
-  static const char *header[] = { "File", "Size (bytes)", "SHA-256", "Importer", "Format version",
-                                  "Imported", NULL };
+  static const char *header[] = { N_("File"), N_("Size (bytes)"), N_("SHA-256"), N_("Importer"), N_("Format version"),
+                                  N_("Imported"), NULL };
   ProcuraBlock *table;
 
-  procura_report_doc_heading (doc, 1, "Provenance");
+  procura_report_doc_heading (doc, 1, _("Provenance"));
   if (project->provenance->len == 0)
     {
-      procura_report_doc_missing (doc, "no imported files: every figure was typed in.");
+      procura_report_doc_missing (doc, _("no imported files: every figure was typed in."));
       return;
     }
-  procura_report_doc_paragraph (doc, "Every imported file, so that each figure can be traced to the bytes it came from.");
+  procura_report_doc_paragraph (doc, _("Every imported file, so that each figure can be traced to the bytes it came from."));
   table = procura_report_doc_table (doc, "provenance", NULL, header);
   for (guint i = 0; i < project->provenance->len; i++)
     {
@@ -1132,7 +1155,8 @@ add_fields_rows (ProcuraBlock *table,
   for (guint i = 0; i < fields->len; i++)
     {
       const ProcuraDiffField *f = g_ptr_array_index (fields, i);
-      const char *row[] = { part, item, change, f->column, f->old_text, f->new_text, NULL };
+      /* the CSV keeps the English part and change, as scripts read them */
+      const char *row[] = { _(part), item, _(change), f->column, f->old_text, f->new_text, NULL };
       const char *csv[] = { part, item, change, f->column, f->old_text, f->new_text, NULL };
 
       procura_block_add_row (table, row);
@@ -1151,18 +1175,19 @@ add_items_rows (ProcuraBlock *table,
       g_autofree char *item = NULL;
 
       if (it->date != NULL)
-        item = g_strdup_printf ("%s (seen %s)", it->name, it->date);
+        item = g_strdup_printf (_("%s (seen %s)"), it->name, it->date);
       else if (g_str_equal (part, "Run"))
-        item = g_strdup_printf ("%s (%s; from %s)", it->name, or_dash (it->candidate), or_dash (it->file_name));
+        item = g_strdup_printf (_("%s (%s; from %s)"), it->name, or_dash (it->candidate), or_dash (it->file_name));
       else
         item = g_strdup (it->name);
       if (it->fields->len > 0)
         add_fields_rows (table, part, item, procura_diff_kind_name (it->kind), it->fields);
       else
         {
-          const char *row[] = { part, item, procura_diff_kind_name (it->kind), "—", "—", "—", NULL };
+          const char *row[] = { _(part), item, _(procura_diff_kind_name (it->kind)), "—", "—", "—", NULL };
+          const char *csv[] = { part, item, procura_diff_kind_name (it->kind), "—", "—", "—", NULL };
           procura_block_add_row (table, row);
-          procura_block_add_csv_row (table, row);
+          procura_block_add_csv_row (table, csv);
         }
     }
 }
@@ -1173,10 +1198,10 @@ add_changes (ProcuraReportDoc *doc,
              ProcuraProject   *since,
              const char       *since_file)
 {
-  static const char *header[] = { "Part", "Item", "Change", "Column", "Old", "New", NULL };
+  static const char *header[] = { N_("Part"), N_("Item"), N_("Change"), N_("Column"), N_("Old"), N_("New"), NULL };
   static const char *csv_header[] = { "part", "item", "change", "column", "old", "new", NULL };
-  static const char *cheader[] = { "Candidate", "Capacity at target", "Cost per accepted output",
-                                   "Rank", NULL };
+  static const char *cheader[] = { N_("Candidate"), N_("Capacity at target"), N_("Cost per accepted output"),
+                                   N_("Rank"), NULL };
   g_autoptr (ProcuraDiff) diff = procura_diff_projects (since, project);
   g_autofree char *base = since_file != NULL ? g_path_get_basename (since_file) : NULL;
   g_autofree char *heading = NULL;
@@ -1185,39 +1210,40 @@ add_changes (ProcuraReportDoc *doc,
 
   if (since->modified != NULL)
     g_strlcpy (date, since->modified, sizeof date);
-  heading = g_strdup_printf ("Changes since “%s” (%s%s%s)", or_dash (since->title),
-                             base != NULL ? base : "previous record", date[0] ? ", " : "", date);
+  heading = g_strdup_printf (_("Changes since “%s” (%s%s%s)"), or_dash (since->title),
+                             base != NULL ? base : _("previous record"), date[0] ? ", " : "", date);
   procura_report_doc_heading (doc, 1, heading);
   if (procura_diff_is_empty (diff))
     {
-      procura_report_doc_paragraph (doc, "No changes: the brief, the assumptions, the candidates, the quotes, "
-                                         "the runs and every figure of the analysis are as they were.");
+      procura_report_doc_paragraph (doc, _("No changes: the brief, the assumptions, the candidates, the quotes, "
+                                         "the runs and every figure of the analysis are as they were."));
       return;
     }
-  procura_report_doc_paragraph (doc, "What differs from the previous record, column by column (names as in the "
-                                     "project file), then what it changes in the analysis.");
+  procura_report_doc_paragraph (doc, _("What differs from the previous record, column by column (names as in the "
+                                     "project file), then what it changes in the analysis."));
   if (diff->project->len + diff->brief->len + diff->assumptions->len + diff->decision->len
       + diff->candidates->len + diff->quotes->len + diff->runs->len > 0)
     {
       ProcuraBlock *table = procura_report_doc_table (doc, "changes", NULL, header);
 
       procura_block_set_csv_header (table, csv_header);
-      add_fields_rows (table, "Project", "—", "changed", diff->project);
-      add_fields_rows (table, "Brief", "—", "changed", diff->brief);
-      add_fields_rows (table, "Assumptions", "—", "changed", diff->assumptions);
-      add_fields_rows (table, "Decision", "—", "changed", diff->decision);
-      add_items_rows (table, "Candidate", diff->candidates);
-      add_items_rows (table, "Quote", diff->quotes);
-      add_items_rows (table, "Run", diff->runs);
+      /* the parts and changes are marked here and translated in the Markdown and PDF rows */
+      add_fields_rows (table, N_("Project"), "—", N_("changed"), diff->project);
+      add_fields_rows (table, N_("Brief"), "—", N_("changed"), diff->brief);
+      add_fields_rows (table, N_("Assumptions"), "—", N_("changed"), diff->assumptions);
+      add_fields_rows (table, N_("Decision"), "—", N_("changed"), diff->decision);
+      add_items_rows (table, N_("Candidate"), diff->candidates);
+      add_items_rows (table, N_("Quote"), diff->quotes);
+      add_items_rows (table, N_("Run"), diff->runs);
     }
   else
-    procura_report_doc_paragraph (doc, "No input changed.");
+    procura_report_doc_paragraph (doc, _("No input changed."));
 
-  procura_report_doc_heading (doc, 2, "Consequences");
+  procura_report_doc_heading (doc, 2, _("Consequences"));
   if (g_strcmp0 (diff->old_target, diff->new_target) != 0)
-    procura_report_doc_paragraph (doc, "Latency target: %s → %s.", diff->old_target, diff->new_target);
+    procura_report_doc_paragraph (doc, _("Latency target: %s → %s."), diff->old_target, diff->new_target);
   if (procura_diff_n_changed_outcomes (diff) == 0)
-    procura_report_doc_paragraph (doc, "Capacity, cost per accepted output and rank are unchanged for every candidate.");
+    procura_report_doc_paragraph (doc, _("Capacity, cost per accepted output and rank are unchanged for every candidate."));
   else
     {
       ProcuraBlock *ct = procura_report_doc_table (doc, "changes-consequences", NULL, cheader);
@@ -1246,9 +1272,9 @@ add_changes (ProcuraReportDoc *doc,
   new_rec = diff->new_recommended != NULL ? g_strdup_printf ("%s (%s)", diff->new_choice, diff->new_recommended)
                                           : g_strdup (diff->new_choice);
   if (diff->recommendation_changed)
-    procura_report_doc_paragraph (doc, "Recommendation: %s → %s.", old_rec, new_rec);
+    procura_report_doc_paragraph (doc, _("Recommendation: %s → %s."), old_rec, new_rec);
   else
-    procura_report_doc_paragraph (doc, "Recommendation unchanged: %s.", new_rec);
+    procura_report_doc_paragraph (doc, _("Recommendation unchanged: %s."), new_rec);
 }
 
 ProcuraReportDoc *
@@ -1263,7 +1289,7 @@ procura_report_build_since (ProcuraProject *project,
                             const char     *since_file)
 {
   ProcuraReportDoc *doc = procura_report_doc_new (project->title != NULL ? project->title
-                                                                         : "Untitled decision");
+                                                                         : _("Untitled decision"));
 
   doc->generated_at = procura_now_iso8601 ();
   add_title (doc, project);
@@ -1481,7 +1507,7 @@ procura_report_write_full (ProcuraProject      *project,
         if (finance == NULL)
           {
             g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                         "%s: the project has no candidates, so there is no finance table to write",
+                         _("%s: the project has no candidates, so there is no finance table to write"),
                          path);
             return FALSE;
           }
@@ -1510,7 +1536,7 @@ procura_report_write_full (ProcuraProject      *project,
       }
 
     default:
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT, "unknown report format");
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT, _("unknown report format"));
       return FALSE;
     }
 }

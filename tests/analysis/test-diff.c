@@ -10,6 +10,7 @@
 
 #include "procura-demo.h"
 #include "procura-diff.h"
+#include "procura-fields.h"
 #include "procura-units.h"
 
 static const ProcuraDiffItem *
@@ -137,6 +138,84 @@ test_quotes_candidates_assumptions (void)
     }
 }
 
+/* Finds the change of @column in @fields, or fails. */
+static const ProcuraDiffField *
+field_of (GPtrArray  *fields,
+          const char *column)
+{
+  for (guint i = 0; i < fields->len; i++)
+    {
+      const ProcuraDiffField *f = g_ptr_array_index (fields, i);
+      if (g_str_equal (f->column, column))
+        return f;
+    }
+  g_error ("no change of %s in the diff", column);
+  return NULL;
+}
+
+/* Every number an analyst may set (procura-fields.h) is compared, with its unit: a
+ * change to every numeric field of the brief and of a candidate shows up, each once,
+ * under its column. */
+static void
+test_every_settable_number (void)
+{
+  g_autoptr (ProcuraProject) a = procura_demo_project_new ();
+  g_autoptr (ProcuraProject) b = procura_demo_project_new ();
+  g_autoptr (ProcuraDiff) d = NULL;
+  GPtrArray *candidate_fields;
+  gsize n_fields;
+  const ProcuraField *fields = procura_fields (&n_fields);
+  guint brief_numbers = 0, candidate_numbers = 0;
+
+  for (gsize i = 0; i < n_fields; i++)
+    {
+      const ProcuraField *field = &fields[i];
+      gpointer record;
+      double *v;
+
+      if (field->type != PROCURA_FIELD_NUMBER
+          || (field->table != PROCURA_FIELD_TABLE_BRIEF && field->table != PROCURA_FIELD_TABLE_CANDIDATE))
+        continue;
+      record = procura_field_record (b, field->table,
+                                     field->table == PROCURA_FIELD_TABLE_CANDIDATE
+                                     ? g_ptr_array_index (b->candidates, 0) : NULL);
+      v = (double *) ((guint8 *) record + field->offset);
+      *v = isnan (*v) ? 7 : *v + 7;
+      if (field->table == PROCURA_FIELD_TABLE_BRIEF)
+        brief_numbers++;
+      else
+        candidate_numbers++;
+    }
+  d = procura_diff_projects (a, b);
+  g_assert_cmpuint (d->brief->len, ==, brief_numbers);
+  candidate_fields = only_item (d->candidates, PROCURA_DIFF_CHANGED)->fields;
+  g_assert_cmpuint (candidate_fields->len, ==, candidate_numbers);
+  for (gsize i = 0; i < n_fields; i++)
+    {
+      const ProcuraField *field = &fields[i];
+      const ProcuraDiffField *f;
+
+      if (field->type != PROCURA_FIELD_NUMBER
+          || (field->table != PROCURA_FIELD_TABLE_BRIEF && field->table != PROCURA_FIELD_TABLE_CANDIDATE))
+        continue;
+      f = field_of (field->table == PROCURA_FIELD_TABLE_BRIEF ? d->brief : candidate_fields, field->column);
+      g_assert_true (f->numeric);
+      /* money in the project's currency */
+      if (procura_field_unit (field) == PROCURA_FIELD_UNIT_MONEY)
+        {
+          g_autofree char *expected = procura_units_money (f->new_number, b->assumptions.currency);
+          g_assert_cmpstr (f->new_text, ==, expected);
+        }
+    }
+  /* among them those the diff's own column lists used to leave out */
+  field_of (d->brief, "input_tokens_mean");
+  field_of (candidate_fields, "hosting_per_gpu_month");
+  g_assert_cmpint (procura_field_unit (procura_field_lookup (PROCURA_FIELD_TABLE_BRIEF, "slo_threshold_ms")), ==,
+                   PROCURA_FIELD_UNIT_MS);
+  g_assert_cmpint (procura_field_unit (procura_field_lookup (PROCURA_FIELD_TABLE_ASSUMPTIONS, "acceptance_rate")),
+                   ==, PROCURA_FIELD_UNIT_NONE);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -144,5 +223,6 @@ main (int    argc,
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/analysis/diff/identical", test_identical);
   g_test_add_func ("/analysis/diff/quotes-candidates-assumptions", test_quotes_candidates_assumptions);
+  g_test_add_func ("/analysis/diff/every-settable-number", test_every_settable_number);
   return g_test_run ();
 }

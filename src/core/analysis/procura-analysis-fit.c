@@ -10,6 +10,8 @@
  */
 #include "config.h"
 
+#include <glib/gi18n-lib.h>
+
 #include <math.h>
 #include <string.h>
 
@@ -104,7 +106,7 @@ procura_analysis_fit_model (const ProcuraProject *p,
   *owned = NULL;
   if (b == NULL || b->model_shape == NULL || b->model_shape[0] == '\0')
     {
-      *reason = g_strdup ("no model in the brief");
+      *reason = g_strdup (_("no model in the brief"));
       return NULL;
     }
   for (guint i = 0; p->model_shapes != NULL && i < p->model_shapes->len; i++)
@@ -116,7 +118,7 @@ procura_analysis_fit_model (const ProcuraProject *p,
     }
   *owned = procura_model_catalog_lookup (b->model_shape);
   if (*owned == NULL)
-    *reason = g_strdup_printf ("the model “%s” is neither imported (config.json) nor in the catalog",
+    *reason = g_strdup_printf (_("the model “%s” is neither imported (config.json) nor in the catalog"),
                                b->model_shape);
   return *owned;
 }
@@ -147,7 +149,7 @@ procura_analysis_fit_setup (const ProcuraProject    *p,
       setup->gpu = c->gpu_name != NULL ? procura_gpu_catalog_lookup (c->gpu_name) : NULL;
       if (setup->gpu == NULL)
         {
-          *reason = g_strdup_printf ("the GPU “%s” is not in the catalog", c->gpu_name ? c->gpu_name : "(none)");
+          *reason = g_strdup_printf (_("the GPU “%s” is not in the catalog"), c->gpu_name ? c->gpu_name : "(none)");
           procura_analysis_fit_setup_clear (setup);
           return FALSE;
         }
@@ -184,16 +186,16 @@ procura_analysis_fit_setup (const ProcuraProject    *p,
 
       if (log != NULL && (log->tp > 0 && log->tp != req->tp))
         {
-          g_string_append_printf (text, "The engine log (%s) was taken at TP %d, not the candidate's TP %d: "
-                                  "its figures are not used. ",
+          g_string_append_printf (text, _("The engine log (%s) was taken at TP %d, not the candidate's TP %d: "
+                                  "its figures are not used. "),
                                   provenance_name (p, log->provenance_id) ? provenance_name (p, log->provenance_id) : "imported",
                                   log->tp, req->tp);
           log = NULL;
         }
       else if (log != NULL && log->pp > 0 && log->pp != req->pp)
         {
-          g_string_append_printf (text, "The engine log (%s) was taken at PP %d, not the candidate's PP %d: "
-                                  "its figures are not used. ",
+          g_string_append_printf (text, _("The engine log (%s) was taken at PP %d, not the candidate's PP %d: "
+                                  "its figures are not used. "),
                                   provenance_name (p, log->provenance_id) ? provenance_name (p, log->provenance_id) : "imported",
                                   log->pp, req->pp);
           log = NULL;
@@ -207,7 +209,7 @@ procura_analysis_fit_setup (const ProcuraProject    *p,
           /* the engine as it ran (utilization, version, block size, KV dtype) ... */
           if (!procura_fit_request_apply_log (req, log, &error))
             {
-              g_string_append_printf (text, "The engine log is not used: %s. ", error->message);
+              g_string_append_printf (text, _("The engine log is not used: %s. "), error->message);
               g_string_free (what, TRUE);
               log = NULL;
             }
@@ -225,22 +227,22 @@ procura_analysis_fit_setup (const ProcuraProject    *p,
                 {
                   req->weights_bytes = log->weights_gib * PROCURA_GIB;
                   setup->measured |= PROCURA_FIT_MEASURED_WEIGHTS;
-                  g_string_append (what, "weights");
+                  g_string_append (what, _("weights"));
                 }
               if (procura_is_set (log->kv_available_gib) && log->kv_available_gib >= 0)
                 {
                   req->kv_pool_bytes = log->kv_available_gib * PROCURA_GIB;
                   setup->measured |= PROCURA_FIT_MEASURED_KV_POOL;
-                  g_string_append_printf (what, "%sKV pool", what->len > 0 ? ", " : "");
+                  g_string_append_printf (what, _("%sKV pool"), what->len > 0 ? ", " : "");
                 }
               if (procura_is_set (log->cuda_graph_gib) && log->cuda_graph_gib >= 0)
                 {
                   req->cuda_graph_bytes = log->cuda_graph_gib * PROCURA_GIB;
                   setup->measured |= PROCURA_FIT_MEASURED_CUDA_GRAPHS;
-                  g_string_append_printf (what, "%sCUDA graphs", what->len > 0 ? ", " : "");
+                  g_string_append_printf (what, _("%sCUDA graphs"), what->len > 0 ? ", " : "");
                 }
               setup->engine_log_id = log->id;
-              g_string_append_printf (text, "%s measured by the engine (%s %s log%s%s). ", what->str,
+              g_string_append_printf (text, _("%s measured by the engine (%s %s log%s%s). "), what->str,
                                       log->engine ? log->engine : "engine",
                                       log->engine_version ? log->engine_version : "",
                                       provenance_name (p, log->provenance_id) ? ", " : "",
@@ -255,17 +257,17 @@ procura_analysis_fit_setup (const ProcuraProject    *p,
           req->usable_memory_bytes = probe->total_bytes;
           setup->measured |= PROCURA_FIT_MEASURED_USABLE;
           setup->probe_id = probe->id;
-          g_string_append_printf (text, "Usable memory %.1f GiB measured by the probe%s%s (the catalog says %.1f GiB). ",
+          g_string_append_printf (text, _("Usable memory %.1f GiB measured by the probe%s%s (the catalog says %.1f GiB). "),
                                   probe->total_bytes / PROCURA_GIB,
-                                  probe->device_name ? " on " : "", probe->device_name ? probe->device_name : "",
+                                  probe->device_name ? _(" on ") : "", probe->device_name ? probe->device_name : "",
                                   procura_gpu_spec_usable_bytes (setup->gpu, NULL) / PROCURA_GIB);
           if (g_strcmp0 (probe->test, "fit") == 0 && procura_is_set (probe->headroom_bytes))
             {
               setup->measured |= PROCURA_FIT_MEASURED_PROBE_FIT;
               setup->probe_fits = probe->fits;
               setup->probe_headroom_bytes = probe->headroom_bytes;
-              g_string_append_printf (text, "The probe's plan %s with %.1f GiB headroom. ",
-                                      probe->fits ? "fitted" : "did not fit",
+              g_string_append_printf (text, probe->fits ? _("The probe's plan fitted with %.1f GiB headroom. ")
+                                      : _("The probe's plan did not fit with %.1f GiB headroom. "),
                                       probe->headroom_bytes / PROCURA_GIB);
             }
         }
@@ -360,16 +362,16 @@ procura_analysis_fit_compare (const ProcuraProject   *p,
   rows = g_array_new (FALSE, TRUE, sizeof (ProcuraFitCompareRow));
   g_array_set_clear_func (rows, (GDestroyNotify) compare_row_clear);
 
-  add_compare (rows, "usable", "Usable memory", usable_catalog / PROCURA_GIB, NAN,
+  add_compare (rows, "usable", _("Usable memory"), usable_catalog / PROCURA_GIB, NAN,
                probe != NULL ? probe->total_bytes / PROCURA_GIB : NAN,
-               g_strdup_printf ("The calculator takes the catalog's figure for %s (%s); the probe reads the "
-                                "driver's total on the machine itself.", setup.gpu->name,
+               g_strdup_printf (_("The calculator takes the catalog's figure for %s (%s); the probe reads the "
+                                "driver's total on the machine itself."), setup.gpu->name,
                                 setup.gpu->usable_memory_source ? setup.gpu->usable_memory_source : "estimate"));
-  add_compare (rows, "weights", "Weights", calc.weights_bytes / PROCURA_GIB,
+  add_compare (rows, "weights", _("Weights"), calc.weights_bytes / PROCURA_GIB,
                log != NULL ? log->weights_gib : NAN, NAN,
-               g_strdup ("The calculator counts the parameters of config.json at the checkpoint's dtype; "
+               g_strdup (_("The calculator counts the parameters of config.json at the checkpoint's dtype; "
                          "the engine reports what it loaded (\"Model loading took\"), small tensors and "
-                         "padding included."));
+                         "padding included.")));
   /* the engine's profile: what its budget leaves besides weights and pool */
   engine_usable = probe != NULL ? probe->total_bytes : usable_catalog;
   if (log != NULL && procura_is_set (log->weights_gib) && procura_is_set (log->kv_available_gib)
@@ -378,30 +380,30 @@ procura_analysis_fit_compare (const ProcuraProject   *p,
                      - log->weights_gib - log->kv_available_gib
                      - (setup.request.cuda_graphs_in_budget && procura_is_set (log->cuda_graph_gib)
                         ? log->cuda_graph_gib : 0);
-  add_compare (rows, "profile", "Activation and non-torch (profiling run)",
+  add_compare (rows, "profile", _("Activation and non-torch (profiling run)"),
                (calc.activation_bytes + calc.non_torch_bytes) / PROCURA_GIB, engine_profile, NAN,
-               g_strdup_printf ("An estimate under the %s rules (prefill chunk, sampler, NCCL and "
+               g_strdup_printf (_("An estimate under the %s rules (prefill chunk, sampler, NCCL and "
                                 "all-reduce buffers); the engine's is its budget (%s usable × utilisation) "
-                                "less weights and KV pool.", calc.engine_rules,
-                                probe != NULL ? "the probe's" : "the catalog's"));
-  add_compare (rows, "cuda-graphs", "CUDA graphs", calc.cuda_graph_bytes / PROCURA_GIB,
+                                "less weights and KV pool."), calc.engine_rules,
+                                probe != NULL ? _("the probe's") : _("the catalog's")));
+  add_compare (rows, "cuda-graphs", _("CUDA graphs"), calc.cuda_graph_bytes / PROCURA_GIB,
                log != NULL ? log->cuda_graph_gib : NAN, NAN,
                g_strdup (setup.request.cuda_graphs_in_budget
-                         ? "Subtracted before the pool (an estimate); the engine measures the capture."
-                         : "Captured after the pool is sized (vLLM up to 0.19): outside the budget, so they "
-                           "do not change the pool."));
-  add_compare (rows, "kv-pool", "KV pool", calc.kv_pool_bytes / PROCURA_GIB,
+                         ? _("Subtracted before the pool (an estimate); the engine measures the capture.")
+                         : _("Captured after the pool is sized (vLLM up to 0.19): outside the budget, so they "
+                           "do not change the pool.")));
+  add_compare (rows, "kv-pool", _("KV pool"), calc.kv_pool_bytes / PROCURA_GIB,
                log != NULL ? log->kv_available_gib : NAN, NAN,
-               g_strdup ("What the budget leaves after the lines above: its difference is theirs, with the "
-                         "sign reversed (and the usable memory's times the utilisation)."));
-  add_compare (rows, "kv-tokens", "KV cache tokens", (double) calc.kv_tokens,
+               g_strdup (_("What the budget leaves after the lines above: its difference is theirs, with the "
+                         "sign reversed (and the usable memory's times the utilisation).")));
+  add_compare (rows, "kv-tokens", _("KV cache tokens"), (double) calc.kv_tokens,
                log != NULL && log->kv_tokens >= 0 ? (double) log->kv_tokens : NAN, NAN,
-               g_strdup ("The KV pool divided by the bytes a token needs on this GPU, in whole blocks."));
-  add_compare (rows, "headroom", "Headroom", calc.headroom_bytes / PROCURA_GIB, NAN,
+               g_strdup (_("The KV pool divided by the bytes a token needs on this GPU, in whole blocks.")));
+  add_compare (rows, "headroom", _("Headroom"), calc.headroom_bytes / PROCURA_GIB, NAN,
                probe != NULL && g_strcmp0 (probe->test, "fit") == 0 && procura_is_set (probe->headroom_bytes)
                ? probe->headroom_bytes / PROCURA_GIB : NAN,
-               g_strdup ("The calculator's headroom is usable memory less everything allocated; the probe's "
-                         "is the free memory left once its plan was allocated and touched."));
+               g_strdup (_("The calculator's headroom is usable memory less everything allocated; the probe's "
+                         "is the free memory left once its plan was allocated and touched.")));
   procura_analysis_fit_setup_clear (&setup);
   return rows;
 }

@@ -4,11 +4,14 @@
  */
 #include "config.h"
 
+#include <glib/gi18n-lib.h>
+
 #include <math.h>
 #include <string.h>
 
 #include "procura-analysis-private.h"
 #include "procura-stats.h"
+#include "procura-units.h"
 
 void
 procura_analysis_options_init (ProcuraAnalysisOptions *o)
@@ -184,7 +187,7 @@ quote_terms (ProcuraCostInputs    *in,
 
   if (q == NULL)
     return;
-  origin = g_strdup_printf ("quote: %s %s", q->provider ? q->provider : "",
+  origin = g_strdup_printf (_("quote: %s %s"), q->provider ? q->provider : "",
                             q->kind == PROCURA_QUOTE_API ? (q->api_model ? q->api_model : "")
                                                          : (q->sku ? q->sku : (q->gpu_name ? q->gpu_name : "")));
   term_h = procura_is_set (q->term_months) && q->term_months > 0 ? q->term_months * 730.0 : NAN;
@@ -199,14 +202,14 @@ quote_terms (ProcuraCostInputs    *in,
       in->setup_amortization_hours = term_h;
       procura_cost_inputs_note (in, "setup_fee", origin);
       procura_cost_inputs_note (in, "setup_amortization_hours",
-                                procura_is_set (term_h) ? "the quote's term (term_months x 730 h)"
-                                                        : "no term: the whole fee in this window");
+                                procura_is_set (term_h) ? _("the quote's term (term_months x 730 h)")
+                                                        : _("no term: the whole fee in this window"));
     }
   if (procura_is_set (q->min_commitment) && q->min_commitment > 0)
     {
       g_autofree char *how = procura_is_set (term_h)
-                             ? g_strdup_printf ("%s, prorated from its %.4g-month term", origin, q->term_months)
-                             : g_strdup_printf ("%s, no term: the whole floor in this window", origin);
+                             ? g_strdup_printf (_("%s, prorated from its %.4g-month term"), origin, q->term_months)
+                             : g_strdup_printf (_("%s, no term: the whole floor in this window"), origin);
       in->min_commitment = q->min_commitment * (procura_is_set (term_h) ? window_hours / term_h : 1.0);
       procura_cost_inputs_note (in, "min_commitment", how);
       /* GPU-hours above the commitment: the same provider's on-demand price */
@@ -223,7 +226,7 @@ quote_terms (ProcuraCostInputs    *in,
               continue;
             in->overage_per_gpu_hour = price;
             {
-              g_autofree char *od = g_strdup_printf ("on-demand quote: %s %s", o->provider ? o->provider : "",
+              g_autofree char *od = g_strdup_printf (_("on-demand quote: %s %s"), o->provider ? o->provider : "",
                                                      o->sku ? o->sku : (o->gpu_name ? o->gpu_name : ""));
               procura_cost_inputs_note (in, "overage_per_gpu_hour", od);
             }
@@ -237,10 +240,10 @@ quote_terms (ProcuraCostInputs    *in,
       if (b != NULL && procura_is_set (b->storage_gb))
         {
           in->storage_gb = b->storage_gb;
-          procura_cost_inputs_note (in, "storage_gb", "brief");
+          procura_cost_inputs_note (in, "storage_gb", _("brief"));
         }
       else
-        procura_cost_inputs_note (in, "storage_gb", "not in the brief: the quote's storage price is not applied");
+        procura_cost_inputs_note (in, "storage_gb", _("not in the brief: the quote's storage price is not applied"));
     }
   if (procura_is_set (q->egress_per_gb) && q->egress_per_gb > 0)
     {
@@ -249,10 +252,10 @@ quote_terms (ProcuraCostInputs    *in,
       if (b != NULL && procura_is_set (b->egress_gb))
         {
           in->egress_gb = b->egress_gb;
-          procura_cost_inputs_note (in, "egress_gb", "brief");
+          procura_cost_inputs_note (in, "egress_gb", _("brief"));
         }
       else
-        procura_cost_inputs_note (in, "egress_gb", "not in the brief: the quote's egress price is not applied");
+        procura_cost_inputs_note (in, "egress_gb", _("not in the brief: the quote's egress price is not applied"));
     }
 }
 
@@ -294,9 +297,9 @@ ops_waste (ProcuraCandidateAnalysis *ca,
     return FALSE;
   in->ops_failed_requests = failed;
   in->ops_idle_replica_hours = idle;
-  procura_cost_inputs_note (in, "ops_failed_requests", "operations tests (failed requests x per month)");
+  procura_cost_inputs_note (in, "ops_failed_requests", _("operations tests (failed requests x per month)"));
   procura_cost_inputs_note (in, "ops_idle_replica_hours",
-                            "operations tests (recovery time x per month x replicas idled)");
+                            _("operations tests (recovery time x per month x replicas idled)"));
   return TRUE;
 }
 
@@ -320,7 +323,7 @@ api_latency (ProcuraCandidateAnalysis *ca,
         {
           ca->latency_ms = v;
           g_free (ca->latency_run);
-          ca->latency_run = g_strdup (r->label != NULL ? r->label : "(unlabelled run)");
+          ca->latency_run = g_strdup (r->label != NULL ? r->label : _("(unlabelled run)"));
         }
     }
   ca->misses_target = isfinite (ca->latency_ms) && procura_is_set (a->slo_threshold_ms) &&
@@ -361,7 +364,7 @@ run_candidate (ProcuraCandidateAnalysis *ca,
   const char *type = p->brief->workload_type;
   GError *error = NULL;
   double hours = c->billed_hours;
-  const char *hours_origin = "candidate (billed hours per run)";
+  const char *hours_origin = _("candidate (billed hours per run)");
 
   in->name = g_strdup (ca->name);
   in->demand_average = 0;
@@ -370,13 +373,13 @@ run_candidate (ProcuraCandidateAnalysis *ca,
   if (!procura_is_set (hours) || hours <= 0)
     {
       hours = mean_duration_hours (runs);
-      hours_origin = "benchmark (mean duration of the candidate's runs)";
+      hours_origin = _("benchmark (mean duration of the candidate's runs)");
     }
   if (!procura_is_set (hours) || hours <= 0)
     {
-      ca->cost_reason = g_strdup_printf ("%s is costed per %s: set the candidate's billed hours (the hours one "
-                                         "run takes) or import a run with its duration", type,
-                                         a->unit_label);
+      ca->cost_reason = g_strdup_printf (_("%s is costed per %s: set the candidate's billed hours (the hours one "
+                                         "run takes) or import a run with its duration"), type,
+                                         procura_units_label (a->unit_label));
       return;
     }
   run->gpus = MAX (1, c->gpus_per_replica);
@@ -403,10 +406,10 @@ run_candidate (ProcuraCandidateAnalysis *ca,
     ProcuraCostInput *t;
     const char *names[][2] = {
       { "price_per_gpu_hour", price_origin }, { "wall_clock_hours", hours_origin },
-      { "gpus", "candidate (GPUs per replica)" }, { "success_probability", "assumptions (acceptance rate)" },
-      { "storage", "candidate" }, { "network", "candidate" }, { "labor_hours", "candidate" },
-      { "labor_rate", "candidate" }, { "interruptions", "operations tests (checkpoint recovery)" },
-      { "restart_hours", "operations tests (recovery time)" },
+      { "gpus", _("candidate (GPUs per replica)") }, { "success_probability", _("assumptions (acceptance rate)") },
+      { "storage", _("candidate") }, { "network", _("candidate") }, { "labor_hours", _("candidate") },
+      { "labor_rate", _("candidate") }, { "interruptions", _("operations tests (checkpoint recovery)") },
+      { "restart_hours", _("operations tests (recovery time)") },
     };
     for (guint i = 0; i < G_N_ELEMENTS (names); i++)
       {
@@ -462,15 +465,15 @@ workload_inputs (const ProcuraProject  *p,
   in->failure_rate = procura_is_set (as->failure_rate) ? as->failure_rate : 0;
   in->acceptance_rate = a->acceptance_rate;
   in->headroom = procura_is_set (as->headroom) ? as->headroom : 1.0;
-  procura_cost_inputs_note (in, "window_hours", "brief");
-  procura_cost_inputs_note (in, "demand.average", "brief");
-  procura_cost_inputs_note (in, "demand.peak", "brief");
-  procura_cost_inputs_note (in, "retry_rate", "assumptions");
-  procura_cost_inputs_note (in, "failure_rate", "assumptions");
+  procura_cost_inputs_note (in, "window_hours", _("brief"));
+  procura_cost_inputs_note (in, "demand.average", _("brief"));
+  procura_cost_inputs_note (in, "demand.peak", _("brief"));
+  procura_cost_inputs_note (in, "retry_rate", _("assumptions"));
+  procura_cost_inputs_note (in, "failure_rate", _("assumptions"));
   procura_cost_inputs_note (in, "acceptance_rate",
-                            procura_is_set (as->acceptance_rate) ? "assumptions"
-                                                                 : "not set: generated outputs counted as accepted");
-  procura_cost_inputs_note (in, "headroom", "assumptions");
+                            procura_is_set (as->acceptance_rate) ? _("assumptions")
+                                                                 : _("not set: generated outputs counted as accepted"));
+  procura_cost_inputs_note (in, "headroom", _("assumptions"));
   return in;
 }
 
@@ -488,7 +491,7 @@ window_lines (ProcuraCostInputs      *in,
     {
       static const char * const names[] = { "storage", "network", "serving_stack", "observability",
                                             "labor_hours", "labor_rate" };
-      procura_cost_inputs_note (in, names[i], "candidate");
+      procura_cost_inputs_note (in, names[i], _("candidate"));
     }
 }
 
@@ -506,34 +509,34 @@ api_side (ProcuraCostInputs      *in,
 
   in->input_tokens = c->input_tokens;
   in->output_tokens = c->output_tokens;
-  procura_cost_inputs_note (in, "input_tokens", "candidate");
-  procura_cost_inputs_note (in, "output_tokens", "candidate");
+  procura_cost_inputs_note (in, "input_tokens", _("candidate"));
+  procura_cost_inputs_note (in, "output_tokens", _("candidate"));
   *basis = "candidate";
   /* the API bills the tokens each request really has: the brief's mean shape; its p95
    * shape (what the GPUs are sized for) only when no mean is given, an upper bound */
   if (!procura_is_set (in->input_tokens) && b != NULL && procura_is_set (b->input_tokens_mean))
     {
       in->input_tokens = b->input_tokens_mean;
-      procura_cost_inputs_note (in, "input_tokens", "brief (mean request shape)");
+      procura_cost_inputs_note (in, "input_tokens", _("brief (mean request shape)"));
       *basis = "mean";
     }
   else if (!procura_is_set (in->input_tokens) && b != NULL && procura_is_set (b->input_tokens))
     {
       in->input_tokens = b->input_tokens;
-      procura_cost_inputs_note (in, "input_tokens", "brief (p95 request shape: no mean given, an upper bound)");
+      procura_cost_inputs_note (in, "input_tokens", _("brief (p95 request shape: no mean given, an upper bound)"));
       *basis = "p95";
     }
   if (!procura_is_set (in->output_tokens) && b != NULL && procura_is_set (b->output_tokens_mean))
     {
       in->output_tokens = b->output_tokens_mean;
-      procura_cost_inputs_note (in, "output_tokens", "brief (mean request shape)");
+      procura_cost_inputs_note (in, "output_tokens", _("brief (mean request shape)"));
       if (g_strcmp0 (*basis, "p95") != 0)
         *basis = "mean";
     }
   else if (!procura_is_set (in->output_tokens) && b != NULL && procura_is_set (b->output_tokens))
     {
       in->output_tokens = b->output_tokens;
-      procura_cost_inputs_note (in, "output_tokens", "brief (p95 request shape: no mean given, an upper bound)");
+      procura_cost_inputs_note (in, "output_tokens", _("brief (p95 request shape: no mean given, an upper bound)"));
       *basis = "p95";
     }
   in->cached_input_tokens = procura_is_set (c->cached_input_tokens) ? c->cached_input_tokens : 0;
@@ -542,13 +545,13 @@ api_side (ProcuraCostInputs      *in,
   in->price_output_per_mtok = c->price_output_per_mtok;
   in->gateway = procura_is_set (c->gateway) ? c->gateway : 0;
   in->rate_limit_rpm = c->rate_limit_rpm;
-  procura_cost_inputs_note (in, "rate_limit_rpm", "candidate");
-  procura_cost_inputs_note (in, "price_input_per_mtok", "candidate");
-  procura_cost_inputs_note (in, "price_output_per_mtok", "candidate");
-  procura_cost_inputs_note (in, "gateway", "candidate");
+  procura_cost_inputs_note (in, "rate_limit_rpm", _("candidate"));
+  procura_cost_inputs_note (in, "price_input_per_mtok", _("candidate"));
+  procura_cost_inputs_note (in, "price_output_per_mtok", _("candidate"));
+  procura_cost_inputs_note (in, "gateway", _("candidate"));
   if (q != NULL && q->kind == PROCURA_QUOTE_API)
     {
-      g_autofree char *origin = g_strdup_printf ("quote: %s %s", q->provider ? q->provider : "",
+      g_autofree char *origin = g_strdup_printf (_("quote: %s %s"), q->provider ? q->provider : "",
                                                  q->api_model ? q->api_model : "");
       if (!procura_is_set (in->rate_limit_rpm) && procura_is_set (q->rate_limit_rpm) && q->rate_limit_rpm > 0)
         {
@@ -577,12 +580,12 @@ api_side (ProcuraCostInputs      *in,
 
   if (!procura_is_set (in->input_tokens) || !procura_is_set (in->output_tokens))
     {
-      *reason = g_strdup ("no request shape: set input and output tokens on the API route or in the brief");
+      *reason = g_strdup (_("no request shape: set input and output tokens on the API route or in the brief"));
       return FALSE;
     }
   if (!procura_is_set (in->price_input_per_mtok) || !procura_is_set (in->price_output_per_mtok))
     {
-      *reason = g_strdup ("no token prices: add the API's input and output prices per million tokens");
+      *reason = g_strdup (_("no token prices: add the API's input and output prices per million tokens"));
       return FALSE;
     }
   return TRUE;
@@ -636,17 +639,17 @@ analyse_candidate (ProcuraCandidateAnalysis     *ca,
       if (procura_is_set (c->capacity_override) && c->capacity_override > 0)
         {
           ca->capacity_at_slo = c->capacity_override;
-          ca->capacity_origin = g_strdup ("typed in (capacity override)");
+          ca->capacity_origin = g_strdup (_("typed in (capacity override)"));
         }
       else if (ca->capacity->status == PROCURA_CAPACITY_OK)
         {
           ca->capacity_at_slo = ca->capacity->capacity_rps;
-          ca->capacity_origin = g_strdup_printf ("benchmark sweep: %s", ca->capacity->reason);
+          ca->capacity_origin = g_strdup_printf (_("benchmark sweep: %s"), ca->capacity->reason);
         }
       else if (ca->capacity->status == PROCURA_CAPACITY_NOT_SATURATED)
         {
           ca->capacity_at_slo = ca->capacity->capacity_rps;
-          ca->capacity_origin = g_strdup_printf ("benchmark sweep, a lower bound: %s", ca->capacity->reason);
+          ca->capacity_origin = g_strdup_printf (_("benchmark sweep, a lower bound: %s"), ca->capacity->reason);
         }
     }
 
@@ -656,8 +659,8 @@ analyse_candidate (ProcuraCandidateAnalysis     *ca,
       if (ca->misses_target)
         {
           g_autofree char *stat = procura_percentile_stat_name (a->slo_percentile);
-          ca->cost_reason = g_strdup_printf ("misses the target: its measured %s %s is %.0f ms (run “%s”), "
-                                             "above the %.0f ms target", stat, a->slo_metric, ca->latency_ms,
+          ca->cost_reason = g_strdup_printf (_("misses the target: its measured %s %s is %.0f ms (run “%s”), "
+                                             "above the %.0f ms target"), stat, a->slo_metric, ca->latency_ms,
                                              ca->latency_run, a->slo_threshold_ms);
           return;
         }
@@ -671,20 +674,20 @@ analyse_candidate (ProcuraCandidateAnalysis     *ca,
 
       if (c->kind != PROCURA_CANDIDATE_GPU)
         {
-          ca->cost_reason = g_strdup_printf ("%s is costed per %s on GPUs: an API route or hybrid has no "
-                                             "run formula", b->workload_type, a->unit_label);
+          ca->cost_reason = g_strdup_printf (_("%s is costed per %s on GPUs: an API route or hybrid has no "
+                                             "run formula"), b->workload_type, procura_units_label (a->unit_label));
           return;
         }
       if (procura_is_set (price))
-        origin = g_strdup_printf ("candidate (price seen %s)", c->price_date ? c->price_date : "undated");
+        origin = g_strdup_printf (_("candidate (price seen %s)"), c->price_date ? c->price_date : _("undated"));
       else if (q != NULL && procura_is_set (procura_quote_price_per_gpu_hour (q)))
         {
           price = procura_quote_price_per_gpu_hour (q);
-          origin = g_strdup_printf ("quote: %s %s", q->provider ? q->provider : "", q->sku ? q->sku : "");
+          origin = g_strdup_printf (_("quote: %s %s"), q->provider ? q->provider : "", q->sku ? q->sku : "");
         }
       if (!procura_is_set (price))
         {
-          ca->cost_reason = g_strdup ("no price: add a quote or type the price per GPU-hour");
+          ca->cost_reason = g_strdup (_("no price: add a quote or type the price per GPU-hour"));
           return;
         }
       run_candidate (ca, p, a, c, runs, price, origin);
@@ -692,7 +695,7 @@ analyse_candidate (ProcuraCandidateAnalysis     *ca,
     }
   if (!procura_is_set (a->demand_average))
     {
-      ca->cost_reason = g_strdup ("no demand: set the average and peak requests/s in the brief");
+      ca->cost_reason = g_strdup (_("no demand: set the average and peak requests/s in the brief"));
       return;
     }
 
@@ -706,25 +709,25 @@ analyse_candidate (ProcuraCandidateAnalysis     *ca,
 
       if (ca->capacity->status == PROCURA_CAPACITY_MISSES && !procura_is_set (ca->capacity_at_slo))
         {
-          ca->cost_reason = g_strdup_printf ("no cost at this target: %s", ca->capacity->reason);
+          ca->cost_reason = g_strdup_printf (_("no cost at this target: %s"), ca->capacity->reason);
           return;
         }
       if (!procura_is_set (ca->capacity_at_slo))
         {
-          ca->cost_reason = g_strdup_printf ("no capacity at the target: %s; import a benchmark sweep "
-                                             "(or type the capacity in)", ca->capacity->reason);
+          ca->cost_reason = g_strdup_printf (_("no capacity at the target: %s; import a benchmark sweep "
+                                             "(or type the capacity in)"), ca->capacity->reason);
           return;
         }
       if (procura_is_set (price))
         {
           g_autofree char *origin = c->price_date != NULL
-                                    ? g_strdup_printf ("candidate (price seen %s)", c->price_date)
-                                    : g_strdup ("candidate (undated price)");
+                                    ? g_strdup_printf (_("candidate (price seen %s)"), c->price_date)
+                                    : g_strdup (_("candidate (undated price)"));
           procura_cost_inputs_note (in, "price_per_gpu_hour", origin);
         }
       else if (q != NULL && procura_is_set (procura_quote_price_per_gpu_hour (q)))
         {
-          g_autofree char *origin = g_strdup_printf ("quote: %s %s%s%s", q->provider ? q->provider : "",
+          g_autofree char *origin = g_strdup_printf (_("quote: %s %s%s%s"), q->provider ? q->provider : "",
                                                      q->sku ? q->sku : "",
                                                      q->seen_date ? ", seen " : "",
                                                      q->seen_date ? q->seen_date : "");
@@ -733,7 +736,7 @@ analyse_candidate (ProcuraCandidateAnalysis     *ca,
         }
       if (!procura_is_set (price))
         {
-          ca->cost_reason = g_strdup ("no price: add a quote or type the price per GPU-hour");
+          ca->cost_reason = g_strdup (_("no price: add a quote or type the price per GPU-hour"));
           return;
         }
       in->price_per_gpu_hour = price;
@@ -743,10 +746,10 @@ analyse_candidate (ProcuraCandidateAnalysis     *ca,
       in->provisioning = c->provisioning;
       in->billed_hours = c->billed_hours;
       in->target_utilization = c->target_utilization;
-      procura_cost_inputs_note (in, "gpus_per_replica", "candidate");
+      procura_cost_inputs_note (in, "gpus_per_replica", _("candidate"));
       procura_cost_inputs_note (in, "capacity_at_slo", ca->capacity_origin);
-      procura_cost_inputs_note (in, "billed_hours", "candidate");
-      procura_cost_inputs_note (in, "target_utilization", "candidate");
+      procura_cost_inputs_note (in, "billed_hours", _("candidate"));
+      procura_cost_inputs_note (in, "target_utilization", _("candidate"));
     }
   if (c->kind != PROCURA_CANDIDATE_GPU)
     {
@@ -763,17 +766,17 @@ analyse_candidate (ProcuraCandidateAnalysis     *ca,
   if (b != NULL && counts_tokens (b->success_unit))
     {
       double t = gpu ? mean_output_tokens (runs) : NAN;
-      const char *origin = "benchmark (mean output tokens per response)";
+      const char *origin = _("benchmark (mean output tokens per response)");
 
       if (!procura_is_set (t) && c->kind != PROCURA_CANDIDATE_GPU && procura_is_set (in->output_tokens))
         {
           t = in->output_tokens;
-          origin = "candidate (output tokens per request)";
+          origin = _("candidate (output tokens per request)");
         }
       if (!procura_is_set (t) && procura_is_set (b->output_tokens))
         {
           t = b->output_tokens;
-          origin = "brief (output tokens per request)";
+          origin = _("brief (output tokens per request)");
         }
       if (procura_is_set (t) && t > 0)
         {
@@ -798,7 +801,7 @@ analyse_candidate (ProcuraCandidateAnalysis     *ca,
     {
       /* a hard limit broken: not ranked; the inputs stay for the hybrid */
       ca->rate_limited = TRUE;
-      ca->cost_reason = g_strdup_printf ("not feasible: %s", ca->cost->infeasible_reason);
+      ca->cost_reason = g_strdup_printf (_("not feasible: %s"), ca->cost->infeasible_reason);
       g_clear_pointer (&ca->cost, procura_cost_result_free);
       ca->inputs = g_steal_pointer (&in);
       return;
@@ -893,9 +896,9 @@ add_derived_hybrid (ProcuraAnalysis              *a,
   in->rate_limit_rpm = api->inputs->rate_limit_rpm;
   in->rate_limit_tpm = api->inputs->rate_limit_tpm;
   g_free (in->name);
-  in->name = g_strdup_printf ("Hybrid: %s + %s", g->name, api->name);
+  in->name = g_strdup_printf (_("Hybrid: %s + %s"), g->name, api->name);
   {
-    g_autofree char *from = g_strdup_printf ("API route %s", api->name);
+    g_autofree char *from = g_strdup_printf (_("API route %s"), api->name);
     const char *api_members[] = { "input_tokens", "output_tokens", "price_input_per_mtok",
                                   "price_output_per_mtok", "gateway" };
     for (guint i = 0; i < G_N_ELEMENTS (api_members); i++)
@@ -910,7 +913,7 @@ add_derived_hybrid (ProcuraAnalysis              *a,
   ca->derived_from[0] = g->candidate_id;
   ca->derived_from[1] = api->candidate_id;
   ca->capacity_at_slo = g->capacity_at_slo;
-  ca->capacity_origin = g_strdup_printf ("as %s", g->name);
+  ca->capacity_origin = g_strdup_printf (_("as %s"), g->name);
   ca->token_basis = api->token_basis;
   ca->ops_failed_requests = g->ops_failed_requests;   /* its GPUs' operations tests */
   ca->ops_idle_replica_hours = g->ops_idle_replica_hours;
@@ -918,7 +921,7 @@ add_derived_hybrid (ProcuraAnalysis              *a,
   if (ca->cost != NULL && !ca->cost->feasible)
     {
       ca->rate_limited = TRUE;
-      ca->cost_reason = g_strdup_printf ("not feasible: %s", ca->cost->infeasible_reason);
+      ca->cost_reason = g_strdup_printf (_("not feasible: %s"), ca->cost->infeasible_reason);
       g_clear_pointer (&ca->cost, procura_cost_result_free);
       procura_cost_inputs_free (in);
     }
@@ -933,8 +936,8 @@ add_derived_hybrid (ProcuraAnalysis              *a,
       /* at the replica count that costs least its GPUs take the whole load and the API
        * nothing: that is no hybrid but its GPU candidate run for the peak, so it is not
        * ranked beside it (a tie with itself would decide nothing) */
-      ca->cost_reason = g_strdup_printf ("not a hybrid at this demand: at the replica count that costs "
-                                         "least, %s takes the whole load and nothing goes to %s",
+      ca->cost_reason = g_strdup_printf (_("not a hybrid at this demand: at the replica count that costs "
+                                           "least, %s takes the whole load and nothing goes to %s"),
                                          g->name, api->name);
       g_clear_pointer (&ca->cost, procura_cost_result_free);
       procura_cost_inputs_free (in);
@@ -1040,13 +1043,13 @@ procura_analysis_run (const ProcuraProject         *project,
     {
       g_autofree char *list = g_strjoinv (", ", missing);
       a->ranking_withheld = TRUE;
-      a->ranking_withheld_reason = g_strdup_printf ("the brief is incomplete (missing: %s); a ranking "
-                                                    "would rest on guesses, fill these in first", list);
+      a->ranking_withheld_reason = g_strdup_printf (_("the brief is incomplete (missing: %s); a ranking "
+                                                    "would rest on guesses, fill these in first"), list);
     }
   else if (costed->len == 0)
     {
       a->ranking_withheld = TRUE;
-      a->ranking_withheld_reason = g_strdup ("no candidate has a cost per accepted output yet");
+      a->ranking_withheld_reason = g_strdup (_("no candidate has a cost per accepted output yet"));
     }
   else
     {

@@ -137,6 +137,9 @@ typedef struct {
 } ProcuraTippingPoint;
 
 void procura_tipping_point_free (ProcuraTippingPoint *t);
+/* The label the user reads for a tipping point's @input ("gpu_price": "GPU price"),
+ * translated; @input itself when it is not one of the analysis' inputs. */
+const char *procura_tipping_input_label (const char *input);
 
 struct _ProcuraAnalysis {
   /* the figures used, after overrides */

@@ -4,6 +4,8 @@
  */
 #include "config.h"
 
+#include <glib/gi18n-lib.h>
+
 #include <math.h>
 #include <stdlib.h>
 
@@ -236,25 +238,25 @@ static char *
 exclusion_reason (const ProcuraRun *run)
 {
   gint64 sent = procura_run_requests_sent (run);
-  const char *label = run->label != NULL ? run->label : "(unlabelled)";
+  const char *label = run->label != NULL ? run->label : _("(unlabelled)");
 
   if (run->completed == 0)
     {
-      g_autofree char *of = sent > 0 ? g_strdup_printf (" of %" G_GINT64_FORMAT " sent", sent) : g_strdup ("");
-      return g_strdup_printf ("run “%s” completed no request%s: excluded from the capacity reading "
-                              "(not used, not even as a bound)", label, of);
+      g_autofree char *of = sent > 0 ? g_strdup_printf (_(" of %lld sent"), (long long) sent) : g_strdup ("");
+      return g_strdup_printf (_("run “%s” completed no request%s: excluded from the capacity reading "
+                              "(not used, not even as a bound)"), label, of);
     }
   if (run->completed > 0 && sent > 0 &&
       (double) run->completed < PROCURA_CAPACITY_MIN_COMPLETED_SHARE * (double) sent)
-    return g_strdup_printf ("run “%s” completed only %" G_GINT64_FORMAT " of %" G_GINT64_FORMAT
+    return g_strdup_printf (_("run “%s” completed only %lld of %lld"
                             " requests sent (%.1f %%, under %.0f %%): it stopped part way, so its "
                             "throughput and percentiles describe an unknown load; excluded from the "
-                            "capacity reading (not used, not even as a bound)",
-                            label, run->completed, sent, 100.0 * (double) run->completed / (double) sent,
+                            "capacity reading (not used, not even as a bound)"),
+                            label, (long long) run->completed, (long long) sent, 100.0 * (double) run->completed / (double) sent,
                             100 * PROCURA_CAPACITY_MIN_COMPLETED_SHARE);
   if (isfinite (run->request_throughput) && run->request_throughput <= 0)
-    return g_strdup_printf ("run “%s” achieved 0 req/s: excluded from the capacity reading "
-                            "(not used, not even as a bound)", label);
+    return g_strdup_printf (_("run “%s” achieved 0 req/s: excluded from the capacity reading "
+                            "(not used, not even as a bound)"), label);
   return NULL;
 }
 
@@ -262,7 +264,7 @@ static void
 describe_point (GString                 *out,
                 const ProcuraSweepPoint *p)
 {
-  g_string_append_printf (out, "“%s” (%.4g req/s, %.4g ms)", p->label != NULL ? p->label : "?",
+  g_string_append_printf (out, _("“%s” (%.4g req/s, %.4g ms)"), p->label != NULL ? p->label : "?",
                           p->throughput_rps, p->value_ms);
 }
 
@@ -284,8 +286,8 @@ read_interval (ProcuraCapacity *c)
 
       if (!isfinite (p->ci_lo_ms) || !isfinite (p->ci_hi_ms))
         {
-          c->interval_reason = g_strdup_printf ("no interval on the capacity: run “%s” has no bootstrap "
-                                                "interval (percentiles as reported, or no per-request samples)",
+          c->interval_reason = g_strdup_printf (_("no interval on the capacity: run “%s” has no bootstrap "
+                                                "interval (percentiles as reported, or no per-request samples)"),
                                                 p->label != NULL ? p->label : "?");
           return;
         }
@@ -300,17 +302,17 @@ read_interval (ProcuraCapacity *c)
   if (c->hi_lower_bound && pess.status == PROCURA_CAPACITY_NOT_SATURATED &&
       c->capacity_lo_rps == c->capacity_hi_rps)
     /* both readings stop at the highest load measured: the interval is one open end */
-    c->interval_reason = g_strdup_printf ("%.4g req/s or more: even at the upper ends of the points' "
-                                          "bootstrap intervals the highest load measured meets the target, "
-                                          "so the sweep bounds the capacity from below only",
+    c->interval_reason = g_strdup_printf (_("%.4g req/s or more: even at the upper ends of the points' "
+                                            "bootstrap intervals the highest load measured meets the "
+                                            "target, so the sweep bounds the capacity from below only"),
                                           c->capacity_lo_rps);
   else
-    c->interval_reason = g_strdup_printf ("%.4g to %.4g req/s%s: the same rule read off the upper ends of "
-                                          "the points' bootstrap intervals, then off their lower ends%s",
+    c->interval_reason = g_strdup_printf (_("%.4g to %.4g req/s%s: the same rule read off the upper ends "
+                                            "of the points' bootstrap intervals, then off their lower ends%s"),
                                           c->capacity_lo_rps, c->capacity_hi_rps,
-                                          c->hi_lower_bound ? " or more" : "",
+                                          c->hi_lower_bound ? _(" or more") : "",
                                           pess.status == PROCURA_CAPACITY_MISSES
-                                          ? "; at the upper ends no load meets the target" : "");
+                                          ? _("; at the upper ends no load meets the target") : "");
 }
 
 ProcuraCapacity *
@@ -430,28 +432,30 @@ procura_capacity_from_runs (const ProcuraRun * const    *runs,
   if (c->points->len > 0)
     {
       if (c->all_recomputed)
-        g_string_append_printf (how, "; percentiles recomputed from per-request samples (n ≥ %" G_GINT64_FORMAT
-                                ", %u-resample bootstrap %.0f %% intervals)",
-                                c->samples_min, opt.resamples, opt.level * 100);
+        g_string_append_printf (how, _("; percentiles recomputed from per-request samples (n ≥ %lld"
+                                ", %u-resample bootstrap %.0f %% intervals)"),
+                                (long long) c->samples_min, opt.resamples, opt.level * 100);
       else if (n_recomputed > 0)
-        g_string_append_printf (how, "; %u of %u points recomputed from samples, the others as reported",
+        g_string_append_printf (how, _("; %u of %u points recomputed from samples, the others as reported"),
                                 n_recomputed, c->points->len);
       else
-        g_string_append (how, "; percentiles as reported by the benchmark files");
+        g_string_append (how, _("; percentiles as reported by the benchmark files"));
     }
   if (c->excluded->len > 0)
-    g_string_append_printf (how, "; %u run%s excluded (no request completed, or under %.0f %% of those "
-                            "sent completed)", c->excluded->len, c->excluded->len == 1 ? "" : "s",
+    g_string_append_printf (how, ngettext ("; %u run excluded (no request completed, or under %.0f %% of those "
+                                           "sent completed)",
+                                           "; %u runs excluded (no request completed, or under %.0f %% of those "
+                                           "sent completed)", c->excluded->len), c->excluded->len,
                             100 * PROCURA_CAPACITY_MIN_COMPLETED_SHARE);
 
   if (c->points->len == 0 || !isfinite (threshold_ms))
     {
       c->status = PROCURA_CAPACITY_NO_DATA;
       if (!isfinite (threshold_ms))
-        c->reason = g_strdup ("no latency target: set the metric, percentile and threshold in the brief");
+        c->reason = g_strdup (_("no latency target: set the metric, percentile and threshold in the brief"));
       else
-        c->reason = g_strdup_printf ("no benchmark run with a request throughput and %s %s%s",
-                                     pname, metric != NULL ? metric : "(no metric)", how->str);
+        c->reason = g_strdup_printf (_("no benchmark run with a request throughput and %s %s%s"),
+                                     pname, metric != NULL ? metric : _("(no metric)"), how->str);
       g_string_free (how, TRUE);
       return c;
     }
@@ -478,14 +482,15 @@ procura_capacity_from_runs (const ProcuraRun * const    *runs,
             others += !g_array_index (c->points, ProcuraSweepPoint, k).meets;
           c->nm_miss = i;
           c->nm_meet = r.below;
-          g_string_append_printf (w, "the sweep is not monotone: %s %s misses %g ms at ", pname, metric,
+          g_string_append_printf (w, _("the sweep is not monotone: %s %s misses %g ms at "), pname, metric,
                                   threshold_ms);
           describe_point (w, &g_array_index (c->points, ProcuraSweepPoint, i));
-          g_string_append (w, " but meets it at a higher load, ");
+          g_string_append (w, _(" but meets it at a higher load, "));
           describe_point (w, &g_array_index (c->points, ProcuraSweepPoint, r.below));
           if (others > 0)
-            g_string_append_printf (w, " (and %u more miss%s in between)", others, others == 1 ? "" : "es");
-          g_string_append (w, "; the capacity is read at the highest load that meets");
+            g_string_append_printf (w, ngettext (" (and %u more miss in between)", " (and %u more misses in between)",
+                                                 others), others);
+          g_string_append (w, _("; the capacity is read at the highest load that meets"));
           c->non_monotone = g_string_free (w, FALSE);
           break;
         }
@@ -497,8 +502,8 @@ procura_capacity_from_runs (const ProcuraRun * const    *runs,
         const ProcuraSweepPoint *last = &g_array_index (c->points, ProcuraSweepPoint, c->below);
 
         c->uncertain = interval_holds (last, threshold_ms);
-        c->reason = g_strdup_printf ("not saturated: %s %s meets %g ms up to the largest measured "
-                                     "load, %.4g req/s (%.4g ms), which is a lower bound%s%s%s",
+        c->reason = g_strdup_printf (_("not saturated: %s %s meets %g ms up to the largest measured "
+                                     "load, %.4g req/s (%.4g ms), which is a lower bound%s%s%s"),
                                      pname, metric, threshold_ms, last->throughput_rps, last->value_ms,
                                      c->non_monotone != NULL ? "; " : "",
                                      c->non_monotone != NULL ? c->non_monotone : "", how->str);
@@ -510,8 +515,8 @@ procura_capacity_from_runs (const ProcuraRun * const    *runs,
 
         for (guint i = 0; i < c->points->len; i++)
           c->uncertain |= interval_holds (&g_array_index (c->points, ProcuraSweepPoint, i), threshold_ms);
-        c->reason = g_strdup_printf ("misses the target at every load measured: %s %s is above %g ms "
-                                     "at all %u points, %.4g ms already at the lightest (%.4g req/s)%s",
+        c->reason = g_strdup_printf (_("misses the target at every load measured: %s %s is above %g ms "
+                                     "at all %u points, %.4g ms already at the lightest (%.4g req/s)%s"),
                                      pname, metric, threshold_ms, c->points->len, first->value_ms,
                                      first->throughput_rps, how->str);
       }
@@ -523,13 +528,13 @@ procura_capacity_from_runs (const ProcuraRun * const    *runs,
         const ProcuraSweepPoint *a = &g_array_index (c->points, ProcuraSweepPoint, c->above);
 
         c->uncertain = interval_holds (a, threshold_ms) || interval_holds (b, threshold_ms);
-        c->reason = g_strdup_printf ("%s %s crosses %g ms between %.4g req/s (%.4g ms), the highest load "
+        c->reason = g_strdup_printf (_("%s %s crosses %g ms between %.4g req/s (%.4g ms), the highest load "
                                      "that meets, and %.4g req/s (%.4g ms): %.4g req/s by linear "
-                                     "interpolation%s%s%s%s",
+                                     "interpolation%s%s%s%s"),
                                      pname, metric, threshold_ms, b->throughput_rps, b->value_ms,
                                      a->throughput_rps, a->value_ms, c->capacity_rps,
-                                     c->uncertain ? "; uncertain: the target lies inside a neighbouring "
-                                                    "point's confidence interval" : "",
+                                     c->uncertain ? _("; uncertain: the target lies inside a neighbouring "
+                                                    "point's confidence interval") : "",
                                      c->non_monotone != NULL ? "; " : "",
                                      c->non_monotone != NULL ? c->non_monotone : "", how->str);
       }

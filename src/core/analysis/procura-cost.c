@@ -4,6 +4,8 @@
  */
 #include "config.h"
 
+#include <glib/gi18n-lib.h>
+
 #include <math.h>
 #include <string.h>
 
@@ -692,10 +694,10 @@ static char *
 limit_text (const ProcuraCostInputs *in)
 {
   if (!isnan (in->rate_limit_rpm) && !isnan (in->rate_limit_tpm))
-    return g_strdup_printf ("%.0f requests/min and %.0f tokens/min", in->rate_limit_rpm, in->rate_limit_tpm);
+    return g_strdup_printf (_("%.0f requests/min and %.0f tokens/min"), in->rate_limit_rpm, in->rate_limit_tpm);
   if (!isnan (in->rate_limit_tpm))
-    return g_strdup_printf ("%.0f tokens/min", in->rate_limit_tpm);
-  return g_strdup_printf ("%.0f requests/min", in->rate_limit_rpm);
+    return g_strdup_printf (_("%.0f tokens/min"), in->rate_limit_tpm);
+  return g_strdup_printf (_("%.0f requests/min"), in->rate_limit_rpm);
 }
 
 static ProcuraCostResult *
@@ -728,16 +730,16 @@ api_impl (const ProcuraCostInputs *in,
                                           0.0, api.demand_average);
       r->served_demand_average = api.demand_average - r->unserved_demand_average;
       r->feasible = FALSE;
-      r->infeasible_reason = g_strdup_printf ("over its rate limit: %s allow %.4g requests/s (with %.3g "
+      r->infeasible_reason = g_strdup_printf (_("over its rate limit: %s allow %.4g requests/s (with %.3g "
                                               "retries per request), the peak demand is %.4g requests/s; "
-                                              "%.4g requests/s on average (%.1f %%) would be refused",
+                                              "%.4g requests/s on average (%.1f %%) would be refused"),
                                               limits, r->api_limit_rps, api.retry_rate, peak_of (&api),
                                               r->unserved_demand_average,
                                               api.demand_average > 0
                                               ? 100.0 * r->unserved_demand_average / api.demand_average : 0.0);
       if (r->notes != NULL)
-        g_ptr_array_add (r->notes, g_strdup_printf ("not feasible: %s; the figures are for the part it "
-                                                    "serves", r->infeasible_reason));
+        g_ptr_array_add (r->notes, g_strdup_printf (_("not feasible: %s; the figures are for the part it "
+                                                    "serves"), r->infeasible_reason));
     }
   api_lines (r, &api, r->served_demand_average, api.window_hours * 3600.0);
   add_window_lines (r, &api);
@@ -813,9 +815,12 @@ hybrid_at (const ProcuraCostInputs *in,
       r->api_peak_rps = api_limit;
       r->unserved_demand_average = CLAMP (refused, 0.0, overflow);
       r->feasible = FALSE;
-      r->infeasible_reason = g_strdup_printf ("over the API's rate limit: %d replica%s take %.4g requests/s "
-                                              "and the API's %s allow %.4g more; the peak demand is %.4g "
-                                              "requests/s", replicas, replicas == 1 ? "" : "s", gpu_capacity,
+      r->infeasible_reason = g_strdup_printf (ngettext ("over the API's rate limit: %d replica takes %.4g requests/s "
+                                                        "and the API's %s allow %.4g more; the peak demand is %.4g "
+                                                        "requests/s",
+                                                        "over the API's rate limit: %d replicas take %.4g requests/s "
+                                                        "and the API's %s allow %.4g more; the peak demand is %.4g "
+                                                        "requests/s", replicas), replicas, gpu_capacity,
                                               limits, api_limit, peak_of (h));
     }
   overflow -= r->unserved_demand_average;
@@ -888,7 +893,7 @@ hybrid_impl (const ProcuraCostInputs *in,
 
   r = hybrid_at (in, &h, replicas, trace);
   if (r->notes != NULL && !r->feasible)
-    g_ptr_array_add (r->notes, g_strdup_printf ("not feasible: %s", r->infeasible_reason));
+    g_ptr_array_add (r->notes, g_strdup_printf (_("not feasible: %s"), r->infeasible_reason));
   if (r->notes != NULL && h.fixed_replicas == 0)
     {
       g_autofree char *why = NULL;
@@ -896,23 +901,27 @@ hybrid_impl (const ProcuraCostInputs *in,
       if (isfinite (api_limit) && lo > 1 && replicas == lo)
         {
           g_autofree char *limits = limit_text (&h);
-          why = g_strdup_printf ("the fewest that keep the API within its rate limit (%s, %.4g requests/s)",
+          why = g_strdup_printf (_("the fewest that keep the API within its rate limit (%s, %.4g requests/s)"),
                                  limits, api_limit);
         }
       else
-        why = g_strdup_printf ("the count that costs least (from %d to %d tried; %d would carry the average)",
+        why = g_strdup_printf (_("the count that costs least (from %d to %d tried; %d would carry the average)"),
                                lo, hi, base);
       g_ptr_array_add (r->notes,
-                       g_strdup_printf ("%d GPU replica%s, %s; they take %.4g requests/s at the target and the "
-                                        "API takes %.1f %% of requests, the load above that",
-                                        replicas, replicas == 1 ? "" : "s", why,
+                       g_strdup_printf (ngettext ("%d GPU replica, %s; it takes %.4g requests/s at the target and the "
+                                                  "API takes %.1f %% of requests, the load above that",
+                                                  "%d GPU replicas, %s; they take %.4g requests/s at the target and the "
+                                                  "API takes %.1f %% of requests, the load above that", replicas),
+                                        replicas, why,
                                         replicas * h.capacity_at_slo / (1.0 + h.retry_rate),
                                         100.0 * r->api_share));
     }
   else if (r->notes != NULL)
     g_ptr_array_add (r->notes,
-                     g_strdup_printf ("%d GPU replica%s (fixed); the API takes %.1f %% of requests, the load "
-                                      "above them", replicas, replicas == 1 ? "" : "s", 100.0 * r->api_share));
+                     g_strdup_printf (ngettext ("%d GPU replica (fixed); the API takes %.1f %% of requests, the load "
+                                                "above it",
+                                                "%d GPU replicas (fixed); the API takes %.1f %% of requests, the load "
+                                                "above them", replicas), replicas, 100.0 * r->api_share));
   return r;
 }
 
@@ -1375,9 +1384,9 @@ note_file (ProcuraCostInputs *in,
            const char        *member)
 {
   if (json_object_has_member (rd->obj, member))
-    procura_cost_inputs_note (in, name, "input file");
+    procura_cost_inputs_note (in, name, _("input file"));
   else
-    procura_cost_inputs_note (in, name, "default");
+    procura_cost_inputs_note (in, name, _("default"));
 }
 
 /* A "kind": "run" candidate (COST-MODEL.md §3). */
@@ -1437,7 +1446,7 @@ procura_cost_inputs_from_json (JsonNode    *root,
   if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
     {
       g_set_error (error, PROCURA_COST_ERROR, PROCURA_COST_ERROR_INVALID,
-                   "%s: the document must be a JSON object", top.file);
+                   _("%s: the document must be a JSON object"), top.file);
       return NULL;
     }
   top.obj = json_node_get_object (root);
@@ -1509,7 +1518,7 @@ procura_cost_inputs_from_json (JsonNode    *root,
     };
     for (guint i = 0; i < G_N_ELEMENTS (members); i++)
       note_file (base, &top, members[i][0], members[i][1]);
-    procura_cost_inputs_note (base, "demand.average", "input file");
+    procura_cost_inputs_note (base, "demand.average", _("input file"));
     procura_cost_inputs_note (base, "demand.peak", isnan (peak) ? "default (= demand.average)" : "input file");
   }
   if (!validate_shared (base, "", NULL))
@@ -1537,7 +1546,7 @@ procura_cost_inputs_from_json (JsonNode    *root,
       if (!JSON_NODE_HOLDS_OBJECT (cn))
         {
           g_set_error (error, PROCURA_COST_ERROR, PROCURA_COST_ERROR_INVALID,
-                       "%s: %s: must be an object", top.file, path);
+                       _("%s: %s: must be an object"), top.file, path);
           procura_cost_inputs_free (base);
           return NULL;
         }

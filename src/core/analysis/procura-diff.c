@@ -4,161 +4,22 @@
  */
 #include "config.h"
 
+#include <glib/gi18n-lib.h>
+
 #include <math.h>
 #include <stddef.h>
 #include <string.h>
 
 #include "procura-analysis.h"
 #include "procura-diff.h"
+#include "procura-fields.h"
 #include "procura-json-out.h"
 #include "procura-store.h"
 #include "procura-units.h"
 
 /* ------------------------------------------------------------------------- */
-/* Column tables: the project-file column, where it lives in the model, its unit */
-
-typedef enum {
-  COL_STRING,
-  COL_DOUBLE,
-  COL_INT,            /* int, < 0 = unknown */
-  COL_CANDIDATE_KIND, /* ProcuraCandidateKind */
-  COL_QUOTE_KIND,     /* ProcuraQuoteKind */
-  COL_PROVISIONING,   /* ProcuraProvisioning */
-  COL_QUOTE_REF,      /* gint64 quote id, compared by the quote's identity */
-  COL_CANDIDATE_REF,  /* gint64 candidate id, compared by the candidate's name */
-} ColType;
-
-typedef enum {
-  UNIT_NONE,
-  UNIT_MS,
-  UNIT_TOKENS,
-  UNIT_RPS,
-  UNIT_HOURS,
-  UNIT_DAYS,
-  UNIT_MONTHS,
-  UNIT_PERCENT,      /* already in percent (support_pct) */
-  UNIT_MONEY,        /* in the project's (or the quote's) currency */
-  UNIT_PER_MINUTE,
-} Unit;
-
-typedef struct {
-  const char *column;
-  ColType     type;
-  gsize       offset;
-  Unit        unit;
-} Column;
-
-#define S(st, f)    { #f, COL_STRING, offsetof (st, f), UNIT_NONE }
-#define D(st, f, u) { #f, COL_DOUBLE, offsetof (st, f), u }
-#define I(st, f)    { #f, COL_INT, offsetof (st, f), UNIT_NONE }
-
-static const Column project_columns[] = {
-  S (ProcuraProject, title),
-};
-
-static const Column brief_columns[] = {
-  S (ProcuraBrief, workload_type),
-  S (ProcuraBrief, model_shape),
-  D (ProcuraBrief, input_tokens, UNIT_TOKENS),
-  D (ProcuraBrief, output_tokens, UNIT_TOKENS),
-  D (ProcuraBrief, context_tokens, UNIT_TOKENS),
-  D (ProcuraBrief, concurrency, UNIT_NONE),
-  S (ProcuraBrief, success_unit),
-  S (ProcuraBrief, slo_metric),
-  D (ProcuraBrief, slo_percentile, UNIT_NONE),
-  D (ProcuraBrief, slo_threshold_ms, UNIT_MS),
-  S (ProcuraBrief, duty_cycle),
-  S (ProcuraBrief, operating_boundary),
-  S (ProcuraBrief, tooling),
-  D (ProcuraBrief, demand_average, UNIT_RPS),
-  D (ProcuraBrief, demand_peak, UNIT_RPS),
-  D (ProcuraBrief, window_hours, UNIT_HOURS),
-};
-
-static const Column assumption_columns[] = {
-  D (ProcuraAssumptions, acceptance_rate, UNIT_NONE),
-  D (ProcuraAssumptions, retry_rate, UNIT_NONE),
-  D (ProcuraAssumptions, failure_rate, UNIT_NONE),
-  D (ProcuraAssumptions, headroom, UNIT_NONE),
-  D (ProcuraAssumptions, stale_days, UNIT_DAYS),
-  S (ProcuraAssumptions, currency),
-};
-
-static const Column decision_columns[] = {
-  { "candidate_id", COL_CANDIDATE_REF, offsetof (ProcuraDecision, candidate_id), UNIT_NONE },
-  S (ProcuraDecision, rationale),
-  S (ProcuraDecision, approver),
-  S (ProcuraDecision, date),
-};
-
-static const Column candidate_columns[] = {
-  { "kind", COL_CANDIDATE_KIND, offsetof (ProcuraCandidate, kind), UNIT_NONE },
-  S (ProcuraCandidate, gpu_name),
-  I (ProcuraCandidate, gpus_per_replica),
-  S (ProcuraCandidate, provider),
-  S (ProcuraCandidate, pricing_model),
-  S (ProcuraCandidate, region),
-  S (ProcuraCandidate, engine),
-  I (ProcuraCandidate, tp),
-  I (ProcuraCandidate, pp),
-  { "quote_id", COL_QUOTE_REF, offsetof (ProcuraCandidate, quote_id), UNIT_NONE },
-  D (ProcuraCandidate, price_per_gpu_hour, UNIT_MONEY),
-  S (ProcuraCandidate, price_date),
-  { "provisioning", COL_PROVISIONING, offsetof (ProcuraCandidate, provisioning), UNIT_NONE },
-  D (ProcuraCandidate, billed_hours, UNIT_HOURS),
-  D (ProcuraCandidate, target_utilization, UNIT_NONE),
-  D (ProcuraCandidate, capacity_override, UNIT_RPS),
-  S (ProcuraCandidate, interconnect),
-  D (ProcuraCandidate, storage, UNIT_MONEY),
-  D (ProcuraCandidate, network, UNIT_MONEY),
-  D (ProcuraCandidate, serving_stack, UNIT_MONEY),
-  D (ProcuraCandidate, observability, UNIT_MONEY),
-  D (ProcuraCandidate, labor_hours, UNIT_HOURS),
-  D (ProcuraCandidate, labor_rate, UNIT_MONEY),
-  S (ProcuraCandidate, api_provider),
-  S (ProcuraCandidate, api_model),
-  D (ProcuraCandidate, input_tokens, UNIT_TOKENS),
-  D (ProcuraCandidate, cached_input_tokens, UNIT_TOKENS),
-  D (ProcuraCandidate, output_tokens, UNIT_TOKENS),
-  D (ProcuraCandidate, price_input_per_mtok, UNIT_MONEY),
-  D (ProcuraCandidate, price_cached_per_mtok, UNIT_MONEY),
-  D (ProcuraCandidate, price_output_per_mtok, UNIT_MONEY),
-  D (ProcuraCandidate, gateway, UNIT_MONEY),
-  D (ProcuraCandidate, rate_limit_rpm, UNIT_PER_MINUTE),
-  S (ProcuraCandidate, notes),
-};
-
-static const Column quote_columns[] = {
-  { "kind", COL_QUOTE_KIND, offsetof (ProcuraQuote, kind), UNIT_NONE },
-  S (ProcuraQuote, provider),
-  S (ProcuraQuote, sku),
-  S (ProcuraQuote, gpu_name),
-  S (ProcuraQuote, gpu_id),
-  I (ProcuraQuote, gpu_count),
-  D (ProcuraQuote, price_per_hour, UNIT_MONEY),
-  S (ProcuraQuote, currency),
-  S (ProcuraQuote, pricing_model),
-  D (ProcuraQuote, term_months, UNIT_MONTHS),
-  D (ProcuraQuote, min_commitment, UNIT_MONEY),
-  S (ProcuraQuote, region),
-  S (ProcuraQuote, seen_date),
-  S (ProcuraQuote, source),
-  D (ProcuraQuote, storage_per_gb_month, UNIT_MONEY),
-  D (ProcuraQuote, egress_per_gb, UNIT_MONEY),
-  D (ProcuraQuote, support_pct, UNIT_PERCENT),
-  D (ProcuraQuote, setup_fee, UNIT_MONEY),
-  S (ProcuraQuote, notes),
-  S (ProcuraQuote, api_model),
-  D (ProcuraQuote, price_input_per_mtok, UNIT_MONEY),
-  D (ProcuraQuote, price_cached_per_mtok, UNIT_MONEY),
-  D (ProcuraQuote, price_output_per_mtok, UNIT_MONEY),
-  D (ProcuraQuote, rate_limit_rpm, UNIT_PER_MINUTE),
-  D (ProcuraQuote, rate_limit_tpm, UNIT_NONE),
-};
-
-#undef S
-#undef D
-#undef I
+/* The columns compared are the settable fields of the registry (procura-fields.h):
+ * one list of the project file's columns, their types and their units. */
 
 /* ------------------------------------------------------------------------- */
 
@@ -167,13 +28,14 @@ procura_diff_kind_name (ProcuraDiffKind kind)
 {
   switch (kind)
     {
+    /* N_(): the names stay English (JSON, CSV); a reader's copy translates them */
     case PROCURA_DIFF_ADDED:
-      return "added";
+      return N_("added");
     case PROCURA_DIFF_REMOVED:
-      return "removed";
+      return N_("removed");
     case PROCURA_DIFF_CHANGED:
     default:
-      return "changed";
+      return N_("changed");
     }
 }
 
@@ -265,59 +127,44 @@ same_number (double a,
   return fabs (a - b) <= 1e-9 * MAX (fabs (a), fabs (b));
 }
 
-static const char *
-quote_kind_id (ProcuraQuoteKind k)
-{
-  return k == PROCURA_QUOTE_API ? "api" : "gpu";
-}
-
-static const char *
-provisioning_id (ProcuraProvisioning p)
-{
-  switch (p)
-    {
-    case PROCURA_PROVISION_SCHEDULED:
-      return "scheduled";
-    case PROCURA_PROVISION_AUTOSCALED:
-      return "autoscaled";
-    case PROCURA_PROVISION_ALWAYS_ON:
-    default:
-      return "always-on";
-    }
-}
-
 static char *
-number_text (double      v,
-             Unit        unit,
-             const char *currency)
+number_text (double            v,
+             ProcuraFieldUnit  unit,
+             const char       *currency)
 {
   g_autofree char *num = NULL;
 
   if (isnan (v))
     return g_strdup ("—");
-  if (unit == UNIT_MONEY)
+  if (unit == PROCURA_FIELD_UNIT_MONEY)
     return procura_units_money (v, currency);
   num = g_strdup_printf ("%.6g", v);
   switch (unit)
     {
-    case UNIT_MS:
-      return g_strdup_printf ("%s ms", num);
-    case UNIT_TOKENS:
-      return g_strdup_printf ("%s tokens", num);
-    case UNIT_RPS:
-      return g_strdup_printf ("%s req/s", num);
-    case UNIT_HOURS:
-      return g_strdup_printf ("%s h", num);
-    case UNIT_DAYS:
-      return g_strdup_printf ("%s days", num);
-    case UNIT_MONTHS:
-      return g_strdup_printf ("%s months", num);
-    case UNIT_PERCENT:
+    case PROCURA_FIELD_UNIT_MS:
+      return g_strdup_printf (_("%s ms"), num);
+    case PROCURA_FIELD_UNIT_SECONDS:
+      return g_strdup_printf (_("%s s"), num);
+    case PROCURA_FIELD_UNIT_TOKENS:
+      return g_strdup_printf (_("%s tokens"), num);
+    case PROCURA_FIELD_UNIT_RPS:
+      return g_strdup_printf (_("%s req/s"), num);
+    case PROCURA_FIELD_UNIT_HOURS:
+      return g_strdup_printf (_("%s h"), num);
+    case PROCURA_FIELD_UNIT_DAYS:
+      return g_strdup_printf (_("%s days"), num);
+    case PROCURA_FIELD_UNIT_MONTHS:
+      return g_strdup_printf (_("%s months"), num);
+    case PROCURA_FIELD_UNIT_YEARS:
+      return g_strdup_printf (_("%s years"), num);
+    case PROCURA_FIELD_UNIT_GB:
+      return g_strdup_printf (_("%s GB"), num);
+    case PROCURA_FIELD_UNIT_PERCENT:
       return g_strdup_printf ("%s %%", num);
-    case UNIT_PER_MINUTE:
-      return g_strdup_printf ("%s per minute", num);
-    case UNIT_NONE:
-    case UNIT_MONEY:
+    case PROCURA_FIELD_UNIT_PER_MINUTE:
+      return g_strdup_printf (_("%s per minute"), num);
+    case PROCURA_FIELD_UNIT_NONE:
+    case PROCURA_FIELD_UNIT_MONEY:
     default:
       return g_steal_pointer (&num);
     }
@@ -371,49 +218,48 @@ candidate_name (const ProcuraProject *p,
   return c != NULL ? c->name : NULL;
 }
 
-/* Reads one column of @base (a struct of @p) as a string or a number. */
+/* Reads one field of @base (a record of @p) as a string or a number. */
 static void
-read_column (const ProcuraProject *p,
-             const Column         *col,
-             gconstpointer         base,
-             gboolean             *numeric,
-             double               *number,
-             char                **string)
+read_field (const ProcuraProject *p,
+            const ProcuraField   *field,
+            gconstpointer         base,
+            gboolean             *numeric,
+            double               *number,
+            char                **string)
 {
-  const guint8 *at = (const guint8 *) base + col->offset;
+  const guint8 *at = (const guint8 *) base + field->offset;
 
   *numeric = FALSE;
   *number = NAN;
   *string = NULL;
-  switch (col->type)
+  switch (field->type)
     {
-    case COL_STRING:
+    case PROCURA_FIELD_TEXT:
+    case PROCURA_FIELD_CHOICE:
+    case PROCURA_FIELD_DATE:
+    case PROCURA_FIELD_CURRENCY:
       *string = g_strdup (*(char * const *) at);
       break;
-    case COL_DOUBLE:
+    case PROCURA_FIELD_NUMBER:
       *numeric = TRUE;
       *number = *(const double *) at;
       break;
-    case COL_INT:
+    case PROCURA_FIELD_INT:
       *numeric = TRUE;
       *number = *(const int *) at >= 0 ? (double) *(const int *) at : NAN;
       break;
-    case COL_CANDIDATE_KIND:
-      *string = g_strdup (procura_candidate_kind_id (*(const ProcuraCandidateKind *) at));
+    case PROCURA_FIELD_BOOL:
+    case PROCURA_FIELD_ENUM:
+      /* as procura set spells it: "true", "gpu", "always-on" */
+      *string = procura_field_format (field, (ProcuraProject *) p, base);
       break;
-    case COL_QUOTE_KIND:
-      *string = g_strdup (quote_kind_id (*(const ProcuraQuoteKind *) at));
-      break;
-    case COL_PROVISIONING:
-      *string = g_strdup (provisioning_id (*(const ProcuraProvisioning *) at));
-      break;
-    case COL_QUOTE_REF:
+    case PROCURA_FIELD_QUOTE:
       {
         const ProcuraQuote *q = find_quote (p, *(const gint64 *) at);
         *string = q != NULL ? quote_name (q) : NULL;
       }
       break;
-    case COL_CANDIDATE_REF:
+    case PROCURA_FIELD_CANDIDATE:
       *string = g_strdup (candidate_name (p, *(const gint64 *) at));
       break;
     default:
@@ -421,7 +267,8 @@ read_column (const ProcuraProject *p,
     }
 }
 
-/* Compares the columns of two structs; appends a ProcuraDiffField per difference. */
+/* Compares the fields of @table in two records (the row's name, by which rows are
+ * paired, aside); appends a ProcuraDiffField per difference. */
 static void
 compare_columns (const ProcuraProject *old_p,
                  gconstpointer         old_base,
@@ -429,30 +276,35 @@ compare_columns (const ProcuraProject *old_p,
                  const ProcuraProject *new_p,
                  gconstpointer         new_base,
                  const char           *new_currency,
-                 const Column         *cols,
-                 gsize                 n_cols,
+                 ProcuraFieldTable     table,
                  GPtrArray            *out)
 {
-  for (gsize i = 0; i < n_cols; i++)
+  gsize n_fields;
+  const ProcuraField *fields = procura_fields (&n_fields);
+
+  for (gsize i = 0; i < n_fields; i++)
     {
+      const ProcuraField *field = &fields[i];
       gboolean numeric, numeric2;
       double a, b;
       g_autofree char *sa = NULL, *sb = NULL;
       ProcuraDiffField *f;
 
-      read_column (old_p, &cols[i], old_base, &numeric, &a, &sa);
-      read_column (new_p, &cols[i], new_base, &numeric2, &b, &sb);
+      if (field->table != table || (table == PROCURA_FIELD_TABLE_CANDIDATE && g_str_equal (field->column, "name")))
+        continue;
+      read_field (old_p, field, old_base, &numeric, &a, &sa);
+      read_field (new_p, field, new_base, &numeric2, &b, &sb);
       if (numeric ? same_number (a, b) : g_strcmp0 (sa, sb) == 0)
         continue;
       f = g_new0 (ProcuraDiffField, 1);
-      f->column = g_strdup (cols[i].column);
+      f->column = g_strdup (field->column);
       f->numeric = numeric;
       f->old_number = a;
       f->new_number = b;
       if (numeric)
         {
-          f->old_text = number_text (a, cols[i].unit, old_currency);
-          f->new_text = number_text (b, cols[i].unit, new_currency);
+          f->old_text = number_text (a, procura_field_unit (field), old_currency);
+          f->new_text = number_text (b, procura_field_unit (field), new_currency);
         }
       else
         {
@@ -543,7 +395,7 @@ diff_candidates (ProcuraDiff          *d,
           ProcuraDiffItem *it = item_new (PROCURA_DIFF_CHANGED, oc->name);
 
           compare_columns (o, oc, o->assumptions.currency, n, nc, n->assumptions.currency,
-                           candidate_columns, G_N_ELEMENTS (candidate_columns), it->fields);
+                           PROCURA_FIELD_TABLE_CANDIDATE, it->fields);
           if (it->fields->len > 0)
             g_ptr_array_add (d->candidates, it);
           else
@@ -584,7 +436,7 @@ diff_quotes (ProcuraDiff          *d,
         it = item_new (PROCURA_DIFF_CHANGED, name);
         it->date = g_strdup (nq->seen_date);
         compare_columns (o, oq, oq->currency, n, nq, nq->currency,
-                         quote_columns, G_N_ELEMENTS (quote_columns), it->fields);
+                         PROCURA_FIELD_TABLE_QUOTE, it->fields);
         if (it->fields->len > 0)
           g_ptr_array_add (d->quotes, it);
         else
@@ -822,13 +674,13 @@ procura_diff_projects (const ProcuraProject *o,
   d->runs = g_ptr_array_new_with_free_func ((GDestroyNotify) item_free);
   d->outcomes = g_ptr_array_new_with_free_func ((GDestroyNotify) outcome_free);
 
-  compare_columns (o, o, NULL, n, n, NULL, project_columns, G_N_ELEMENTS (project_columns), d->project);
+  compare_columns (o, o, NULL, n, n, NULL, PROCURA_FIELD_TABLE_PROJECT, d->project);
   compare_columns (o, o->brief != NULL ? o->brief : empty_o, NULL, n, n->brief != NULL ? n->brief : empty_n,
-                   NULL, brief_columns, G_N_ELEMENTS (brief_columns), d->brief);
-  compare_columns (o, &o->assumptions, NULL, n, &n->assumptions, NULL, assumption_columns,
-                   G_N_ELEMENTS (assumption_columns), d->assumptions);
-  compare_columns (o, &o->decision, NULL, n, &n->decision, NULL, decision_columns,
-                   G_N_ELEMENTS (decision_columns), d->decision);
+                   NULL, PROCURA_FIELD_TABLE_BRIEF, d->brief);
+  compare_columns (o, &o->assumptions, NULL, n, &n->assumptions, NULL, PROCURA_FIELD_TABLE_ASSUMPTIONS,
+                   d->assumptions);
+  compare_columns (o, &o->decision, NULL, n, &n->decision, NULL, PROCURA_FIELD_TABLE_DECISION,
+                   d->decision);
   diff_candidates (d, o, n);
   diff_quotes (d, o, n);
   diff_runs (d, o, n);

@@ -4,6 +4,8 @@
  */
 #include "config.h"
 
+#include <glib/gi18n-lib.h>
+
 #include <math.h>
 #include <string.h>
 
@@ -28,6 +30,27 @@ procura_choice_name (ProcuraChoice c)
     case PROCURA_CHOICE_UNDECIDED:
     default:
       return "undecided";
+    }
+}
+
+const char *
+procura_choice_label (ProcuraChoice c)
+{
+  switch (c)
+    {
+    case PROCURA_CHOICE_API:
+      return _("Use the API");
+    case PROCURA_CHOICE_RENT:
+      return _("Rent GPUs");
+    case PROCURA_CHOICE_RESERVE:
+      return _("Reserve GPUs");
+    case PROCURA_CHOICE_BUY:
+      return _("Buy GPUs");
+    case PROCURA_CHOICE_HYBRID:
+      return _("GPUs with API overflow");
+    case PROCURA_CHOICE_UNDECIDED:
+    default:
+      return _("Undecided");
     }
 }
 
@@ -123,7 +146,7 @@ constraint_reasons (ProcuraRecommendation *r,
     {
       const ProcuraCandidateAnalysis *ca = g_ptr_array_index (a->candidates, i);
       if ((ca->misses_target || ca->rate_limited) && ca->cost_reason != NULL)
-        g_ptr_array_add (r->reasons, g_strdup_printf ("%s is out of the ranking: %s.", ca->name, ca->cost_reason));
+        g_ptr_array_add (r->reasons, g_strdup_printf (_("%s is out of the ranking: %s."), ca->name, ca->cost_reason));
     }
 }
 
@@ -143,7 +166,7 @@ procura_recommend (const ProcuraProject   *p,
   if (a->ranking_withheld)
     {
       r->choice = PROCURA_CHOICE_UNDECIDED;
-      reason (r, "No recommendation while the ranking is withheld: %s.", a->ranking_withheld_reason);
+      reason (r, _("No recommendation while the ranking is withheld: %s."), a->ranking_withheld_reason);
       return r;
     }
   best = procura_analysis_find (a, g_array_index (a->ranking, gint64, 0));
@@ -165,7 +188,7 @@ procura_recommend (const ProcuraProject   *p,
     g_autofree char *cost = procura_units_cost_with_unit (best->cost->cost_per_accepted, a->unit_factor,
                                                           a->unit_label, cur);
 
-    reason (r, "%s has the lowest cost per accepted output: %s at %.4g requests/s average (%.4g peak).",
+    reason (r, _("%s has the lowest cost per accepted output: %s at %.4g requests/s average (%.4g peak)."),
             best->name, cost, a->demand_average,
             procura_is_set (a->demand_peak) ? a->demand_peak : a->demand_average);
   }
@@ -179,23 +202,23 @@ procura_recommend (const ProcuraProject   *p,
           g_autofree char *cost = procura_units_cost_with_unit (g->cost->cost_per_accepted, a->unit_factor,
                                                                 a->unit_label, cur);
 
-          reason (r, "The cheapest GPU candidate, %s, costs %s at %.0f %% "
-                  "utilisation: at this demand the GPUs would sit idle much of the time.",
+          reason (r, _("The cheapest GPU candidate, %s, costs %s at %.0f %% "
+                  "utilisation: at this demand the GPUs would sit idle much of the time."),
                   g->name, cost, 100.0 * g->cost->utilization);
           for (guint k = 0; k < g->break_even->len; k++)
             {
               const ProcuraBreakEven *be = &g_array_index (g->break_even, ProcuraBreakEven, k);
               if (be->gpu_cheaper_above)
                 {
-                  reason (r, "%s becomes cheaper than the API above about %.4g requests/s average "
-                          "(%.0f %% utilisation): revisit when demand grows past it.",
+                  reason (r, _("%s becomes cheaper than the API above about %.4g requests/s average "
+                          "(%.0f %% utilisation): revisit when demand grows past it."),
                           g->name, be->demand, 100.0 * be->utilization);
                   break;
                 }
             }
         }
       else
-        reason (r, "No GPU candidate has a cost at the target.");
+        reason (r, _("No GPU candidate has a cost at the target."));
       return r;
     }
 
@@ -203,19 +226,19 @@ procura_recommend (const ProcuraProject   *p,
     {
       r->choice = PROCURA_CHOICE_HYBRID;
       if (best_api == NULL)
-        reason (r, "GPUs for the base load and the API for the %.1f %% of requests above their capacity "
+        reason (r, _("GPUs for the base load and the API for the %.1f %% of requests above their capacity "
                 "beat the GPUs alone, and no API route can take the whole load on its own: the GPUs stay busy "
-                "and the API stays within its limits.", 100.0 * best->cost->api_share);
+                "and the API stays within its limits."), 100.0 * best->cost->api_share);
       else
-        reason (r, "GPUs for the base load and the API for the %.1f %% of requests above their capacity "
-                "beat both pure options: the GPUs stay busy and the peaks do not need idle replicas.",
+        reason (r, _("GPUs for the base load and the API for the %.1f %% of requests above their capacity "
+                "beat both pure options: the GPUs stay busy and the peaks do not need idle replicas."),
                 100.0 * best->cost->api_share);
       if (reserved_model (pricing_model_of (p, best)))
-        reason (r, "The base GPUs are costed at a %s price: take that term for the base replicas (they run "
-                "all the time) and pay the API per token for the overflow.", pricing_model_of (p, best));
+        reason (r, _("The base GPUs are costed at a %s price: take that term for the base replicas (they run "
+                "all the time) and pay the API per token for the overflow."), pricing_model_of (p, best));
       else
-        reason (r, "Rent the base GPUs on demand first; reserve them once the base load has held for a "
-                "few months.");
+        reason (r, _("Rent the base GPUs on demand first; reserve them once the base load has held for a "
+                "few months."));
       return r;
     }
 
@@ -233,7 +256,7 @@ procura_recommend (const ProcuraProject   *p,
       g_autofree char *cost = procura_units_cost_with_unit (best_api->cost->cost_per_accepted, a->unit_factor,
                                                             a->unit_label, cur);
 
-      reason (r, "The API route %s costs %s, %.1f× as much.", best_api->name, cost,
+      reason (r, _("The API route %s costs %s, %.1f× as much."), best_api->name, cost,
               best_api->cost->cost_per_accepted / best->cost->cost_per_accepted);
     }
 
@@ -246,45 +269,52 @@ procura_recommend (const ProcuraProject   *p,
         (owned_boundary || (isfinite (rented) && owned < rented)))
       {
         r->choice = PROCURA_CHOICE_BUY;
-        reason (r, "Owning costs %.4g %s per GPU-hour (%.6g capex over %.4g years, %.4g power per GPU-hour, "
-                "%.4g hosting per GPU-month) against %.4g %s rented.", owned, cur,
+        reason (r, _("Owning costs %.4g %s per GPU-hour (%.6g capex over %.4g years, %.4g power per GPU-hour, "
+                "%.4g hosting per GPU-month) against %.4g %s rented."), owned, cur,
                 bc->purchase_price_per_gpu, bc->depreciation_years, bc->power_per_gpu_hour,
                 bc->hosting_per_gpu_month, rented, cur);
-        reason (r, "The load is steady (peak %.2f× average) with %.0f %% utilisation%s%s%s: buying pays off "
-                "over the GPUs' life.", ratio, 100.0 * best->cost->utilization,
-                owned_boundary ? ", and the operating boundary (" : "",
-                owned_boundary ? b->operating_boundary : "", owned_boundary ? ") keeps it on your hardware" : "");
+        if (owned_boundary)
+          /* TRANSLATORS: the peak over the average, the utilisation, the brief's operating boundary */
+          reason (r, _("The load is steady (peak %.2f× average) with %.0f %% utilisation, and the operating "
+                       "boundary (%s) keeps it on your hardware: buying pays off over the GPUs' life."),
+                  ratio, 100.0 * best->cost->utilization, b->operating_boundary);
+        else
+          reason (r, _("The load is steady (peak %.2f× average) with %.0f %% utilisation: buying pays off "
+                       "over the GPUs' life."), ratio, 100.0 * best->cost->utilization);
         return r;
       }
     if (owned_boundary && !isfinite (owned))
-      reason (r, "Buying is not advised: it needs purchase inputs of its own for %s (capex per GPU, "
-              "depreciation years, power per GPU-hour, hosting per GPU-month), and they are not all given.",
+      reason (r, _("Buying is not advised: it needs purchase inputs of its own for %s (capex per GPU, "
+              "depreciation years, power per GPU-hour, hosting per GPU-month), and they are not all given."),
               best->name);
   }
   if (steady && best->cost->utilization >= STEADY_UTILIZATION)
     {
       r->choice = PROCURA_CHOICE_RESERVE;
-      reason (r, "The load is steady (%s, peak %.2f× average) and keeps %d replica%s %.0f %% busy: a "
-              "reserved or committed term buys the same hours for less.",
+      /* TRANSLATORS: the duty cycle, the peak over the average, the replicas, the utilisation */
+      reason (r, ngettext ("The load is steady (%s, peak %.2f× average) and keeps %d replica %.0f %% busy: a "
+                           "reserved or committed term buys the same hours for less.",
+                           "The load is steady (%s, peak %.2f× average) and keeps %d replicas %.0f %% busy: a "
+                           "reserved or committed term buys the same hours for less.", best->cost->replicas),
               b != NULL && b->duty_cycle != NULL ? b->duty_cycle : "always-on", ratio,
-              best->cost->replicas, best->cost->replicas == 1 ? "" : "s", 100.0 * best->cost->utilization);
+              best->cost->replicas, 100.0 * best->cost->utilization);
       if (owned_boundary)
-        reason (r, "Buying would need a steadier or busier load (at least %.0f %% utilisation).",
+        reason (r, _("Buying would need a steadier or busier load (at least %.0f %% utilisation)."),
                 100.0 * STEADY_UTILIZATION);
     }
   else
     {
       r->choice = PROCURA_CHOICE_RENT;
       if (!steady)
-        reason (r, "The load is not steady (%s, peak %.2f× average): rent on demand and scale with it "
-                "rather than commit to a term.",
-                b != NULL && b->duty_cycle != NULL ? b->duty_cycle : "duty cycle unknown", ratio);
+        reason (r, _("The load is not steady (%s, peak %.2f× average): rent on demand and scale with it "
+                "rather than commit to a term."),
+                b != NULL && b->duty_cycle != NULL ? b->duty_cycle : _("duty cycle unknown"), ratio);
       if (best->cost->utilization < STEADY_UTILIZATION)
-        reason (r, "Utilisation is %.0f %%, below the %.0f %% at which a reserved term usually pays off.",
+        reason (r, _("Utilisation is %.0f %%, below the %.0f %% at which a reserved term usually pays off."),
                 100.0 * best->cost->utilization, 100.0 * STEADY_UTILIZATION);
       if (reserved_model (pricing_model_of (p, best)))
-        reason (r, "%s is costed at a %s price: renting on demand costs more per hour than this figure; "
-                "re-cost it at the on-demand price before choosing.", best->name, pricing_model_of (p, best));
+        reason (r, _("%s is costed at a %s price: renting on demand costs more per hour than this figure; "
+                "re-cost it at the on-demand price before choosing."), best->name, pricing_model_of (p, best));
     }
   return r;
 }

@@ -21,6 +21,8 @@ typedef enum {
 
 /* "undecided", "api", "rent", "reserve", "buy", "hybrid" */
 const char *procura_choice_name (ProcuraChoice c);
+/* The choice as the user reads it, translated: "Rent GPUs". */
+const char *procura_choice_label (ProcuraChoice c);
 
 typedef struct {
   ProcuraChoice  choice;

@@ -4,6 +4,8 @@
  */
 #include "config.h"
 
+#include <glib/gi18n-lib.h>
+
 #include <math.h>
 
 #include "procura-sensitivity.h"
@@ -104,11 +106,11 @@ procura_sensitivity_run (const ProcuraCostInputs *in,
     double      step0;   /* absolute step when the base is 0 */
     double      lo_min, hi_max;
   } rows[] = {
-    { MOVE_UTILIZATION, "utilization", "Utilisation", 0, 0.05, 0, 1 },
-    { MOVE_ACCEPTANCE, "acceptance_rate", "Acceptance rate", in->acceptance_rate, 0.01, 0.001, 1 },
-    { MOVE_PRICE, "price", "Price", 0, 0, 0, INFINITY },
-    { MOVE_RETRY, "retry_rate", "Retry rate", in->retry_rate, 0.01, 0, 1 },
-    { MOVE_LABOR, "labor", "Platform labor (hours)", in->labor_hours, 10, 0, INFINITY },
+    { MOVE_UTILIZATION, "utilization", N_("Utilisation"), 0, 0.05, 0, 1 },
+    { MOVE_ACCEPTANCE, "acceptance_rate", N_("Acceptance rate"), in->acceptance_rate, 0.01, 0.001, 1 },
+    { MOVE_PRICE, "price", N_("Price"), 0, 0, 0, INFINITY },
+    { MOVE_RETRY, "retry_rate", N_("Retry rate"), in->retry_rate, 0.01, 0, 1 },
+    { MOVE_LABOR, "labor", N_("Platform labor (hours)"), in->labor_hours, 10, 0, INFINITY },
   };
 
   if (base_r == NULL || !(relative > 0))
@@ -154,7 +156,7 @@ procura_sensitivity_run (const ProcuraCostInputs *in,
 
       s = g_new0 (ProcuraSensitivity, 1);
       s->input = g_strdup (rows[i].id);
-      s->label = g_strdup (rows[i].label);
+      s->label = g_strdup (_(rows[i].label));
       s->base_value = b;
       s->low_value = lo_v;
       s->high_value = hi_v;
@@ -213,8 +215,8 @@ procura_what_if_run (const ProcuraCostInputs *in)
     if (!isnan (c->demand_peak))
       c->demand_peak *= 3.0;
     c->fixed_replicas = 0;
-    w = what_if_new ("traffic-x3", "Traffic ×3",
-                     "average and peak demand three times today's; replicas sized again for the peak",
+    w = what_if_new ("traffic-x3", _("Traffic ×3"),
+                     _("average and peak demand three times today's; replicas sized again for the peak"),
                      FALSE, 1.0, 3.0);
     what_if_cost (w, c);
     g_ptr_array_add (out, w);
@@ -230,11 +232,11 @@ procura_what_if_run (const ProcuraCostInputs *in)
       }
     c->input_tokens *= 2.0;
     c->cached_input_tokens *= 2.0;
-    w = what_if_new ("context-x2", "Context ×2",
-                     gpu_side ? "twice the context per request: the KV cache holds half the sequences, so "
+    w = what_if_new ("context-x2", _("Context ×2"),
+                     gpu_side ? _("twice the context per request: the KV cache holds half the sequences, so "
                                 "the capacity at the target is taken as half today's (an estimate: "
-                                "benchmark at the longer context to replace it)"
-                              : "twice the input tokens per request at today's prices",
+                                "benchmark at the longer context to replace it)")
+                              : _("twice the input tokens per request at today's prices"),
                      gpu_side, gpu_side ? 0.5 : 1.0, 1.0);
     what_if_cost (w, c);
     g_ptr_array_add (out, w);
@@ -246,20 +248,20 @@ procura_what_if_run (const ProcuraCostInputs *in)
       g_autoptr(ProcuraCostInputs) c = procura_cost_inputs_copy (in);
       c->gpus_per_replica *= 2;
       c->fixed_replicas = 0;
-      w = what_if_new ("larger-model", "A larger model (×2 parameters)",
-                       "twice the parameters: twice the GPUs per replica to hold the weights; decoding "
+      w = what_if_new ("larger-model", _("A larger model (×2 parameters)"),
+                       _("twice the parameters: twice the GPUs per replica to hold the weights; decoding "
                        "being bound by memory bandwidth, twice the bandwidth for twice the bytes keeps the "
                        "capacity per replica at today's, i.e. half per GPU (an estimate: check the memory "
-                       "fit and benchmark the model you expect next)",
+                       "fit and benchmark the model you expect next)"),
                        TRUE, 1.0, 1.0);
       what_if_cost (w, c);
       g_ptr_array_add (out, w);
     }
   else
     {
-      w = what_if_new ("larger-model", "A larger model (×2 parameters)",
-                       "the API's price for a larger model is not known", TRUE, 1.0, 1.0);
-      w->note = g_strdup ("not estimated: add a quote for the larger model's API");
+      w = what_if_new ("larger-model", _("A larger model (×2 parameters)"),
+                       _("the API's price for a larger model is not known"), TRUE, 1.0, 1.0);
+      w->note = g_strdup (_("not estimated: add a quote for the larger model's API"));
       g_ptr_array_add (out, w);
     }
   return out;

@@ -4,6 +4,8 @@
  */
 #include "config.h"
 
+#include <glib/gi18n-lib.h>
+
 #include <math.h>
 
 #include "procura-store-probe.h"
@@ -437,12 +439,12 @@ procura_analysis_to_text (const ProcuraAnalysis *a,
   g_autofree char *pname = procura_percentile_stat_name (a->slo_percentile);
 
   g_string_append_printf (s, "%s%s\n", project != NULL && project->title ? project->title : "Project",
-                          project != NULL && project->illustrative ? " (illustrative data)" : "");
+                          project != NULL && project->illustrative ? _(" (illustrative data)") : "");
   if (a->slo_metric != NULL && isfinite (a->slo_threshold_ms))
-    g_string_append_printf (s, "Target: %s %s <= %g ms", pname, a->slo_metric, a->slo_threshold_ms);
+    g_string_append_printf (s, _("Target: %s %s <= %g ms"), pname, a->slo_metric, a->slo_threshold_ms);
   else
-    g_string_append (s, "Target: not set");
-  g_string_append_printf (s, "; demand %.4g req/s average, %.4g peak; window %g h\n\n",
+    g_string_append (s, _("Target: not set"));
+  g_string_append_printf (s, _("; demand %.4g req/s average, %.4g peak; window %g h\n\n"),
                           a->demand_average, a->demand_peak, a->window_hours);
 
   for (guint i = 0; i < a->candidates->len; i++)
@@ -453,23 +455,23 @@ procura_analysis_to_text (const ProcuraAnalysis *a,
         g_string_append_printf (s, "#%d ", ca->rank);
       g_string_append_printf (s, "%s [%s%s]\n", ca->name, procura_candidate_kind_id (ca->kind), ca->derived ? ", derived" : "");
       if (ca->capacity != NULL && isfinite (ca->capacity->capacity_rps))
-        g_string_append_printf (s, "  capacity: %s, %.4g req/s%s\n", procura_capacity_status_name (ca->capacity->status),
+        g_string_append_printf (s, _("  capacity: %s, %.4g req/s%s\n"), procura_capacity_status_name (ca->capacity->status),
                                 ca->capacity->capacity_rps, ca->capacity->uncertain ? " (uncertain)" : "");
       else if (ca->capacity != NULL)
-        g_string_append_printf (s, "  capacity: %s\n", procura_capacity_status_name (ca->capacity->status));
+        g_string_append_printf (s, _("  capacity: %s\n"), procura_capacity_status_name (ca->capacity->status));
       if (ca->capacity != NULL && ca->capacity->reason != NULL)
         g_string_append_printf (s, "    %s\n", ca->capacity->reason);
       if (ca->capacity != NULL && ca->capacity->interval_reason != NULL)
-        g_string_append_printf (s, "    interval: %s\n", ca->capacity->interval_reason);
+        g_string_append_printf (s, _("    interval: %s\n"), ca->capacity->interval_reason);
       if (ca->fit != NULL)
-        g_string_append_printf (s, "  memory fit: %s at %" G_GINT64_FORMAT " tokens x %" G_GINT64_FORMAT
-                                " sequences (TP %d)%s%s\n", ca->fit->fits ? "fits" : "does not fit",
-                                ca->fit->context_tokens, ca->fit->concurrency, ca->fit->tp,
+        g_string_append_printf (s, ca->fit->fits ? _("  memory fit: fits at %lld tokens x %lld sequences (TP %d)%s%s\n")
+                                : _("  memory fit: does not fit at %lld tokens x %lld sequences (TP %d)%s%s\n"),
+                                (long long) ca->fit->context_tokens, (long long) ca->fit->concurrency, ca->fit->tp,
                                 ca->fit->fits ? "" : ": ", ca->fit->fits ? "" : ca->fit->limit_text);
       if (ca->fit != NULL && ca->fit_measured_text != NULL)
-        g_string_append_printf (s, "  memory fit measured: %s\n", ca->fit_measured_text);
+        g_string_append_printf (s, _("  memory fit measured: %s\n"), ca->fit_measured_text);
       else if (ca->fit_reason != NULL && ca->kind != PROCURA_CANDIDATE_API)
-        g_string_append_printf (s, "  memory fit: not computed (%s)\n", ca->fit_reason);
+        g_string_append_printf (s, _("  memory fit: not computed (%s)\n"), ca->fit_reason);
       if (ca->cost != NULL)
         {
           g_autofree char *each = procura_units_cost_per_output (ca->cost->cost_per_accepted, cur);
@@ -477,32 +479,33 @@ procura_analysis_to_text (const ProcuraAnalysis *a,
                                                                   a->unit_label, cur);
           g_autofree char *all_in = procura_units_money (ca->cost->all_in_cost, cur);
 
-          g_string_append_printf (s, "  cost per accepted output: %s (%s each)\n", scaled, each);
+          g_string_append_printf (s, _("  cost per accepted output: %s (%s each)\n"), scaled, each);
           if (ca->cost_interval_reason != NULL)
-            g_string_append_printf (s, "    interval: %s\n", ca->cost_interval_reason);
+            g_string_append_printf (s, _("    interval: %s\n"), ca->cost_interval_reason);
           if (ca->cost->run_workload)
-            g_string_append_printf (s, "  %s per run, %.4g completed runs per run started",
+            g_string_append_printf (s, _("  %s per run, %.4g completed runs per run started"),
                                     all_in, ca->cost->accepted_outputs);
           else
-            g_string_append_printf (s, "  all-in %s per window, %.0f accepted outputs", all_in,
+            g_string_append_printf (s, _("  all-in %s per window, %.0f accepted outputs"), all_in,
                                     ca->cost->accepted_outputs);
           if (ca->kind != PROCURA_CANDIDATE_API && isfinite (ca->cost->utilization))
-            g_string_append_printf (s, ", %d replica%s at %.1f %% utilisation", ca->cost->replicas,
-                                    ca->cost->replicas == 1 ? "" : "s", 100 * ca->cost->utilization);
+            g_string_append_printf (s, ngettext (", %d replica at %.1f %% utilisation",
+                                                  ", %d replicas at %.1f %% utilisation", ca->cost->replicas),
+                                    ca->cost->replicas, 100 * ca->cost->utilization);
           g_string_append_c (s, '\n');
           for (guint l = 0; l < PROCURA_COST_N_LINES; l++)
             if (procura_cost_result_line_applies (ca->cost, l))
               g_string_append_printf (s, "    %-20s %12.2f\n", procura_cost_line_name (l), ca->cost->lines[l]);
         }
       else if (ca->cost_reason != NULL)
-        g_string_append_printf (s, "  no cost: %s\n", ca->cost_reason);
+        g_string_append_printf (s, _("  no cost: %s\n"), ca->cost_reason);
       for (guint k = 0; k < ca->break_even->len; k++)
         {
           const ProcuraBreakEven *be = &g_array_index (ca->break_even, ProcuraBreakEven, k);
           const ProcuraCandidateAnalysis *api = procura_analysis_find (a, ca->break_even_api);
-          g_string_append_printf (s, "  break-even with %s at %.4g req/s average (%.0f %% utilisation): "
-                                  "%s above\n", api != NULL ? api->name : "the API", be->demand,
-                                  100 * be->utilization, be->gpu_cheaper_above ? "GPUs cheaper" : "API cheaper");
+          g_string_append_printf (s, _("  break-even with %s at %.4g req/s average (%.0f %% utilisation): "
+                                  "%s above\n"), api != NULL ? api->name : _("the API"), be->demand,
+                                  100 * be->utilization, be->gpu_cheaper_above ? _("GPUs cheaper") : _("API cheaper"));
         }
       for (guint k = 0; k < ca->what_ifs->len; k++)
         {
@@ -511,10 +514,10 @@ procura_analysis_to_text (const ProcuraAnalysis *a,
             {
               g_autofree char *wc = procura_units_cost_with_unit (w->result->cost_per_accepted, a->unit_factor,
                                                                   a->unit_label, cur);
-              g_string_append_printf (s, "  what if %s: %s%s\n", w->title, wc, w->estimate ? " (estimate)" : "");
+              g_string_append_printf (s, _("  what if %s: %s%s\n"), w->title, wc, w->estimate ? _(" (estimate)") : "");
             }
           else
-            g_string_append_printf (s, "  what if %s: %s\n", w->title, w->note != NULL ? w->note : "not costed");
+            g_string_append_printf (s, _("  what if %s: %s\n"), w->title, w->note != NULL ? w->note : _("not costed"));
         }
       for (guint k = 0; k < a->warnings->len; k++)
         {
@@ -534,18 +537,18 @@ procura_analysis_to_text (const ProcuraAnalysis *a,
                                 w->what_to_do);
     }
   if (a->ranking_withheld)
-    g_string_append_printf (s, "\nRanking withheld: %s\n", a->ranking_withheld_reason);
+    g_string_append_printf (s, _("\nRanking withheld: %s\n"), a->ranking_withheld_reason);
   else if (a->ranking_uncertainty != NULL && a->ranking_separation == PROCURA_SEPARATION_DISTINCT)
-    g_string_append_printf (s, "\nRanking: %s\n", a->ranking_uncertainty);
+    g_string_append_printf (s, _("\nRanking: %s\n"), a->ranking_uncertainty);
   if (a->tipping_points != NULL && a->tipping_points->len > 0)
     {
-      g_string_append (s, "\nTipping points (#1 against #2):\n");
+      g_string_append (s, _("\nTipping points (#1 against #2):\n"));
       for (guint i = 0; i < a->tipping_points->len; i++)
         g_string_append_printf (s, "  - %s\n", ((const ProcuraTippingPoint *) g_ptr_array_index (a->tipping_points, i))->note);
     }
   if (a->recommendation != NULL)
     {
-      g_string_append_printf (s, "\nRecommendation: %s", procura_choice_name (a->recommendation->choice));
+      g_string_append_printf (s, _("\nRecommendation: %s"), procura_choice_name (a->recommendation->choice));
       if (a->recommendation->candidate_name != NULL)
         g_string_append_printf (s, " (%s)", a->recommendation->candidate_name);
       g_string_append_c (s, '\n');

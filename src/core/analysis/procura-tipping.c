@@ -8,6 +8,8 @@
  */
 #include "config.h"
 
+#include <glib/gi18n-lib.h>
+
 #include <math.h>
 #include <string.h>
 
@@ -16,6 +18,29 @@
 #define GRID_STEP   1.03
 #define GRID_RANGE  100.0
 #define BISECTIONS  80
+
+/* The inputs the tipping points move, as ProcuraTippingPoint.input names them. */
+static const struct
+{
+  const char *id;
+  const char *label;
+} tipping_inputs[] = {
+  { "gpu_price", N_("GPU price") },
+  { "api_price", N_("API price") },
+  { "utilization", N_("Utilisation") },
+  { "acceptance_rate", N_("Acceptance rate") },
+  { "latency_target_ms", N_("Latency target") },
+  { "demand_average", N_("Average demand") },
+};
+
+const char *
+procura_tipping_input_label (const char *input)
+{
+  for (guint k = 0; k < G_N_ELEMENTS (tipping_inputs); k++)
+    if (g_strcmp0 (tipping_inputs[k].id, input) == 0)
+      return _(tipping_inputs[k].label);
+  return input;
+}
 
 void
 procura_tipping_point_free (ProcuraTippingPoint *t)
@@ -276,12 +301,15 @@ add_point (GPtrArray                      *out,
   t->value = search (ctx, current, MAX (lo, current / GRID_RANGE), MIN (hi, current * GRID_RANGE));
   t->ratio = t->value / current;
   if (isnan (t->value))
-    t->note = g_strdup_printf ("the ranking does not flip for %s from %.4g to %.4g (now %.4g)", what,
+    t->note = g_strdup_printf (_("the ranking does not flip for %s from %.4g to %.4g (now %.4g)"), what,
                                MAX (lo, current / GRID_RANGE), MIN (hi, current * GRID_RANGE), current);
   else
-    t->note = g_strdup_printf ("the ranking flips when %s %s from %.4g to %.4g (%+.1f %%)", what,
-                               t->value > current ? "rises" : "falls", current, t->value,
-                               100.0 * (t->value / current - 1.0));
+    t->note = g_strdup_printf (t->value > current
+                               /* TRANSLATORS: the input, its value now, the value where it flips, the change */
+                               ? _("the ranking flips when %s rises from %.4g to %.4g (%+.1f %%)")
+                               /* TRANSLATORS: the input, its value now, the value where it flips, the change */
+                               : _("the ranking flips when %s falls from %.4g to %.4g (%+.1f %%)"), what,
+                               current, t->value, 100.0 * (t->value / current - 1.0));
   g_ptr_array_add (out, t);
 }
 
@@ -297,7 +325,7 @@ points_for (GPtrArray                      *out,
   if (ca->kind != PROCURA_CANDIDATE_API)
     {
       const ProcuraCandidateAnalysis *src = procura_analysis_find (a, gpu_source (ca));
-      g_autofree char *what = g_strdup_printf ("the GPU price of %s", src != NULL ? src->name : ca->name);
+      g_autofree char *what = g_strdup_printf (_("the GPU price of %s"), src != NULL ? src->name : ca->name);
 
       ctx->input = "gpu_price";
       ctx->input_cid = gpu_source (ca);
@@ -307,8 +335,8 @@ points_for (GPtrArray                      *out,
   if (ca->kind != PROCURA_CANDIDATE_GPU)
     {
       const ProcuraCandidateAnalysis *src = procura_analysis_find (a, api_source (ca));
-      g_autofree char *what = g_strdup_printf ("the API price of %s (per million output tokens, the other "
-                                               "token prices in proportion)", src != NULL ? src->name : ca->name);
+      g_autofree char *what = g_strdup_printf (_("the API price of %s (per million output tokens, the other "
+                                               "token prices in proportion)"), src != NULL ? src->name : ca->name);
 
       ctx->input = "api_price";
       ctx->input_cid = api_source (ca);
@@ -317,14 +345,14 @@ points_for (GPtrArray                      *out,
     }
   if (ca->kind != PROCURA_CANDIDATE_API && !run)
     {
-      g_autofree char *what = g_strdup_printf ("the utilisation of %s (its replicas held, the demand moved)",
+      g_autofree char *what = g_strdup_printf (_("the utilisation of %s (its replicas held, the demand moved)"),
                                                ca->name);
       ctx->input = "utilization";
       ctx->input_cid = ca->candidate_id;
       add_point (out, ctx, ca, ca->cost->utilization, 0, 1.0, what);
     }
   {
-    g_autofree char *what = g_strdup_printf ("the acceptance rate of %s", ca->name);
+    g_autofree char *what = g_strdup_printf (_("the acceptance rate of %s"), ca->name);
     ctx->input = "acceptance_rate";
     ctx->input_cid = ca->candidate_id;
     add_point (out, ctx, ca, run ? in->run_inputs->success_probability : in->acceptance_rate, 0, 1.0, what);
@@ -359,13 +387,13 @@ procura_tipping_points_run (ProcuraAnalysis      *a,
     {
       ctx.input = "latency_target_ms";
       ctx.input_cid = 0;
-      add_point (a->tipping_points, &ctx, NULL, a->slo_threshold_ms, 0, INFINITY, "the latency target (ms)");
+      add_point (a->tipping_points, &ctx, NULL, a->slo_threshold_ms, 0, INFINITY, _("the latency target (ms)"));
     }
   if (!run && procura_is_set (a->demand_average))
     {
       ctx.input = "demand_average";
       ctx.input_cid = 0;
       add_point (a->tipping_points, &ctx, NULL, a->demand_average, 0, INFINITY,
-                 "the average demand (requests/s, the peak in proportion)");
+                 _("the average demand (requests/s, the peak in proportion)"));
     }
 }

@@ -11,6 +11,8 @@
  */
 #include "config.h"
 
+#include <glib/gi18n-lib.h>
+
 #include <math.h>
 
 #include "procura-analysis-private.h"
@@ -78,23 +80,23 @@ candidate_interval (const ProcuraAnalysis    *a,
   if (ca->kind == PROCURA_CANDIDATE_API)
     {
       ca->cost_lo = ca->cost_hi = ca->cost->cost_per_accepted;
-      ca->cost_interval_reason = g_strdup ("the API route's cost does not rest on a measured capacity: "
-                                           "no sampling interval");
+      ca->cost_interval_reason = g_strdup (_("the API route's cost does not rest on a measured capacity: "
+                                           "no sampling interval"));
       return;
     }
   src = capacity_source (a, ca);
   if (src == NULL)
     {
-      ca->cost_interval_reason = g_strdup ("no interval: the capacity at the target was typed in, not "
-                                           "read off a sweep");
+      ca->cost_interval_reason = g_strdup (_("no interval: the capacity at the target was typed in, not "
+                                           "read off a sweep"));
       return;
     }
   cap = src->capacity;
   if (!isfinite (cap->capacity_lo_rps) || !isfinite (cap->capacity_hi_rps))
     {
-      ca->cost_interval_reason = g_strdup_printf ("no interval: %s",
+      ca->cost_interval_reason = g_strdup_printf (_("no interval: %s"),
                                                   cap->interval_reason != NULL ? cap->interval_reason
-                                                  : "the capacity reading has none");
+                                                  : _("the capacity reading has none"));
       return;
     }
   ca->cost_lo = cost_at_capacity (ca->inputs, cap->capacity_hi_rps);
@@ -102,8 +104,8 @@ candidate_interval (const ProcuraAnalysis    *a,
   if (isnan (ca->cost_lo) || isnan (ca->cost_hi))
     {
       ca->cost_lo = ca->cost_hi = NAN;
-      ca->cost_interval_reason = g_strdup ("no interval: the cost model refused a capacity at the "
-                                           "interval's ends");
+      ca->cost_interval_reason = g_strdup (_("no interval: the cost model refused a capacity at the "
+                                           "interval's ends"));
       return;
     }
   /* the reading lies inside its interval, and so does its cost */
@@ -113,25 +115,25 @@ candidate_interval (const ProcuraAnalysis    *a,
     g_autofree char *lo = procura_units_cost_scaled (ca->cost_lo, a->unit_factor, a->currency);
     g_autofree char *hi = procura_units_cost_scaled (ca->cost_hi, a->unit_factor, a->currency);
     g_autofree char *per = procura_units_per_label (a->unit_factor, a->unit_label);
-    const char *open_end = cap->hi_lower_bound ? "; the high end is itself a lower bound, the sweep did not "
-                                                 "saturate" : "";
+    const char *open_end = cap->hi_lower_bound ? _("; the high end is itself a lower bound, the sweep did not "
+                                                   "saturate") : "";
 
     if (isinf (ca->cost_hi))
-      ca->cost_interval_reason = g_strdup_printf ("from %s %s (at %.4g req/s per replica) with no upper end: "
-                                                  "at the upper ends of the percentiles' intervals no load "
-                                                  "meets the target", lo, per, cap->capacity_hi_rps);
+      ca->cost_interval_reason = g_strdup_printf (_("from %s %s (at %.4g req/s per replica) with no upper "
+                                                    "end: at the upper ends of the percentiles' intervals no "
+                                                    "load meets the target"), lo, per, cap->capacity_hi_rps);
     else if (g_strcmp0 (lo, hi) == 0 && cap->capacity_hi_rps == cap->capacity_lo_rps)
-      ca->cost_interval_reason = g_strdup_printf ("%s %s: the capacity interval is one point (%.4g req/s per "
-                                                  "replica%s)", lo, per, cap->capacity_hi_rps, open_end);
+      ca->cost_interval_reason = g_strdup_printf (_("%s %s: the capacity interval is one point (%.4g req/s "
+                                                    "per replica%s)"), lo, per, cap->capacity_hi_rps, open_end);
     else if (g_strcmp0 (lo, hi) == 0)
       /* both ends need as many replicas as the reading: the interval does not move the cost */
-      ca->cost_interval_reason = g_strdup_printf ("%s %s at both ends of the capacity interval (%.4g and "
-                                                  "%.4g req/s per replica%s): the same number of replicas "
-                                                  "carries the demand", lo, per, cap->capacity_hi_rps,
+      ca->cost_interval_reason = g_strdup_printf (_("%s %s at both ends of the capacity interval (%.4g and "
+                                                    "%.4g req/s per replica%s): the same number of replicas "
+                                                    "carries the demand"), lo, per, cap->capacity_hi_rps,
                                                   cap->capacity_lo_rps, open_end);
     else
-      ca->cost_interval_reason = g_strdup_printf ("%s to %s %s: the cost at %.4g and at %.4g req/s per "
-                                                  "replica, the ends of the capacity interval%s", lo, hi, per,
+      ca->cost_interval_reason = g_strdup_printf (_("%s to %s %s: the cost at %.4g and at %.4g req/s per "
+                                                    "replica, the ends of the capacity interval%s"), lo, hi, per,
                                                   cap->capacity_hi_rps, cap->capacity_lo_rps, open_end);
   }
 }
@@ -149,11 +151,11 @@ where_to_measure (GString                        *out,
   if (cap == NULL || cap->points->len == 0)
     return;
   if (cap->below >= 0 && cap->above >= 0)
-    g_string_append_printf (out, " (between %.4g and %.4g req/s)",
+    g_string_append_printf (out, _(" (between %.4g and %.4g req/s)"),
                             g_array_index (cap->points, ProcuraSweepPoint, cap->below).throughput_rps,
                             g_array_index (cap->points, ProcuraSweepPoint, cap->above).throughput_rps);
   else if (cap->below >= 0)
-    g_string_append_printf (out, " (at %.4g req/s and beyond)",
+    g_string_append_printf (out, _(" (at %.4g req/s and beyond)"),
                             g_array_index (cap->points, ProcuraSweepPoint, cap->below).throughput_rps);
 }
 
@@ -168,12 +170,12 @@ static char *
 fmt_interval (const ProcuraCandidateAnalysis *ca)
 {
   if (isnan (ca->cost_lo))
-    return g_strdup ("unknown");
+    return g_strdup (_("unknown"));
   if (isinf (ca->cost_hi))
-    return g_strdup_printf ("%.4g or more", ca->cost_lo);
+    return g_strdup_printf (_("%.4g or more"), ca->cost_lo);
   if (ca->cost_lo == ca->cost_hi)
     return g_strdup_printf ("%.4g", ca->cost_lo);
-  return g_strdup_printf ("%.4g to %.4g", ca->cost_lo, ca->cost_hi);
+  return g_strdup_printf (_("%.4g to %.4g"), ca->cost_lo, ca->cost_hi);
 }
 
 static void
@@ -206,7 +208,7 @@ ranking_separation (ProcuraAnalysis *a)
       if (!g_string_equal (other, where))
         {
           if (m1)
-            g_string_append (where, " and ");
+            g_string_append (where, _(" and "));
           g_string_append_len (where, other->str, other->len);
         }
     }
@@ -216,33 +218,33 @@ ranking_separation (ProcuraAnalysis *a)
       const ProcuraCandidateAnalysis *u = isnan (first->cost_lo) ? first : second;
 
       a->ranking_separation = PROCURA_SEPARATION_UNKNOWN;
-      a->ranking_uncertainty = g_strdup_printf ("whether #1 %s and #2 %s are distinguishable is unknown: "
-                                                "%s's cost has no interval (%s)", first->name, second->name,
+      a->ranking_uncertainty = g_strdup_printf (_("whether #1 %s and #2 %s are distinguishable is unknown: "
+                                                "%s's cost has no interval (%s)"), first->name, second->name,
                                                 u->name, u->cost_interval_reason != NULL
-                                                ? u->cost_interval_reason : "no interval");
-      a->measure_next = g_strdup_printf ("To know whether the ranking holds, re-run %s keeping per-request "
-                                         "results (the percentiles' intervals need the samples).",
+                                                ? u->cost_interval_reason : _("no interval"));
+      a->measure_next = g_strdup_printf (_("To know whether the ranking holds, re-run %s keeping per-request "
+                                         "results (the percentiles' intervals need the samples)."),
                                          where->str);
     }
   else if (second->cost_lo <= first->cost_hi)
     {
       a->ranking_separation = PROCURA_SEPARATION_OVERLAP;
-      a->ranking_uncertainty = g_strdup_printf ("#1 %s and #2 %s are not distinguishable at this sample "
-                                                "size: their costs per accepted output, %s and %s %s, overlap",
+      a->ranking_uncertainty = g_strdup_printf (_("#1 %s and #2 %s are not distinguishable at this sample "
+                                                "size: their costs per accepted output, %s and %s %s, overlap"),
                                                 first->name, second->name, i1, i2,
                                                 a->currency != NULL ? a->currency : "");
       if (where->len > 0)
-        a->measure_next = g_strdup_printf ("To separate them, measure more requests at the loads near the "
-                                           "target for %s: longer runs there narrow the capacity intervals.",
+        a->measure_next = g_strdup_printf (_("To separate them, measure more requests at the loads near the "
+                                           "target for %s: longer runs there narrow the capacity intervals."),
                                            where->str);
       else
-        a->measure_next = g_strdup ("Neither cost rests on a measured capacity: compare the quotes' terms.");
+        a->measure_next = g_strdup (_("Neither cost rests on a measured capacity: compare the quotes' terms."));
     }
   else
     {
       a->ranking_separation = PROCURA_SEPARATION_DISTINCT;
-      a->ranking_uncertainty = g_strdup_printf ("#1 %s and #2 %s are distinguishable at this sample size: "
-                                                "their costs per accepted output, %s and %s %s, do not overlap",
+      a->ranking_uncertainty = g_strdup_printf (_("#1 %s and #2 %s are distinguishable at this sample size: "
+                                                "their costs per accepted output, %s and %s %s, do not overlap"),
                                                 first->name, second->name, i1, i2,
                                                 a->currency != NULL ? a->currency : "");
     }

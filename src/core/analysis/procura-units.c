@@ -4,6 +4,8 @@
  */
 #include "config.h"
 
+#include <glib/gi18n-lib.h>
+
 #include <math.h>
 #include <string.h>
 
@@ -108,18 +110,62 @@ procura_units_scale (double unit_factor)
   return unit_factor >= 1e6 ? 1e6 : unit_factor >= 1e3 ? 1e3 : 1;
 }
 
+/* The success units Procura names itself (procura_success_unit_default() and the
+ * analysis' fallbacks), one and many, so that a translation can decline them; a unit
+ * the user typed is shown as typed, with an "s" for many. */
+static const struct
+{
+  const char *one;
+  const char *many;
+} known_units[] = {
+  /* TRANSLATORS: a success unit; it follows "per" (German: "pro akzeptierter Antwort") */
+  { N_("accepted output"), N_("accepted outputs") },
+  { N_("accepted response"), N_("accepted responses") },
+  { N_("accepted record"), N_("accepted records") },
+  { N_("accepted task"), N_("accepted tasks") },
+  { N_("accepted image"), N_("accepted images") },
+  { N_("accepted clip"), N_("accepted clips") },
+  { N_("completed training run at the target evaluation"),
+    N_("completed training runs at the target evaluation") },
+  { N_("accepted fine-tuned checkpoint"), N_("accepted fine-tuned checkpoints") },
+  { N_("completed evaluation suite"), N_("completed evaluation suites") },
+  { N_("accepted token"), N_("accepted tokens") },
+};
+
 char *
 procura_units_per_label (double      unit_factor,
                          const char *unit_label)
 {
   const char *unit = unit_label != NULL && *unit_label != '\0' ? unit_label : "accepted output";
   double scale = procura_units_scale (unit_factor);
+  g_autofree char *many = NULL;
 
+  for (guint i = 0; i < G_N_ELEMENTS (known_units); i++)
+    if (g_str_equal (known_units[i].one, unit))
+      {
+        unit = _(known_units[i].one);
+        many = g_strdup (_(known_units[i].many));
+        break;
+      }
+  if (many == NULL)
+    many = g_strconcat (unit, "s", NULL);
   if (scale >= 1e6)
-    return g_strdup_printf ("per 1M %ss", unit);
+    /* TRANSLATORS: %s is a success unit, many of them */
+    return g_strdup_printf (_("per 1M %s"), many);
   if (scale >= 1e3)
-    return g_strdup_printf ("per 1,000 %ss", unit);
-  return g_strdup_printf ("per %s", unit);
+    /* TRANSLATORS: %s is a success unit, many of them */
+    return g_strdup_printf (_("per 1,000 %s"), many);
+  /* TRANSLATORS: %s is a success unit, one of them */
+  return g_strdup_printf (_("per %s"), unit);
+}
+
+const char *
+procura_units_label (const char *unit_label)
+{
+  for (guint i = 0; unit_label != NULL && i < G_N_ELEMENTS (known_units); i++)
+    if (g_str_equal (known_units[i].one, unit_label))
+      return _(known_units[i].one);
+  return unit_label;
 }
 
 char *
@@ -170,10 +216,10 @@ procura_units_tokens (double tokens)
   if (isnan (tokens))
     return g_strdup ("—");
   if (fabs (tokens) >= 1e6)
-    return g_strdup_printf ("%.3g M tokens", tokens / 1e6);
+    return g_strdup_printf (_("%.3g M tokens"), tokens / 1e6);
   if (fabs (tokens) >= 1e4)
-    return g_strdup_printf ("%.3g k tokens", tokens / 1e3);
-  return g_strdup_printf ("%.0f tokens", tokens);
+    return g_strdup_printf (_("%.3g k tokens"), tokens / 1e3);
+  return g_strdup_printf (_("%.0f tokens"), tokens);
 }
 
 char *
@@ -181,7 +227,7 @@ procura_units_gib (double bytes)
 {
   if (isnan (bytes))
     return g_strdup ("—");
-  return g_strdup_printf ("%.1f GiB", bytes / (1024.0 * 1024.0 * 1024.0));
+  return g_strdup_printf (_("%.1f GiB"), bytes / (1024.0 * 1024.0 * 1024.0));
 }
 
 char *
@@ -189,5 +235,5 @@ procura_units_req_per_s (double rps)
 {
   if (isnan (rps))
     return g_strdup ("—");
-  return g_strdup_printf ("%.3g req/s", rps);
+  return g_strdup_printf (_("%.3g req/s"), rps);
 }

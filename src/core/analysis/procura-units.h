@@ -31,6 +31,8 @@ double procura_units_scale          (double      unit_factor);
 /* "per 1,000 accepted responses", "per 1M tokens", "per accepted clip". */
 char *procura_units_per_label       (double      unit_factor,
                                      const char *unit_label);
+/* A success unit as the user reads it: translated when Procura named it, else as typed. */
+const char *procura_units_label     (const char *unit_label);
 /* A cost per output at the project's scale, money only: "€0.97". */
 char *procura_units_cost_scaled     (double      cost_per_output,
                                      double      unit_factor,

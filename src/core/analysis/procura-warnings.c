@@ -4,6 +4,8 @@
  */
 #include "config.h"
 
+#include <glib/gi18n-lib.h>
+
 #include <math.h>
 #include <string.h>
 
@@ -196,32 +198,36 @@ price_warnings (const ProcuraProject   *p,
   if (procura_is_set (c->price_per_gpu_hour))
     {
       date = c->price_date;
-      where = "typed-in price";
+      /* TRANSLATORS: fills "The %s of %s has no date" and "The %s of %s was seen …" */
+      where = _("typed-in price");
     }
   else if (q != NULL && procura_is_set (procura_quote_price_per_gpu_hour (q)))
     {
       date = q->seen_date;
-      where = "quoted price";
+      /* TRANSLATORS: fills "The %s of %s has no date" and "The %s of %s was seen …" */
+      where = _("quoted price");
     }
   else
     {
       warn (a, PROCURA_WARN_NO_PRICE, PROCURA_SEVERITY_ERROR, c->id,
-            g_strdup_printf ("%s has no price per GPU-hour: it has no cost", c->name),
-            g_strdup ("Import a price list or a quote for this GPU and provider, or type the price "
-                      "with the date it was seen."));
+            g_strdup_printf (_("%s has no price per GPU-hour: it has no cost"), c->name),
+            g_strdup (_("Import a price list or a quote for this GPU and provider, or type the price "
+                      "with the date it was seen.")));
       return;
     }
 
   days = date != NULL ? procura_days_since (date) : -1;
   if (date == NULL || days < 0)
     warn (a, PROCURA_WARN_STALE_PRICE, PROCURA_SEVERITY_WARNING, c->id,
-          g_strdup_printf ("The %s of %s has no date: it cannot be trusted as current", where, c->name),
-          g_strdup ("Record the date the price was seen, or refresh it from the provider."));
+          /* TRANSLATORS: "The typed-in price of CANDIDATE has no date…" */
+          g_strdup_printf (_("The %s of %s has no date: it cannot be trusted as current"), where, c->name),
+          g_strdup (_("Record the date the price was seen, or refresh it from the provider.")));
   else if (days > stale)
     warn (a, PROCURA_WARN_STALE_PRICE, PROCURA_SEVERITY_WARNING, c->id,
-          g_strdup_printf ("The %s of %s was seen %d days ago (%s), more than %.0f days", where, c->name,
+          /* TRANSLATORS: the price kind, the candidate, the age in days, the date, the limit in days */
+          g_strdup_printf (_("The %s of %s was seen %d days ago (%s), more than %.0f days"), where, c->name,
                            days, date, stale),
-          g_strdup ("Refresh the quote: GPU prices move monthly, and a stale price can change the ranking."));
+          g_strdup (_("Refresh the quote: GPU prices move monthly, and a stale price can change the ranking.")));
 }
 
 void
@@ -237,31 +243,31 @@ procura_warnings_collect (const ProcuraProject *p,
     {
       g_autofree char *list = g_strjoinv (", ", missing);
       warn (a, PROCURA_WARN_BRIEF_INCOMPLETE, PROCURA_SEVERITY_WARNING, 0,
-            g_strdup_printf ("The brief is missing: %s. The ranking is withheld until it is complete.", list),
-            g_strdup ("Fill in the workload brief: workload type, model, request shape, success unit, "
-                      "latency target, duty cycle, operating boundary, tooling and demand."));
+            g_strdup_printf (_("The brief is missing: %s. The ranking is withheld until it is complete."), list),
+            g_strdup (_("Fill in the workload brief: workload type, model, request shape, success unit, "
+                      "latency target, duty cycle, operating boundary, tooling and demand.")));
     }
   if (!procura_is_set (p->assumptions.acceptance_rate))
     warn (a, PROCURA_WARN_ACCEPTANCE_UNSET, PROCURA_SEVERITY_WARNING, 0,
-          g_strdup ("No acceptance rate: every generated output is counted as accepted, so every cost "
-                    "per accepted output is too low"),
-          g_strdup ("Measure the share of outputs that pass your quality filter (an eval on a sample of "
-                    "real requests) and set the acceptance rate in the assumptions."));
+          g_strdup (_("No acceptance rate: every generated output is counted as accepted, so every cost "
+                    "per accepted output is too low")),
+          g_strdup (_("Measure the share of outputs that pass your quality filter (an eval on a sample of "
+                    "real requests) and set the acceptance rate in the assumptions.")));
   if (b != NULL && (g_strcmp0 (b->workload_type, "training") == 0 || g_strcmp0 (b->workload_type, "fine-tuning") == 0 ||
                     g_strcmp0 (b->workload_type, "evaluation") == 0))
     warn (a, PROCURA_WARN_RUN_WORKLOAD, PROCURA_SEVERITY_INFO, 0,
-          g_strdup_printf ("A %s workload is costed per completed run, not per request: the summary "
-                           "shows no serving cost", b->workload_type),
-          g_strdup ("Cost the run with `procura cost` and the run inputs (GPU hours, checkpoints, "
-                    "interruptions, success probability)."));
+          g_strdup_printf (_("A %s workload is costed per completed run, not per request: the summary "
+                           "shows no serving cost"), b->workload_type),
+          g_strdup (_("Cost the run with `procura cost` and the run inputs (GPU hours, checkpoints, "
+                    "interruptions, success probability).")));
   {
     guint ctx = distinct_contexts (p, 0, TRUE, NULL);
     if (distinct_models (p) <= 1 && ctx <= 1 && p->runs->len > 0)
       warn (a, PROCURA_WARN_NO_SCENARIO, PROCURA_SEVERITY_WARNING, 0,
-            g_strdup ("Every measurement is of today's model at today's request shape: nothing shows "
-                      "what a longer context, a larger model or more traffic would cost"),
-            g_strdup ("Read the what-if scenarios (context ×2, a larger model, traffic ×3) and benchmark "
-                      "the one you expect within the planning window before committing."));
+            g_strdup (_("Every measurement is of today's model at today's request shape: nothing shows "
+                      "what a longer context, a larger model or more traffic would cost")),
+            g_strdup (_("Read the what-if scenarios (context ×2, a larger model, traffic ×3) and benchmark "
+                      "the one you expect within the planning window before committing.")));
   }
 
   /* per candidate */
@@ -287,98 +293,102 @@ procura_warnings_collect (const ProcuraProject *p,
               && !isfinite (a->slo_threshold_ms) && runs_of (p, c->id) > 0)
             /* the runs are there: what is missing is the target to read them at */
             warn (a, PROCURA_WARN_HOURLY_RATE_ONLY, PROCURA_SEVERITY_ERROR, c->id,
-                  g_strdup_printf ("%s has %u benchmark run%s but the brief has no latency target to read "
-                                   "them at, so its capacity and cost per accepted output are unknown",
-                                   c->name, runs_of (p, c->id), runs_of (p, c->id) == 1 ? "" : "s"),
-                  g_strdup ("Set the latency target in the brief: the metric, the percentile and the "
-                            "threshold in milliseconds."));
+                  /* TRANSLATORS: a candidate, then the number of its runs */
+                  g_strdup_printf (ngettext ("%s has %u benchmark run but the brief has no latency target to read "
+                                             "it at, so its capacity and cost per accepted output are unknown",
+                                             "%s has %u benchmark runs but the brief has no latency target to read "
+                                             "them at, so its capacity and cost per accepted output are unknown",
+                                             runs_of (p, c->id)),
+                                   c->name, runs_of (p, c->id)),
+                  g_strdup (_("Set the latency target in the brief: the metric, the percentile and the "
+                            "threshold in milliseconds.")));
           else if (cap != NULL && cap->status == PROCURA_CAPACITY_NO_DATA && !procura_is_set (c->capacity_override))
             warn (a, PROCURA_WARN_HOURLY_RATE_ONLY, PROCURA_SEVERITY_ERROR, c->id,
-                  g_strdup_printf ("%s has no benchmark at the latency target: all that is known is its hourly "
-                                   "rate, which says nothing about the cost of an accepted output", c->name),
-                  g_strdup_printf ("Import a load sweep of %s (e.g. guidellm --profile sweep, or vllm bench "
+                  g_strdup_printf (_("%s has no benchmark at the latency target: all that is known is its hourly "
+                                   "rate, which says nothing about the cost of an accepted output"), c->name),
+                  g_strdup_printf (_("Import a load sweep of %s (e.g. guidellm --profile sweep, or vllm bench "
                                    "serve at rising request rates) that goes past the target, or type its "
-                                   "capacity at the target.", c->name));
+                                   "capacity at the target."), c->name));
           else
             n_gpu_benchmarked++;
 
           if (cap != NULL && cap->status == PROCURA_CAPACITY_MISSES)
             warn (a, PROCURA_WARN_MISSES_TARGET, PROCURA_SEVERITY_ERROR, c->id,
                   g_strdup_printf ("%s %s", c->name, cap->reason),
-                  g_strdup ("Drop it at this target, or benchmark a larger configuration (more GPUs per "
-                            "replica, a quantised model, another engine setting)."));
+                  g_strdup (_("Drop it at this target, or benchmark a larger configuration (more GPUs per "
+                            "replica, a quantised model, another engine setting).")));
           if (cap != NULL && cap->status == PROCURA_CAPACITY_NOT_SATURATED && !procura_is_set (c->capacity_override))
             warn (a, PROCURA_WARN_NOT_SATURATED, PROCURA_SEVERITY_WARNING, c->id,
-                  g_strdup_printf ("%s: %s; its cost is an upper bound", c->name, cap->reason),
-                  g_strdup ("Extend the sweep to higher loads until the target is missed."));
+                  g_strdup_printf (_("%s: %s; its cost is an upper bound"), c->name, cap->reason),
+                  g_strdup (_("Extend the sweep to higher loads until the target is missed.")));
           for (guint k = 0; cap != NULL && k < cap->excluded->len; k++)
             warn (a, PROCURA_WARN_RUN_EXCLUDED, PROCURA_SEVERITY_WARNING, c->id,
                   g_strdup_printf ("%s: %s", c->name, (const char *) g_ptr_array_index (cap->excluded, k)),
-                  g_strdup ("Find out why its requests failed (the server log), then re-run it or "
-                            "remove it from the candidate."));
+                  g_strdup (_("Find out why its requests failed (the server log), then re-run it or "
+                            "remove it from the candidate.")));
           if (cap != NULL && cap->non_monotone != NULL)
             warn (a, PROCURA_WARN_NON_MONOTONE, PROCURA_SEVERITY_WARNING, c->id,
                   g_strdup_printf ("%s: %s", c->name, cap->non_monotone),
-                  g_strdup ("Re-run the point that misses with a warm-up phase and more requests; if it "
-                            "still misses, the sweep is noisy and the capacity is uncertain."));
+                  g_strdup (_("Re-run the point that misses with a warm-up phase and more requests; if it "
+                            "still misses, the sweep is noisy and the capacity is uncertain.")));
           if (cap != NULL && cap->uncertain)
             warn (a, PROCURA_WARN_UNCERTAIN_CAPACITY, PROCURA_SEVERITY_WARNING, c->id,
-                  g_strdup_printf ("%s: the capacity at the target is uncertain: the target lies inside the "
-                                   "95 %% confidence interval of a neighbouring sweep point", c->name),
-                  g_strdup ("Run more requests at the loads around the crossing (a longer run narrows "
-                            "the interval)."));
+                  g_strdup_printf (_("%s: the capacity at the target is uncertain: the target lies inside the "
+                                   "95 %% confidence interval of a neighbouring sweep point"), c->name),
+                  g_strdup (_("Run more requests at the loads around the crossing (a longer run narrows "
+                            "the interval).")));
           if (cap != NULL && cap->points->len > 0 && !cap->all_recomputed)
             warn (a, PROCURA_WARN_AS_REPORTED, PROCURA_SEVERITY_INFO, c->id,
-                  g_strdup_printf ("%s: some percentiles are used as the benchmark reported them, without "
-                                   "per-request samples or a confidence interval", c->name),
-                  g_strdup ("Re-run the benchmark keeping per-request results (e.g. vllm bench serve "
-                            "--save-detailed, guidellm's full report) to recompute them."));
+                  g_strdup_printf (_("%s: some percentiles are used as the benchmark reported them, without "
+                                   "per-request samples or a confidence interval"), c->name),
+                  g_strdup (_("Re-run the benchmark keeping per-request results (e.g. vllm bench serve "
+                            "--save-detailed, guidellm's full report) to recompute them.")));
 
           contexts = distinct_contexts (p, c->id, FALSE, &evidence);
           if (evidence > 0 && contexts <= 1)
             warn (a, PROCURA_WARN_SINGLE_POINT_FIT, PROCURA_SEVERITY_WARNING, c->id,
-                  g_strdup_printf ("%s: memory and capacity were checked at a single context length; "
-                                   "a longer context or a larger batch may not fit", c->name),
-                  g_strdup ("Check the memory fit over the contexts and concurrencies you expect (the fit "
-                            "map, or `procura fit` at twice the context) and benchmark the longest."));
+                  g_strdup_printf (_("%s: memory and capacity were checked at a single context length; "
+                                   "a longer context or a larger batch may not fit"), c->name),
+                  g_strdup (_("Check the memory fit over the contexts and concurrencies you expect (the fit "
+                            "map, or `procura fit` at twice the context) and benchmark the longest.")));
 
           if (ca->fit != NULL && !ca->fit->fits)
             warn (a, PROCURA_WARN_DOES_NOT_FIT, PROCURA_SEVERITY_ERROR, c->id,
-                  g_strdup_printf ("%s does not fit the model at the brief's context and concurrency "
-                                   "(%s): %s", c->name, procura_fit_limit_to_string (ca->fit->limit),
+                  g_strdup_printf (_("%s does not fit the model at the brief's context and concurrency "
+                                   "(%s): %s"), c->name, procura_fit_limit_to_string (ca->fit->limit),
                                    ca->fit->limit_text),
-                  g_strdup ("Use more GPUs per replica (a higher TP), a quantised model or KV cache, "
-                            "or a GPU with more memory; check the fit map for what fits."));
+                  g_strdup (_("Use more GPUs per replica (a higher TP), a quantised model or KV cache, "
+                            "or a GPU with more memory; check the fit map for what fits.")));
 
           if ((c->gpus_per_replica > 1 || c->tp * MAX (c->pp, 1) > 1) &&
               (c->interconnect == NULL || *c->interconnect == '\0'))
             warn (a, PROCURA_WARN_NO_INTERCONNECT, PROCURA_SEVERITY_WARNING, c->id,
-                  g_strdup_printf ("%s uses %d GPUs per replica but its interconnect is unknown: tensor "
-                                   "parallelism over PCIe can be several times slower than over NVLink",
+                  g_strdup_printf (_("%s uses %d GPUs per replica but its interconnect is unknown: tensor "
+                                   "parallelism over PCIe can be several times slower than over NVLink"),
                                    c->name, MAX (c->gpus_per_replica, c->tp * MAX (c->pp, 1))),
-                  g_strdup ("Ask the provider for the GPU-to-GPU link (NVLink / NVSwitch / PCIe) and "
-                            "benchmark on that exact instance type, or measure it with the probe (p2p)."));
+                  g_strdup (_("Ask the provider for the GPU-to-GPU link (NVLink / NVSwitch / PCIe) and "
+                            "benchmark on that exact instance type, or measure it with the probe (p2p).")));
 
           if (labor == 0)
             warn (a, PROCURA_WARN_LABOR_ZERO, PROCURA_SEVERITY_WARNING, c->id,
-                  g_strdup_printf ("%s has no platform labor: running GPUs yourself takes people "
-                                   "(on-call, upgrades, capacity planning)", c->name),
-                  g_strdup ("Enter the engineering hours per month this option needs and their hourly "
-                            "cost."));
+                  g_strdup_printf (_("%s has no platform labor: running GPUs yourself takes people "
+                                   "(on-call, upgrades, capacity planning)"), c->name),
+                  g_strdup (_("Enter the engineering hours per month this option needs and their hourly "
+                            "cost.")));
         }
       /* an API route's hard constraints (docs/cost-model.md): out of the ranking */
       if (ca->kind == PROCURA_CANDIDATE_API && ca->rate_limited)
         warn (a, PROCURA_WARN_RATE_LIMIT, PROCURA_SEVERITY_ERROR, c->id,
-              g_strdup_printf ("%s is %s", c->name, ca->cost_reason),
-              g_strdup ("Ask for a higher rate limit, or plan a hybrid with GPUs for the base load."));
+              g_strdup_printf (_("%s is %s"), c->name, ca->cost_reason),
+              g_strdup (_("Ask for a higher rate limit, or plan a hybrid with GPUs for the base load.")));
       if (ca->kind == PROCURA_CANDIDATE_API && ca->misses_target)
         warn (a, PROCURA_WARN_MISSES_TARGET, PROCURA_SEVERITY_ERROR, c->id,
               g_strdup_printf ("%s %s", c->name, ca->cost_reason),
-              g_strdup ("Ask for a faster tier or region, or loosen the target if the brief allows it."));
+              g_strdup (_("Ask for a faster tier or region, or loosen the target if the brief allows it.")));
     }
 
   if (n_gpu > 0 && n_gpu_benchmarked == 0)
     warn (a, PROCURA_WARN_HOURLY_RATE_ONLY, PROCURA_SEVERITY_ERROR, 0,
-          g_strdup ("No GPU candidate has a benchmark: any ranking would be by hourly rate only"),
-          g_strdup ("Import a benchmark sweep for each GPU candidate."));
+          g_strdup (_("No GPU candidate has a benchmark: any ranking would be by hourly rate only")),
+          g_strdup (_("Import a benchmark sweep for each GPU candidate.")));
 }

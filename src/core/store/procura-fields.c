@@ -188,6 +188,68 @@ static const struct {
   { "ops_test", "ops_tests" },
 };
 
+/* The units of the numeric fields that have one (the others are plain numbers). */
+static const struct {
+  ProcuraFieldTable table;
+  const char       *column;
+  ProcuraFieldUnit  unit;
+} units[] = {
+  { T (BRIEF), "input_tokens", PROCURA_FIELD_UNIT_TOKENS },
+  { T (BRIEF), "output_tokens", PROCURA_FIELD_UNIT_TOKENS },
+  { T (BRIEF), "input_tokens_mean", PROCURA_FIELD_UNIT_TOKENS },
+  { T (BRIEF), "output_tokens_mean", PROCURA_FIELD_UNIT_TOKENS },
+  { T (BRIEF), "context_tokens", PROCURA_FIELD_UNIT_TOKENS },
+  { T (BRIEF), "slo_threshold_ms", PROCURA_FIELD_UNIT_MS },
+  { T (BRIEF), "demand_average", PROCURA_FIELD_UNIT_RPS },
+  { T (BRIEF), "demand_peak", PROCURA_FIELD_UNIT_RPS },
+  { T (BRIEF), "window_hours", PROCURA_FIELD_UNIT_HOURS },
+  { T (BRIEF), "storage_gb", PROCURA_FIELD_UNIT_GB },
+  { T (BRIEF), "egress_gb", PROCURA_FIELD_UNIT_GB },
+  { T (ASSUMPTIONS), "stale_days", PROCURA_FIELD_UNIT_DAYS },
+  { T (CANDIDATE), "price_per_gpu_hour", PROCURA_FIELD_UNIT_MONEY },
+  { T (CANDIDATE), "billed_hours", PROCURA_FIELD_UNIT_HOURS },
+  { T (CANDIDATE), "capacity_override", PROCURA_FIELD_UNIT_RPS },
+  { T (CANDIDATE), "storage", PROCURA_FIELD_UNIT_MONEY },
+  { T (CANDIDATE), "network", PROCURA_FIELD_UNIT_MONEY },
+  { T (CANDIDATE), "serving_stack", PROCURA_FIELD_UNIT_MONEY },
+  { T (CANDIDATE), "observability", PROCURA_FIELD_UNIT_MONEY },
+  { T (CANDIDATE), "labor_hours", PROCURA_FIELD_UNIT_HOURS },
+  { T (CANDIDATE), "labor_rate", PROCURA_FIELD_UNIT_MONEY },
+  { T (CANDIDATE), "purchase_price_per_gpu", PROCURA_FIELD_UNIT_MONEY },
+  { T (CANDIDATE), "depreciation_years", PROCURA_FIELD_UNIT_YEARS },
+  { T (CANDIDATE), "power_per_gpu_hour", PROCURA_FIELD_UNIT_MONEY },
+  { T (CANDIDATE), "hosting_per_gpu_month", PROCURA_FIELD_UNIT_MONEY },
+  { T (CANDIDATE), "input_tokens", PROCURA_FIELD_UNIT_TOKENS },
+  { T (CANDIDATE), "cached_input_tokens", PROCURA_FIELD_UNIT_TOKENS },
+  { T (CANDIDATE), "output_tokens", PROCURA_FIELD_UNIT_TOKENS },
+  { T (CANDIDATE), "price_input_per_mtok", PROCURA_FIELD_UNIT_MONEY },
+  { T (CANDIDATE), "price_cached_per_mtok", PROCURA_FIELD_UNIT_MONEY },
+  { T (CANDIDATE), "price_output_per_mtok", PROCURA_FIELD_UNIT_MONEY },
+  { T (CANDIDATE), "gateway", PROCURA_FIELD_UNIT_MONEY },
+  { T (CANDIDATE), "rate_limit_rpm", PROCURA_FIELD_UNIT_PER_MINUTE },
+  { T (QUOTE), "price_per_hour", PROCURA_FIELD_UNIT_MONEY },
+  { T (QUOTE), "term_months", PROCURA_FIELD_UNIT_MONTHS },
+  { T (QUOTE), "min_commitment", PROCURA_FIELD_UNIT_MONEY },
+  { T (QUOTE), "storage_per_gb_month", PROCURA_FIELD_UNIT_MONEY },
+  { T (QUOTE), "egress_per_gb", PROCURA_FIELD_UNIT_MONEY },
+  { T (QUOTE), "support_pct", PROCURA_FIELD_UNIT_PERCENT },
+  { T (QUOTE), "setup_fee", PROCURA_FIELD_UNIT_MONEY },
+  { T (QUOTE), "price_input_per_mtok", PROCURA_FIELD_UNIT_MONEY },
+  { T (QUOTE), "price_cached_per_mtok", PROCURA_FIELD_UNIT_MONEY },
+  { T (QUOTE), "price_output_per_mtok", PROCURA_FIELD_UNIT_MONEY },
+  { T (QUOTE), "rate_limit_rpm", PROCURA_FIELD_UNIT_PER_MINUTE },
+  { T (OPS_TEST), "recovery_s", PROCURA_FIELD_UNIT_SECONDS },
+};
+
+ProcuraFieldUnit
+procura_field_unit (const ProcuraField *field)
+{
+  for (gsize i = 0; i < G_N_ELEMENTS (units); i++)
+    if (units[i].table == field->table && g_str_equal (units[i].column, field->column))
+      return units[i].unit;
+  return PROCURA_FIELD_UNIT_NONE;
+}
+
 const ProcuraField *
 procura_fields (gsize *n_fields)
 {

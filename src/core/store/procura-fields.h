@@ -71,11 +71,33 @@ typedef struct {
   const char * const  *choices;   /* CHOICE and ENUM: NULL-terminated */
 } ProcuraField;
 
+/* The unit a NUMBER or INT field's value is in, for showing it (money: the project's
+ * or the quote's currency). */
+typedef enum {
+  PROCURA_FIELD_UNIT_NONE = 0,
+  PROCURA_FIELD_UNIT_MS,
+  PROCURA_FIELD_UNIT_SECONDS,
+  PROCURA_FIELD_UNIT_TOKENS,
+  PROCURA_FIELD_UNIT_RPS,
+  PROCURA_FIELD_UNIT_HOURS,
+  PROCURA_FIELD_UNIT_DAYS,
+  PROCURA_FIELD_UNIT_MONTHS,
+  PROCURA_FIELD_UNIT_YEARS,
+  PROCURA_FIELD_UNIT_GB,
+  PROCURA_FIELD_UNIT_PERCENT,     /* already in percent (support_pct) */
+  PROCURA_FIELD_UNIT_MONEY,
+  PROCURA_FIELD_UNIT_PER_MINUTE,
+} ProcuraFieldUnit;
+
 /* Every settable field, in table order, then in the order of the table's columns. */
 const ProcuraField *procura_fields                 (gsize *n_fields);
 /* NULL when @table has no settable @column. */
 const ProcuraField *procura_field_lookup           (ProcuraFieldTable  table,
                                                     const char        *column);
+
+/* The unit of @field's value; PROCURA_FIELD_UNIT_NONE for plain numbers, ratios and
+ * fields that are not numbers. */
+ProcuraFieldUnit    procura_field_unit             (const ProcuraField *field);
 
 /* "project", "brief", ..., "ops_test" (as keys spell them) and back (-1 unknown). */
 const char         *procura_field_table_name       (ProcuraFieldTable  table);
