@@ -15,9 +15,7 @@
 #include "procura-format.h"
 #include "procura-util.h"
 
-#ifdef PROCURA_GUI_HAVE_CATALOG
-# include "procura-gpu-catalog.h"
-#endif
+#include "procura-gpu-catalog.h"
 
 struct _ProcuraCandidatesPage
 {
@@ -296,13 +294,11 @@ candidate_summary (ProcuraProject   *project,
     {
       g_autofree char *price = procura_format_money (c->price_per_gpu_hour, currency);
       const char *gpu = c->gpu_name;
-#ifdef PROCURA_GUI_HAVE_CATALOG
       const ProcuraGpuSpec *spec = gpu != NULL ? procura_gpu_catalog_lookup (gpu) : NULL;
 
       /* The catalog's display name rather than its id. */
       if (spec != NULL)
         gpu = spec->name;
-#endif
 
       /* Translators: GPU candidate summary: GPUs per replica × GPU · provider · price per GPU-hour */
       g_string_append_printf (s, _("%d × %s · %s · %s per GPU-hour"),
@@ -365,7 +361,6 @@ price_date_row (ProcuraProject   *project,
   return row;
 }
 
-#ifdef PROCURA_GUI_HAVE_CATALOG
 static void
 catalog_selected_cb (AdwComboRow           *row,
                      GParamSpec            *pspec,
@@ -418,7 +413,6 @@ catalog_row (ProcuraCandidatesPage *self,
   g_signal_connect (row, "notify::selected", G_CALLBACK (catalog_selected_cb), self);
   return row;
 }
-#endif
 
 static void
 quote_selected_cb (AdwComboRow           *row,
@@ -509,9 +503,7 @@ cost_expander (ProcuraCandidatesPage *self,
                                  _("Prices and per-window costs, editable; empty means unknown"));
   if (c->kind != PROCURA_CANDIDATE_API)
     {
-#ifdef PROCURA_GUI_HAVE_CATALOG
       adw_expander_row_add_row (ADW_EXPANDER_ROW (expander), catalog_row (self, c));
-#endif
       adw_expander_row_add_row (ADW_EXPANDER_ROW (expander), quote_row (self, project, c));
     }
   for (gsize i = 0; i < G_N_ELEMENTS (cost_fields); i++)

@@ -11,9 +11,7 @@
 
 #include "procura-chart-view.h"
 
-#ifdef PROCURA_GUI_HAVE_CHART
-# include "procura-chart.h"
-#endif
+#include "procura-chart.h"
 
 struct _ProcuraChartView
 {
@@ -48,7 +46,6 @@ invalidate (ProcuraChartView *self)
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
-#ifdef PROCURA_GUI_HAVE_CHART
 static void
 rgba_to_chart (const GdkRGBA     *rgba,
                ProcuraChartColor *color)
@@ -91,7 +88,6 @@ current_theme (ProcuraChartView  *self,
   theme->font_size *= self->scale;
   theme->line_width *= MAX (1.0, self->scale * 0.75);
 }
-#endif
 
 static void
 procura_chart_view_snapshot (GtkWidget   *widget,
@@ -103,7 +99,6 @@ procura_chart_view_snapshot (GtkWidget   *widget,
 
   if (self->chart == NULL || width <= 0 || height <= 0)
     return;
-#ifdef PROCURA_GUI_HAVE_CHART
   if (self->cache == NULL || self->cache_width != width || self->cache_height != height)
     {
       GtkSnapshot *sub = gtk_snapshot_new ();
@@ -142,7 +137,6 @@ procura_chart_view_snapshot (GtkWidget   *widget,
           cairo_destroy (cr);
         }
     }
-#endif
 }
 
 static void
@@ -190,7 +184,6 @@ query_tooltip_cb (GtkWidget        *widget,
                   GtkTooltip       *tooltip,
                   ProcuraChartView *self)
 {
-#ifdef PROCURA_GUI_HAVE_CHART
   g_autofree char *text = NULL;
   guint series;
   gsize index;
@@ -209,9 +202,6 @@ query_tooltip_cb (GtkWidget        *widget,
     return FALSE;
   gtk_tooltip_set_text (tooltip, text);
   return TRUE;
-#else
-  return FALSE;
-#endif
 }
 
 static void
@@ -220,7 +210,6 @@ motion_cb (GtkEventControllerMotion *controller,
            double                    y,
            ProcuraChartView         *self)
 {
-#ifdef PROCURA_GUI_HAVE_CHART
   guint series;
   gsize index;
   gboolean found;
@@ -238,7 +227,6 @@ motion_cb (GtkEventControllerMotion *controller,
         }
       gtk_widget_queue_draw (GTK_WIDGET (self));
     }
-#endif
 }
 
 static void
@@ -259,7 +247,6 @@ key_pressed_cb (GtkEventControllerKey *controller,
                 GdkModifierType        state,
                 ProcuraChartView      *self)
 {
-#ifdef PROCURA_GUI_HAVE_CHART
   int delta = 0, delta_series = 0;
 
   if (self->chart == NULL || (state & (GDK_CONTROL_MASK | GDK_ALT_MASK)) != 0)
@@ -311,23 +298,17 @@ key_pressed_cb (GtkEventControllerKey *controller,
     return FALSE;
   update_cursor_description (self);
   return TRUE;
-#else
-  return FALSE;
-#endif
 }
 
 char *
 procura_chart_view_describe_cursor (ProcuraChartView *self)
 {
   g_return_val_if_fail (PROCURA_IS_CHART_VIEW (self), NULL);
-#ifdef PROCURA_GUI_HAVE_CHART
   if (self->chart != NULL && self->has_cursor)
     return procura_chart_describe_point (self->chart, self->cursor_series, self->cursor_index);
-#endif
   return NULL;
 }
 
-#ifdef PROCURA_GUI_HAVE_CHART
 static void
 apply_hidden (ProcuraChartView *self)
 {
@@ -342,7 +323,6 @@ apply_hidden (ProcuraChartView *self)
                                          name != NULL && g_hash_table_contains (self->hidden, name));
     }
 }
-#endif
 
 void
 procura_chart_view_set_series_hidden (ProcuraChartView *self,
@@ -356,9 +336,7 @@ procura_chart_view_set_series_hidden (ProcuraChartView *self,
     g_hash_table_add (self->hidden, g_strdup (name));
   else
     g_hash_table_remove (self->hidden, name);
-#ifdef PROCURA_GUI_HAVE_CHART
   apply_hidden (self);
-#endif
   self->has_cursor = FALSE;
   invalidate (self);
 }
@@ -377,7 +355,6 @@ procura_chart_view_set_chart (ProcuraChartView *self,
 {
   g_return_if_fail (PROCURA_IS_CHART_VIEW (self));
 
-#ifdef PROCURA_GUI_HAVE_CHART
   if (chart != NULL)
     procura_chart_ref (chart);
   g_clear_pointer (&self->chart, procura_chart_unref);
@@ -386,7 +363,6 @@ procura_chart_view_set_chart (ProcuraChartView *self,
   apply_hidden (self);
   if (chart != NULL)
     self->summary = procura_chart_summary (chart);
-#endif
   self->has_cursor = FALSE;
   gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_LABEL,
                                   self->summary != NULL ? self->summary : _("Empty chart"), -1);
@@ -422,7 +398,6 @@ procura_chart_view_export (ProcuraChartView *self,
                            GError          **error)
 {
   g_return_val_if_fail (PROCURA_IS_CHART_VIEW (self), FALSE);
-#ifdef PROCURA_GUI_HAVE_CHART
   if (self->chart != NULL)
     {
       gboolean ok = procura_chart_write_file (self->chart, path, 960, 600,
@@ -431,7 +406,6 @@ procura_chart_view_export (ProcuraChartView *self,
       invalidate (self);
       return ok;
     }
-#endif
   g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED, _("There is no chart to export"));
   return FALSE;
 }
@@ -443,9 +417,7 @@ procura_chart_view_dispose (GObject *object)
 
   g_signal_handlers_disconnect_by_data (adw_style_manager_get_default (), self);
   g_clear_pointer (&self->cache, gsk_render_node_unref);
-#ifdef PROCURA_GUI_HAVE_CHART
   g_clear_pointer (&self->chart, procura_chart_unref);
-#endif
   g_clear_pointer (&self->summary, g_free);
   g_clear_pointer (&self->hidden, g_hash_table_unref);
   G_OBJECT_CLASS (procura_chart_view_parent_class)->dispose (object);

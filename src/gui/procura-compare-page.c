@@ -15,14 +15,9 @@
 #include "procura-chart-view.h"
 #include "procura-compare-page.h"
 
-#ifdef PROCURA_GUI_HAVE_CHART
-# include "procura-chart.h"
-#endif
-#if defined (PROCURA_GUI_HAVE_CHART) && defined (PROCURA_GUI_HAVE_ANALYSIS) && defined (PROCURA_GUI_HAVE_FIGURES)
-# define HAVE_COMPARE 1
-# include "procura-analysis.h"
-# include "procura-figures.h"
-#endif
+#include "procura-chart.h"
+#include "procura-analysis.h"
+#include "procura-figures.h"
 
 struct _ProcuraComparePage
 {
@@ -67,7 +62,6 @@ enum {
 
 static guint signals[N_SIGNALS];
 
-#ifdef HAVE_COMPARE
 typedef struct {
   ProcuraDocument        *document;
   ProcuraProject         *project;   /* held */
@@ -148,10 +142,8 @@ analysis_done_cb (GObject      *object,
       g_object_unref (self);
       return;   /* cancelled: the page is gone or a newer run replaced this one */
     }
-#ifdef HAVE_COMPARE
   g_clear_pointer (&self->analysis, procura_analysis_free);
   self->analysis = g_steal_pointer (&data->analysis);
-#endif
   for (guint i = 0; i < data->charts->len && i < self->views->len; i++)
     procura_chart_view_set_chart (g_ptr_array_index (self->views, i), g_ptr_array_index (data->charts, i));
   g_signal_emit (self, signals[SIGNAL_CHARTS_UPDATED], 0);
@@ -205,7 +197,6 @@ run_analysis (ProcuraComparePage *self)
   self->running++;
   g_task_run_in_thread (task, analysis_thread);
 }
-#endif
 
 static gboolean
 debounce_cb (gpointer user_data)
@@ -213,9 +204,7 @@ debounce_cb (gpointer user_data)
   ProcuraComparePage *self = PROCURA_COMPARE_PAGE (user_data);
 
   self->debounce_id = 0;
-#ifdef HAVE_COMPARE
   run_analysis (self);
-#endif
   return G_SOURCE_REMOVE;
 }
 
@@ -316,7 +305,6 @@ table_toggled_cb (GtkToggleButton *button,
       GtkWidget *view = gtk_stack_get_child_by_name (stack, "chart");
       GtkWidget *scroller = gtk_stack_get_child_by_name (stack, "table");
       GtkWidget *grid = gtk_grid_new ();
-#ifdef PROCURA_GUI_HAVE_CHART
       ProcuraChart *chart = procura_chart_view_get_chart (PROCURA_CHART_VIEW (view));
       g_autoptr (GPtrArray) rows = chart != NULL ? procura_chart_table (chart, 50) : NULL;
 
@@ -337,9 +325,6 @@ table_toggled_cb (GtkToggleButton *button,
               gtk_grid_attach (GTK_GRID (grid), label, c, r, 1, 1);
             }
         }
-#else
-      (void) view;
-#endif
       gtk_grid_set_column_spacing (GTK_GRID (grid), 18);
       gtk_grid_set_row_spacing (GTK_GRID (grid), 4);
       gtk_widget_set_margin_start (grid, 12);
@@ -378,10 +363,8 @@ export_clicked_cb (GtkButton        *button,
   GtkFileChooserNative *chooser;
   g_autofree char *name = NULL;
   const char *title = NULL;
-#ifdef PROCURA_GUI_HAVE_CHART
   if (procura_chart_view_get_chart (view) != NULL)
     title = procura_chart_get_title (procura_chart_view_get_chart (view));
-#endif
   name = g_strdup_printf ("%s.%s", title != NULL && *title ? title : "chart", ext);
   g_strdelimit (name, "/\\:", '-');
   chooser = gtk_file_chooser_native_new (_("Export Chart"),
@@ -429,7 +412,6 @@ series_menu_show_cb (GtkPopover       *popover,
   gtk_widget_set_margin_end (box, 6);
   gtk_widget_set_margin_top (box, 6);
   gtk_widget_set_margin_bottom (box, 6);
-#ifdef PROCURA_GUI_HAVE_CHART
   for (guint i = 0; chart != NULL && i < procura_chart_get_n_series (chart); i++)
     {
       const char *name = procura_chart_series_get_name (chart, i);
@@ -445,7 +427,6 @@ series_menu_show_cb (GtkPopover       *popover,
       gtk_box_append (GTK_BOX (box), check);
       n++;
     }
-#endif
   if (n == 0)
     gtk_box_append (GTK_BOX (box), gtk_label_new (_("This chart has no series to hide")));
   gtk_popover_set_child (popover, box);
@@ -612,12 +593,8 @@ build (ProcuraComparePage *self)
   gtk_grid_set_column_spacing (GTK_GRID (self->grid), 18);
   gtk_grid_set_row_spacing (GTK_GRID (self->grid), 18);
   gtk_grid_set_column_homogeneous (GTK_GRID (self->grid), TRUE);
-#ifdef HAVE_COMPARE
   for (guint i = 0; procura_figure_names[i] != NULL; i++)
     gtk_grid_attach (GTK_GRID (self->grid), chart_card (self, procura_figure_names[i]), i % 2, i / 2, 1, 1);
-#else
-  (void) chart_card;
-#endif
   gtk_box_append (self->box, self->grid);
 }
 
@@ -631,12 +608,6 @@ rebuild (ProcuraComparePage *self)
       gtk_stack_set_visible_child_name (self->stack, "empty");
       return;
     }
-#ifndef HAVE_COMPARE
-  adw_status_page_set_description (self->status,
-                                   _("The charts need the analysis engine and the figures, which are not part of this build yet."));
-  gtk_stack_set_visible_child_name (self->stack, "empty");
-  return;
-#endif
   project = procura_document_get_project (self->document);
   if (project->candidates->len == 0)
     {
@@ -647,9 +618,7 @@ rebuild (ProcuraComparePage *self)
     build (self);
   fill_controls (self, project);
   update_what_if (self);
-#ifdef HAVE_COMPARE
   run_analysis (self);
-#endif
   gtk_stack_set_visible_child_name (self->stack, "content");
 }
 
@@ -680,10 +649,8 @@ static void
 map_cb (GtkWidget          *widget,
         ProcuraComparePage *self)
 {
-#ifdef HAVE_COMPARE
   if (self->pending)
     run_analysis (self);
-#endif
 }
 
 void
@@ -737,9 +704,7 @@ procura_compare_page_reset_what_if (ProcuraComparePage *self)
   fill_controls (self, procura_document_get_project (self->document));
   update_what_if (self);
   g_clear_handle_id (&self->debounce_id, g_source_remove);
-#ifdef HAVE_COMPARE
   run_analysis (self);
-#endif
 }
 
 void
@@ -806,9 +771,7 @@ procura_compare_page_dispose (GObject *object)
   g_clear_object (&self->document);
   g_clear_pointer (&self->views, g_ptr_array_unref);
   g_clear_pointer (&self->brief_before_apply, procura_brief_free);
-#ifdef HAVE_COMPARE
   g_clear_pointer (&self->analysis, procura_analysis_free);
-#endif
   /* No gtk_widget_dispose_template(): AdwBin unparents its child itself. */
   G_OBJECT_CLASS (procura_compare_page_parent_class)->dispose (object);
 }

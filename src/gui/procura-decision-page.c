@@ -14,11 +14,7 @@
 #include "procura-format.h"
 #include "procura-units.h"
 
-#ifdef PROCURA_GUI_HAVE_ANALYSIS
-# include "procura-analysis.h"
-#else
-typedef struct _ProcuraAnalysis ProcuraAnalysis;
-#endif
+#include "procura-analysis.h"
 
 struct _ProcuraDecisionPage
 {
@@ -267,7 +263,6 @@ name_cell (const char *text)
   return label;
 }
 
-#ifdef PROCURA_GUI_HAVE_ANALYSIS
 /* The analysis' derived hybrids become choices once the analysis is there. */
 static void
 add_derived_choices (ProcuraDecisionPage *self,
@@ -285,7 +280,6 @@ add_derived_choices (ProcuraDecisionPage *self,
       add_choice (self, ca->name, ca->derived_from[0], ca->derived_from[1]);
     }
 }
-#endif
 
 /* The fixed costs per window of a project candidate's own lines. */
 static double
@@ -360,7 +354,6 @@ finance_group (ProcuraDecisionPage *self,
     N_("GPUs"), N_("Fixed\nper window"), N_("Price\nseen"),
   };
 
-#ifdef PROCURA_GUI_HAVE_ANALYSIS
   if (analysis != NULL)
     {
       g_autofree char *per = procura_units_per_label (analysis->unit_factor, analysis->unit_label);
@@ -376,7 +369,6 @@ finance_group (ProcuraDecisionPage *self,
             g_ptr_array_add (derived, (gpointer) ca);
         }
     }
-#endif
   if (per_header == NULL)
     per_header = g_strdup (_("Cost per accepted output"));
 
@@ -419,12 +411,10 @@ finance_group (ProcuraDecisionPage *self,
       g_autofree char *rank = NULL;
       GtkWidget *per_cell;
 
-#ifdef PROCURA_GUI_HAVE_ANALYSIS
       if (c == NULL)
         ca = g_ptr_array_index (derived, i - project->candidates->len);
       else if (analysis != NULL)
         ca = procura_analysis_find (analysis, c->id);
-#endif
       if (c != NULL)
         {
           name = g_strdup (c->name);
@@ -435,7 +425,6 @@ finance_group (ProcuraDecisionPage *self,
                  ? g_strdup_printf ("%d", c->gpus_per_replica) : g_strdup ("—");
           fixed = procura_format_money (fixed_costs (c), currency);
         }
-#ifdef PROCURA_GUI_HAVE_ANALYSIS
       else
         {
           /* the hybrid: its GPUs' prices and the API's, as the analysis combines them */
@@ -457,14 +446,11 @@ finance_group (ProcuraDecisionPage *self,
         }
       if (ca != NULL && ca->rank > 0)
         rank = g_strdup_printf ("%d", ca->rank);
-#endif
       gtk_grid_attach (GTK_GRID (grid), cell (rank != NULL ? rank : "—", FALSE, TRUE), COL_RANK, row, 1, 1);
       gtk_grid_attach (GTK_GRID (grid), name_cell (name), COL_NAME, row, 1, 1);
       per_cell = cell (per != NULL ? per : (analysis == NULL ? "…" : "—"), FALSE, TRUE);
-#ifdef PROCURA_GUI_HAVE_ANALYSIS
       if (ca != NULL && ca->cost == NULL && ca->cost_reason != NULL)
         gtk_widget_set_tooltip_text (per_cell, ca->cost_reason);
-#endif
       gtk_grid_attach (GTK_GRID (grid), per_cell, COL_PER_OUTPUT, row, 1, 1);
       gtk_grid_attach (GTK_GRID (grid), cell (all_in != NULL ? all_in : (analysis == NULL ? "…" : "—"), FALSE, TRUE),
                        COL_ALL_IN, row, 1, 1);
@@ -529,7 +515,6 @@ icon_row (const char *icon_name,
   return row;
 }
 
-#ifdef PROCURA_GUI_HAVE_ANALYSIS
 static void
 answer_apply_cb (AdwEntryRow         *row,
                  ProcuraDecisionPage *self)
@@ -601,12 +586,10 @@ warning_row (ProcuraDecisionPage  *self,
   adw_expander_row_add_row (ADW_EXPANDER_ROW (expander), entry);
   return expander;
 }
-#endif
 
 static const char *
 choice_label (int choice)
 {
-#ifdef PROCURA_GUI_HAVE_ANALYSIS
   switch ((ProcuraChoice) choice)
     {
     case PROCURA_CHOICE_API:
@@ -623,7 +606,6 @@ choice_label (int choice)
     default:
       break;
     }
-#endif
   return _("Undecided");
 }
 
@@ -639,7 +621,6 @@ analysis_group (ProcuraDecisionPage *self,
     gtk_box_remove (GTK_BOX (self->analysis_box), child);
   adw_preferences_group_set_title (ADW_PREFERENCES_GROUP (group), _("Recommendation"));
   gtk_box_append (GTK_BOX (self->analysis_box), group);
-#ifdef PROCURA_GUI_HAVE_ANALYSIS
   if (analysis == NULL)
     {
       adw_preferences_group_add (ADW_PREFERENCES_GROUP (group),
@@ -778,15 +759,8 @@ analysis_group (ProcuraDecisionPage *self,
                                    warning_row (self, project, g_ptr_array_index (analysis->warnings, i)));
       gtk_box_append (GTK_BOX (self->analysis_box), warnings);
     }
-#else
-  adw_preferences_group_add (ADW_PREFERENCES_GROUP (group),
-                             icon_row ("dialog-information-symbolic", NULL, _("No recommendation in this build"),
-                                       _("The analysis engine (rent, reserve, buy or API; warnings) is not part of this build yet.")));
-  (void) choice_label;
-#endif
 }
 
-#ifdef PROCURA_GUI_HAVE_ANALYSIS
 typedef struct {
   ProcuraDocument *document;
   ProcuraProject  *project;   /* held */
@@ -866,16 +840,13 @@ start_analysis (ProcuraDecisionPage *self)
   self->running++;
   g_task_run_in_thread (task, analysis_thread);
 }
-#endif
 
 static void
 map_cb (GtkWidget           *widget,
         ProcuraDecisionPage *self)
 {
-#ifdef PROCURA_GUI_HAVE_ANALYSIS
   if (self->pending && self->document != NULL)
     start_analysis (self);
-#endif
 }
 
 gboolean
@@ -958,14 +929,10 @@ rebuild (ProcuraDecisionPage *self)
   self->finance_box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
   gtk_box_append (self->box, self->analysis_box);
   gtk_box_append (self->box, self->finance_box);
-#ifdef PROCURA_GUI_HAVE_ANALYSIS
   g_clear_pointer (&self->analysis, procura_analysis_free);
-#endif
   analysis_group (self, project, NULL);
   finance_group (self, project, NULL);
-#ifdef PROCURA_GUI_HAVE_ANALYSIS
   start_analysis (self);
-#endif
   buttons = decision_group (self, project);
   gtk_box_append (self->box, buttons);
   gtk_stack_set_visible_child_name (self->stack, "content");
@@ -1005,9 +972,7 @@ procura_decision_page_dispose (GObject *object)
 
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
-#ifdef PROCURA_GUI_HAVE_ANALYSIS
   g_clear_pointer (&self->analysis, procura_analysis_free);
-#endif
   if (self->document != NULL)
     {
       g_clear_signal_handler (&self->changed_id, self->document);

@@ -15,25 +15,15 @@
 
 #include "procura-chart-view.h"
 
-#ifdef PROCURA_GUI_HAVE_FIT
-# include "procura-fit.h"
-# include "procura-gpu-catalog.h"
-# include "procura-model-catalog.h"
-#endif
+#include "procura-fit.h"
+#include "procura-gpu-catalog.h"
+#include "procura-model-catalog.h"
 
-#ifdef PROCURA_GUI_HAVE_PROBE_CLIENT
-# include "procura-probe-client.h"
-# include "procura-probe-fleet.h"
-# include "procura-probe-import.h"
-#endif
-#if defined (PROCURA_GUI_HAVE_ANALYSIS) && defined (PROCURA_GUI_HAVE_FIT)
-# define HAVE_FIT_COMPARE 1
-# include "procura-analysis.h"
-#endif
-#if defined (PROCURA_GUI_HAVE_FIGURES) && defined (PROCURA_GUI_HAVE_CHART) && defined (PROCURA_GUI_HAVE_ANALYSIS)
-# define HAVE_FIT_FIGURES 1
-# include "procura-figures.h"
-#endif
+#include "procura-probe-client.h"
+#include "procura-probe-fleet.h"
+#include "procura-probe-import.h"
+#include "procura-analysis.h"
+#include "procura-figures.h"
 
 struct _ProcuraFitPage
 {
@@ -136,7 +126,6 @@ candidate_name (ProcuraProject *project,
   return c != NULL && c->name != NULL ? c->name : _("Not assigned");
 }
 
-#ifdef HAVE_FIT_FIGURES
 typedef struct {
   ProcuraDocument *document;
   ProcuraProject  *project;   /* held */
@@ -182,12 +171,10 @@ figures_done_cb (GObject      *object,
   procura_chart_view_set_chart (PROCURA_CHART_VIEW (self->memory_view), data->memory);
   procura_chart_view_set_chart (PROCURA_CHART_VIEW (self->fit_map_view), data->fit_map);
 }
-#endif
 
 static void
 start_figures (ProcuraFitPage *self)
 {
-#ifdef HAVE_FIT_FIGURES
   g_autoptr (GTask) task = NULL;
   FiguresData *data;
 
@@ -210,7 +197,6 @@ start_figures (ProcuraFitPage *self)
   g_task_set_task_data (task, data, (GDestroyNotify) figures_data_free);
   self->figures_running++;
   g_task_run_in_thread (task, figures_thread);
-#endif
 }
 
 static void
@@ -275,7 +261,6 @@ calculator_group (ProcuraFitPage *self,
   g_signal_connect (edit, "clicked", G_CALLBACK (go_to_brief_cb), NULL);
   adw_action_row_add_suffix (ADW_ACTION_ROW (row), edit);
   adw_preferences_group_add (ADW_PREFERENCES_GROUP (group), row);
-#ifdef HAVE_FIT_FIGURES
   {
     GtkWidget *charts = gtk_box_new (GTK_ORIENTATION_VERTICAL, 12);
 
@@ -291,11 +276,9 @@ calculator_group (ProcuraFitPage *self,
 
     start_figures (self);
   }
-#endif
   gtk_box_append (self->box, group);
 }
 
-#ifdef HAVE_FIT_COMPARE
 static const char *
 compare_label (const char *id)
 {
@@ -395,7 +378,6 @@ compare_group (ProcuraFitPage *self,
   if (group != NULL)
     gtk_box_append (self->box, group);
 }
-#endif
 
 static void
 engine_logs_group (ProcuraFitPage *self,
@@ -498,17 +480,13 @@ probe_group (ProcuraFitPage *self,
   gtk_box_append (self->box, group);
 }
 
-
-
 /* ------------------------------------------------------------------------- */
 /* The memory-fit calculator                                                  */
 
-#ifdef PROCURA_GUI_HAVE_FIT
 static const ProcuraDtype weight_dtypes[] = {
   PROCURA_DTYPE_AUTO, PROCURA_DTYPE_BF16, PROCURA_DTYPE_FP16, PROCURA_DTYPE_FP8, PROCURA_DTYPE_INT8, PROCURA_DTYPE_INT4,
 };
 static const ProcuraDtype kv_dtypes[] = { PROCURA_DTYPE_AUTO, PROCURA_DTYPE_BF16, PROCURA_DTYPE_FP8 };
-#endif
 
 static void
 calc_clear_results (ProcuraFitPage *self)
@@ -555,7 +533,6 @@ gib (double bytes)
 static void
 calc_recompute (ProcuraFitPage *self)
 {
-#ifdef PROCURA_GUI_HAVE_FIT
   g_autoptr (ProcuraModelShape) catalog_shape = NULL;
   const ProcuraModelShape *model = NULL;
   const char *model_text = gtk_editable_get_text (GTK_EDITABLE (self->calc_model));
@@ -632,7 +609,6 @@ calc_recompute (ProcuraFitPage *self)
       calc_result_row (self, _("Cannot compute the fit"), error->message, NULL, NULL);
       return;
     }
-#ifdef PROCURA_GUI_HAVE_PROBE_CLIENT
   /* "Check on this GPU" hands the probe exactly this plan, one GPU's share of it (every
    * GPU of the replica holds the same allocations): `procura fit --plan` writes the
    * whole replica for a machine with all its GPUs */
@@ -643,7 +619,6 @@ calc_recompute (ProcuraFitPage *self)
     one_gpu.gpus = 1;
     self->calc_plan = procura_probe_plan_from_fit (&one_gpu, plan_name);
   }
-#endif
   {
     g_autofree char *weights = gib (result.weights_bytes);
     g_autofree char *pool = gib (result.kv_pool_bytes);
@@ -665,12 +640,6 @@ calc_recompute (ProcuraFitPage *self)
     calc_result_row (self, _("Longest context at this concurrency (tokens)"), NULL, max_context, NULL);
     calc_result_row (self, _("Headroom per GPU"), result.caveat, headroom, NULL);
   }
-#else
-  if (self->calc_results == NULL)
-    return;
-  calc_clear_results (self);
-  calc_result_row (self, _("The memory-fit calculator is not part of this build yet"), NULL, NULL, NULL);
-#endif
 }
 
 static void
@@ -770,7 +739,6 @@ config_response_cb (GtkNativeDialog *dialog,
       /* A config.json is a few kilobytes: read here, parsed by the core. */
       if (g_file_load_contents (file, NULL, &contents, &len, NULL, &error))
         {
-#ifdef PROCURA_GUI_HAVE_FIT
           g_autofree char *base = g_file_get_basename (file);
           ProcuraModelShape *shape = procura_model_shape_from_config_json (NULL, contents, len, &error);
 
@@ -782,7 +750,6 @@ config_response_cb (GtkNativeDialog *dialog,
               gtk_editable_set_text (GTK_EDITABLE (self->calc_model), shape->id != NULL ? shape->id : base);
               self->calc_filling = FALSE;
             }
-#endif
         }
       if (error != NULL)
         gtk_widget_activate_action (GTK_WIDGET (self), "win.toast", "s", error->message);
@@ -936,7 +903,6 @@ calc_fill (ProcuraFitPage *self,
         int parallel[2] = { c->tp > 0 ? c->tp : 1, c->pp > 0 ? c->pp : 1 };
         g_array_append_vals (self->calc_gpu_parallel, parallel, 2);
       }
-#ifdef PROCURA_GUI_HAVE_FIT
       {
         /* the engine and version: the candidate's engine field, else the brief's tooling */
         ProcuraFitEngine engine;
@@ -948,7 +914,6 @@ calc_fill (ProcuraFitPage *self,
         g_array_append_val (self->calc_gpu_engine, engine_index);
         g_ptr_array_add (self->calc_gpu_version, version != NULL ? version : g_strdup (""));
       }
-#endif
       if (self->calc_gpu_names->len == 1)
         {
           tp = c->tp > 0 ? c->tp : 1;
@@ -1022,7 +987,6 @@ add_probe_row (ProcuraFitPage *self,
   gtk_widget_set_visible (self->probe_rows, TRUE);
 }
 
-#ifdef PROCURA_GUI_HAVE_PROBE_CLIENT
 static gboolean
 pulse_cb (gpointer user_data)
 {
@@ -1123,13 +1087,11 @@ probe_done_cb (GObject      *object,
   g_signal_emit (self, signals[SIGNAL_PROBE_FINISHED], 0);
   g_object_unref (self);
 }
-#endif
 
 void
 procura_fit_page_run_probe (ProcuraFitPage *self)
 {
   g_return_if_fail (PROCURA_IS_FIT_PAGE (self));
-#ifdef PROCURA_GUI_HAVE_PROBE_CLIENT
   {
     g_autoptr (ProcuraProbeOptions) options = procura_probe_options_new ();
     g_autofree char *hosts_text = g_strstrip (g_strdup (self->probe_hosts != NULL
@@ -1172,13 +1134,8 @@ procura_fit_page_run_probe (ProcuraFitPage *self)
     procura_probe_run_async (options, self->probe_cancellable, probe_event_cb, self, probe_done_cb,
                              g_object_ref (self));
   }
-#else
-  adw_action_row_set_subtitle (ADW_ACTION_ROW (self->probe_status),
-                               _("The probe client is not part of this build yet"));
-#endif
 }
 
-#ifdef PROCURA_GUI_HAVE_PROBE_CLIENT
 static void
 fleet_event_cb (const char *host,
                 const char *event,
@@ -1271,7 +1228,6 @@ fleet_done_cb (GObject      *object,
   g_signal_emit (self, signals[SIGNAL_PROBE_FINISHED], 0);
   g_object_unref (self);
 }
-#endif
 
 void
 procura_fit_page_run_probe_fleet (ProcuraFitPage     *self,
@@ -1279,7 +1235,6 @@ procura_fit_page_run_probe_fleet (ProcuraFitPage     *self,
 {
   g_return_if_fail (PROCURA_IS_FIT_PAGE (self));
   g_return_if_fail (hosts != NULL);
-#ifdef PROCURA_GUI_HAVE_PROBE_CLIENT
   {
     g_autoptr (ProcuraProbeOptions) options = procura_probe_options_new ();
     g_autofree char *status = NULL;
@@ -1317,10 +1272,6 @@ procura_fit_page_run_probe_fleet (ProcuraFitPage     *self,
     procura_probe_fleet_run_async (options, hosts, 8, self->probe_cancellable, fleet_event_cb, self,
                                    fleet_done_cb, g_object_ref (self));
   }
-#else
-  adw_action_row_set_subtitle (ADW_ACTION_ROW (self->probe_status),
-                               _("The probe client is not part of this build yet"));
-#endif
 }
 
 const char *
@@ -1483,9 +1434,7 @@ rebuild (ProcuraFitPage *self)
   calc_fill (self, project);
   calculator_group (self, project);
   gtk_box_append (self->box, self->probe_panel);
-#ifdef HAVE_FIT_COMPARE
   compare_group (self, project);
-#endif
   engine_logs_group (self, project);
   probe_group (self, project);
   gtk_stack_set_visible_child_name (self->stack, "content");
@@ -1528,9 +1477,7 @@ procura_fit_page_dispose (GObject *object)
   g_clear_pointer (&self->calc_gpu_engine, g_array_unref);
   g_clear_pointer (&self->calc_gpu_version, g_ptr_array_unref);
   g_clear_pointer (&self->calc_plan, g_free);
-#ifdef PROCURA_GUI_HAVE_FIT
   g_clear_pointer (&self->calc_config, procura_model_shape_free);
-#endif
   g_cancellable_cancel (self->figures_cancellable);
   g_clear_object (&self->figures_cancellable);
   g_clear_object (&self->memory_view);

@@ -21,13 +21,9 @@
 #include "procura-presentation.h"
 #include "procura-window.h"
 
-#ifdef PROCURA_GUI_HAVE_ANALYSIS
-# include "procura-analysis.h"
-#endif
+#include "procura-analysis.h"
 
-#ifdef PROCURA_GUI_HAVE_REPORT
-# include "procura-report.h"
-#endif
+#include "procura-report.h"
 
 struct _ProcuraWindow
 {
@@ -830,7 +826,6 @@ toast_action (GtkWidget  *widget,
   show_toast (PROCURA_WINDOW (widget), g_variant_get_string (parameter, NULL));
 }
 
-#ifdef PROCURA_GUI_HAVE_REPORT
 typedef struct {
   ProcuraDocument *document;
   ProcuraProject  *project;   /* held */
@@ -880,8 +875,6 @@ export_done_cb (GObject      *object,
     show_toast (self, _("Decision record exported"));
 }
 
-#endif
-
 void
 procura_window_export_record (ProcuraWindow *self,
                               const char    *path)
@@ -889,7 +882,6 @@ procura_window_export_record (ProcuraWindow *self,
   g_return_if_fail (PROCURA_IS_WINDOW (self));
   g_return_if_fail (path != NULL);
 
-#ifdef PROCURA_GUI_HAVE_REPORT
   if (self->document != NULL)
     {
       /* No source object: the task may be finalized in its worker thread, which must
@@ -903,10 +895,8 @@ procura_window_export_record (ProcuraWindow *self,
       g_task_set_task_data (task, data, (GDestroyNotify) export_data_free);
       g_task_run_in_thread (task, export_thread);
     }
-#endif
 }
 
-#ifdef PROCURA_GUI_HAVE_REPORT
 static void
 export_response_cb (GtkNativeDialog *dialog,
                     int              response,
@@ -924,7 +914,6 @@ export_response_cb (GtkNativeDialog *dialog,
     }
   g_object_unref (dialog);
 }
-#endif
 
 static void
 export_record_action (GtkWidget  *widget,
@@ -932,7 +921,6 @@ export_record_action (GtkWidget  *widget,
                       GVariant   *parameter)
 {
   ProcuraWindow *self = PROCURA_WINDOW (widget);
-#ifdef PROCURA_GUI_HAVE_REPORT
   GtkFileChooserNative *chooser;
 
   if (self->document == NULL)
@@ -943,9 +931,6 @@ export_record_action (GtkWidget  *widget,
   gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
   g_signal_connect (chooser, "response", G_CALLBACK (export_response_cb), self);
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
-#else
-  show_toast (self, _("Exporting the decision record is not available in this build yet"));
-#endif
 }
 
 ProcuraPresentation *
@@ -972,7 +957,6 @@ procura_window_present_slides (ProcuraWindow *self)
   {
     GtkWidget *recommendation = NULL;
     const char *what_if = self->document != NULL ? procura_document_get_what_if (self->document) : NULL;
-#ifdef PROCURA_GUI_HAVE_ANALYSIS
     const ProcuraAnalysis *analysis = procura_compare_page_get_analysis (self->compare_page);
     g_autoptr (ProcuraAnalysis) own = NULL;
 
@@ -987,7 +971,6 @@ procura_window_present_slides (ProcuraWindow *self)
         what_if = NULL;
       }
     recommendation = procura_presentation_recommendation_slide (project, analysis);
-#endif
     presentation = procura_presentation_new_full (GTK_WINDOW (self),
                                                   project != NULL && project->title != NULL ? project->title : _("Procura"),
                                                   subtitle, recommendation, what_if, charts);
