@@ -21,7 +21,7 @@
 
 struct _ProcuraComparePage
 {
-  AdwBin           parent_instance;
+  ProcuraPage      parent_instance;
 
   GtkStack        *stack;
   AdwStatusPage   *status;
@@ -53,7 +53,7 @@ struct _ProcuraComparePage
   guint            running;        /* analyses in flight */
 };
 
-G_DEFINE_FINAL_TYPE (ProcuraComparePage, procura_compare_page, ADW_TYPE_BIN)
+G_DEFINE_FINAL_TYPE (ProcuraComparePage, procura_compare_page, PROCURA_TYPE_PAGE)
 
 enum {
   SIGNAL_CHARTS_UPDATED,
@@ -626,7 +626,7 @@ static void
 document_changed_cb (ProcuraDocument    *document,
                      ProcuraComparePage *self)
 {
-  rebuild (self);
+  procura_page_queue_rebuild (PROCURA_PAGE (self));
 }
 
 void
@@ -642,7 +642,7 @@ procura_compare_page_set_document (ProcuraComparePage *self,
   g_set_object (&self->document, document);
   if (document != NULL)
     self->changed_id = g_signal_connect (document, "changed", G_CALLBACK (document_changed_cb), self);
-  rebuild (self);
+  procura_page_queue_rebuild (PROCURA_PAGE (self));
 }
 
 static void
@@ -661,6 +661,7 @@ procura_compare_page_set_controls (ProcuraComparePage *self,
                                    double              demand_peak)
 {
   g_return_if_fail (PROCURA_IS_COMPARE_PAGE (self));
+  procura_page_ensure_built (PROCURA_PAGE (self));
   g_return_if_fail (self->threshold_spin != NULL);
   /* As if typed: each change re-runs the analysis (debounced) and rebuilds every chart. */
   gtk_spin_button_set_value (GTK_SPIN_BUTTON (self->threshold_spin), threshold_ms);
@@ -677,6 +678,7 @@ procura_compare_page_apply_what_if (ProcuraComparePage *self)
   double t, avg, peak;
 
   g_return_if_fail (PROCURA_IS_COMPARE_PAGE (self));
+  procura_page_ensure_built (PROCURA_PAGE (self));
   if (self->document == NULL || self->threshold_spin == NULL || procura_document_get_read_only (self->document))
     return;
   project = procura_document_get_project (self->document);
@@ -699,6 +701,7 @@ void
 procura_compare_page_reset_what_if (ProcuraComparePage *self)
 {
   g_return_if_fail (PROCURA_IS_COMPARE_PAGE (self));
+  procura_page_ensure_built (PROCURA_PAGE (self));
   if (self->document == NULL || self->threshold_spin == NULL)
     return;
   fill_controls (self, procura_document_get_project (self->document));
@@ -755,6 +758,7 @@ GPtrArray *
 procura_compare_page_get_chart_views (ProcuraComparePage *self)
 {
   g_return_val_if_fail (PROCURA_IS_COMPARE_PAGE (self), NULL);
+  procura_page_ensure_built (PROCURA_PAGE (self));
   return self->views;
 }
 
@@ -772,8 +776,13 @@ procura_compare_page_dispose (GObject *object)
   g_clear_pointer (&self->views, g_ptr_array_unref);
   g_clear_pointer (&self->brief_before_apply, procura_brief_free);
   g_clear_pointer (&self->analysis, procura_analysis_free);
-  /* No gtk_widget_dispose_template(): AdwBin unparents its child itself. */
   G_OBJECT_CLASS (procura_compare_page_parent_class)->dispose (object);
+}
+
+static void
+page_rebuild (ProcuraPage *page)
+{
+  rebuild (PROCURA_COMPARE_PAGE (page));
 }
 
 static void
@@ -786,11 +795,7 @@ procura_compare_page_class_init (ProcuraComparePageClass *klass)
   signals[SIGNAL_CHARTS_UPDATED] =
     g_signal_new ("charts-updated", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL, G_TYPE_NONE, 0);
-  gtk_widget_class_set_template_from_resource (widget_class,
-                                               "/io/github/procura/Procura/procura-compare-page.ui");
-  gtk_widget_class_bind_template_child (widget_class, ProcuraComparePage, box);
-  gtk_widget_class_bind_template_child (widget_class, ProcuraComparePage, stack);
-  gtk_widget_class_bind_template_child (widget_class, ProcuraComparePage, status);
+  PROCURA_PAGE_CLASS (klass)->rebuild = page_rebuild;
   gtk_widget_class_install_action (widget_class, "compare.apply-what-if", NULL, apply_what_if_action);
   gtk_widget_class_install_action (widget_class, "compare.reset-what-if", NULL, reset_what_if_action);
   gtk_widget_class_install_action (widget_class, "compare.undo-apply", NULL, undo_apply_action);
@@ -800,7 +805,12 @@ static void
 procura_compare_page_init (ProcuraComparePage *self)
 {
   g_type_ensure (PROCURA_TYPE_CHART_VIEW);
-  gtk_widget_init_template (GTK_WIDGET (self));
+  self->stack = procura_page_get_stack (PROCURA_PAGE (self));
+  self->status = procura_page_get_status (PROCURA_PAGE (self));
+  self->box = procura_page_get_box (PROCURA_PAGE (self));
+  procura_page_setup (PROCURA_PAGE (self), "view-dual-symbolic", _("Nothing to Compare Yet"),
+                      _("Charts of cost per accepted output, latency against the target, and where the money goes appear here once candidates have benchmarks and prices."),
+                      1200, 1000);
   self->views = g_ptr_array_new ();
   self->cancellable = g_cancellable_new ();
   g_signal_connect (self, "map", G_CALLBACK (map_cb), self);

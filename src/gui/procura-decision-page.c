@@ -18,7 +18,7 @@
 
 struct _ProcuraDecisionPage
 {
-  AdwBin           parent_instance;
+  ProcuraPage      parent_instance;
 
   GtkStack        *stack;
   AdwStatusPage   *status;
@@ -47,7 +47,7 @@ struct _ProcuraDecisionPage
   guint            running;
 };
 
-G_DEFINE_FINAL_TYPE (ProcuraDecisionPage, procura_decision_page, ADW_TYPE_BIN)
+G_DEFINE_FINAL_TYPE (ProcuraDecisionPage, procura_decision_page, PROCURA_TYPE_PAGE)
 
 /* One choice of the "Chosen candidate" row: a candidate of the project, or the analysis'
  * hybrid (its GPU candidate and the API route taking the overflow, docs/project-file.md) */
@@ -95,15 +95,6 @@ hybrid_name (ProcuraProject *project,
   /* Translators: the GPU candidate for the base load, then the API route for the overflow */
   return g_strdup_printf (_("Hybrid: %s + %s"), g != NULL && g->name != NULL ? g->name : "?",
                           a != NULL && a->name != NULL ? a->name : "?");
-}
-
-static void
-remove_children (GtkBox *box)
-{
-  GtkWidget *child;
-
-  while ((child = gtk_widget_get_first_child (GTK_WIDGET (box))) != NULL)
-    gtk_box_remove (box, child);
 }
 
 static void
@@ -304,13 +295,13 @@ unit_price (const ProcuraCandidate *c,
     return g_strdup ("—");
   if (c->kind == PROCURA_CANDIDATE_API)
     {
-      g_autofree char *out = procura_format_money (c->price_output_per_mtok, currency);
+      g_autofree char *out = procura_units_money (c->price_output_per_mtok, currency);
       /* Translators: price per million output tokens */
       return g_strdup_printf (_("%s / M out"), out);
     }
   else
     {
-      g_autofree char *p = procura_format_money (c->price_per_gpu_hour, currency);
+      g_autofree char *p = procura_units_money (c->price_per_gpu_hour, currency);
       /* Translators: price per GPU-hour */
       return g_strdup_printf (_("%s / GPU-h"), p);
     }
@@ -423,7 +414,7 @@ finance_group (ProcuraDecisionPage *self,
           price = unit_price (c, currency);
           gpus = c->kind != PROCURA_CANDIDATE_API && c->gpus_per_replica > 0
                  ? g_strdup_printf ("%d", c->gpus_per_replica) : g_strdup ("—");
-          fixed = procura_format_money (fixed_costs (c), currency);
+          fixed = procura_units_money (fixed_costs (c), currency);
         }
       else
         {
@@ -437,11 +428,11 @@ finance_group (ProcuraDecisionPage *self,
           pricing = g_strdup (_("GPUs with API overflow"));
           price = g_strdup_printf ("%s\n+ %s", gp, ap);
           gpus = g != NULL && g->gpus_per_replica > 0 ? g_strdup_printf ("%d", g->gpus_per_replica) : g_strdup ("—");
-          fixed = procura_format_money ((g != NULL ? fixed_costs (g) : 0) + (a != NULL ? fixed_costs (a) : 0), currency);
+          fixed = procura_units_money ((g != NULL ? fixed_costs (g) : 0) + (a != NULL ? fixed_costs (a) : 0), currency);
         }
       if (ca != NULL && ca->cost != NULL)
         {
-          all_in = procura_format_money (ca->cost->all_in_cost, currency);
+          all_in = procura_units_money (ca->cost->all_in_cost, currency);
           per = procura_units_cost_scaled (ca->cost->cost_per_accepted, unit_factor, currency);
         }
       if (ca != NULL && ca->rank > 0)
@@ -615,10 +606,8 @@ analysis_group (ProcuraDecisionPage *self,
                 ProcuraAnalysis     *analysis)
 {
   GtkWidget *group = adw_preferences_group_new ();
-  GtkWidget *child;
 
-  while ((child = gtk_widget_get_first_child (self->analysis_box)) != NULL)
-    gtk_box_remove (GTK_BOX (self->analysis_box), child);
+  procura_page_clear_box (GTK_BOX (self->analysis_box));
   adw_preferences_group_set_title (ADW_PREFERENCES_GROUP (group), _("Recommendation"));
   gtk_box_append (GTK_BOX (self->analysis_box), group);
   if (analysis == NULL)
@@ -805,12 +794,10 @@ analysis_done_cb (GObject      *object,
   if (self->document != NULL)
     {
       ProcuraProject *project = procura_document_get_project (self->document);
-      GtkWidget *child;
 
       analysis_group (self, project, self->analysis);
       add_derived_choices (self, project, self->analysis);
-      while ((child = gtk_widget_get_first_child (self->finance_box)) != NULL)
-        gtk_box_remove (GTK_BOX (self->finance_box), child);
+      procura_page_clear_box (GTK_BOX (self->finance_box));
       finance_group (self, project, self->analysis);
     }
 }
@@ -910,7 +897,7 @@ rebuild (ProcuraDecisionPage *self)
   ProcuraProject *project;
   GtkWidget *buttons;
 
-  remove_children (self->box);
+  procura_page_clear_box (self->box);
   self->what_if_banner = NULL;
   if (self->document == NULL)
     {
@@ -942,7 +929,7 @@ static void
 document_changed_cb (ProcuraDocument     *document,
                      ProcuraDecisionPage *self)
 {
-  rebuild (self);
+  procura_page_queue_rebuild (PROCURA_PAGE (self));
 }
 
 void
@@ -962,7 +949,7 @@ procura_decision_page_set_document (ProcuraDecisionPage *self,
       self->changed_id = g_signal_connect (document, "changed", G_CALLBACK (document_changed_cb), self);
       self->what_if_id = g_signal_connect (document, "what-if-changed", G_CALLBACK (what_if_changed_cb), self);
     }
-  rebuild (self);
+  procura_page_queue_rebuild (PROCURA_PAGE (self));
 }
 
 static void
@@ -981,28 +968,33 @@ procura_decision_page_dispose (GObject *object)
   g_clear_object (&self->document);
   g_clear_pointer (&self->choices, g_array_unref);
   g_clear_object (&self->choice_names);
-  /* No gtk_widget_dispose_template(): AdwBin unparents its child itself. */
   G_OBJECT_CLASS (procura_decision_page_parent_class)->dispose (object);
+}
+
+static void
+page_rebuild (ProcuraPage *page)
+{
+  rebuild (PROCURA_DECISION_PAGE (page));
 }
 
 static void
 procura_decision_page_class_init (ProcuraDecisionPageClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
-  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   object_class->dispose = procura_decision_page_dispose;
-  gtk_widget_class_set_template_from_resource (widget_class,
-                                               "/io/github/procura/Procura/procura-decision-page.ui");
-  gtk_widget_class_bind_template_child (widget_class, ProcuraDecisionPage, box);
-  gtk_widget_class_bind_template_child (widget_class, ProcuraDecisionPage, stack);
-  gtk_widget_class_bind_template_child (widget_class, ProcuraDecisionPage, status);
+  PROCURA_PAGE_CLASS (klass)->rebuild = page_rebuild;
 }
 
 static void
 procura_decision_page_init (ProcuraDecisionPage *self)
 {
-  gtk_widget_init_template (GTK_WIDGET (self));
+  self->stack = procura_page_get_stack (PROCURA_PAGE (self));
+  self->status = procura_page_get_status (PROCURA_PAGE (self));
+  self->box = procura_page_get_box (PROCURA_PAGE (self));
+  procura_page_setup (PROCURA_PAGE (self), "emblem-ok-symbolic", _("No Decision Yet"),
+                      _("Record the chosen candidate, the rationale and the approver, and export the decision record for finance, platform and product."),
+                      1000, 600);
   self->cancellable = g_cancellable_new ();
   self->choices = g_array_new (FALSE, TRUE, sizeof (Choice));
   g_signal_connect (self, "map", G_CALLBACK (map_cb), self);

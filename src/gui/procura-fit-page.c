@@ -27,7 +27,7 @@
 
 struct _ProcuraFitPage
 {
-  AdwBin           parent_instance;
+  ProcuraPage      parent_instance;
 
   GtkStack        *stack;
   AdwStatusPage   *status;
@@ -83,7 +83,7 @@ struct _ProcuraFitPage
   guint            pulse_id;
 };
 
-G_DEFINE_FINAL_TYPE (ProcuraFitPage, procura_fit_page, ADW_TYPE_BIN)
+G_DEFINE_FINAL_TYPE (ProcuraFitPage, procura_fit_page, PROCURA_TYPE_PAGE)
 
 enum {
   SIGNAL_PROBE_FINISHED,
@@ -91,15 +91,6 @@ enum {
 };
 
 static guint signals[N_SIGNALS];
-
-static void
-remove_children (GtkBox *box)
-{
-  GtkWidget *child;
-
-  while ((child = gtk_widget_get_first_child (GTK_WIDGET (box))) != NULL)
-    gtk_box_remove (box, child);
-}
 
 static GtkWidget *
 value_row (const char *title,
@@ -1415,7 +1406,7 @@ rebuild (ProcuraFitPage *self)
 {
   ProcuraProject *project;
 
-  remove_children (self->box);
+  procura_page_clear_box (self->box);
   if (self->document == NULL)
     {
       gtk_stack_set_visible_child_name (self->stack, "empty");
@@ -1444,7 +1435,7 @@ static void
 document_changed_cb (ProcuraDocument *document,
                      ProcuraFitPage  *self)
 {
-  rebuild (self);
+  procura_page_queue_rebuild (PROCURA_PAGE (self));
 }
 
 void
@@ -1458,7 +1449,7 @@ procura_fit_page_set_document (ProcuraFitPage  *self,
   g_set_object (&self->document, document);
   if (document != NULL)
     self->changed_id = g_signal_connect (document, "changed", G_CALLBACK (document_changed_cb), self);
-  rebuild (self);
+  procura_page_queue_rebuild (PROCURA_PAGE (self));
 }
 
 static void
@@ -1489,31 +1480,36 @@ procura_fit_page_dispose (GObject *object)
   if (self->document != NULL)
     g_clear_signal_handler (&self->changed_id, self->document);
   g_clear_object (&self->document);
-  /* No gtk_widget_dispose_template(): AdwBin unparents its child itself. */
   G_OBJECT_CLASS (procura_fit_page_parent_class)->dispose (object);
+}
+
+static void
+page_rebuild (ProcuraPage *page)
+{
+  rebuild (PROCURA_FIT_PAGE (page));
 }
 
 static void
 procura_fit_page_class_init (ProcuraFitPageClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
-  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   object_class->dispose = procura_fit_page_dispose;
   signals[SIGNAL_PROBE_FINISHED] =
     g_signal_new ("probe-finished", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL, G_TYPE_NONE, 0);
-  gtk_widget_class_set_template_from_resource (widget_class,
-                                               "/io/github/procura/Procura/procura-fit-page.ui");
-  gtk_widget_class_bind_template_child (widget_class, ProcuraFitPage, box);
-  gtk_widget_class_bind_template_child (widget_class, ProcuraFitPage, stack);
-  gtk_widget_class_bind_template_child (widget_class, ProcuraFitPage, status);
+  PROCURA_PAGE_CLASS (klass)->rebuild = page_rebuild;
 }
 
 static void
 procura_fit_page_init (ProcuraFitPage *self)
 {
-  gtk_widget_init_template (GTK_WIDGET (self));
+  self->stack = procura_page_get_stack (PROCURA_PAGE (self));
+  self->status = procura_page_get_status (PROCURA_PAGE (self));
+  self->box = procura_page_get_box (PROCURA_PAGE (self));
+  procura_page_setup (PROCURA_PAGE (self), "drive-harddisk-solidstate-symbolic", _("No Memory Plan Yet"),
+                      _("Choose a model in the brief to see whether it fits each candidate’s GPUs at the target context and concurrency."),
+                      800, 600);
   build_probe_panel (self);
   build_calculator (self);
   g_signal_connect (self, "map", G_CALLBACK (map_cb), self);

@@ -137,9 +137,16 @@ procura_page_map (GtkWidget *widget)
 static void
 procura_page_dispose (GObject *object)
 {
-  /* The stack is the bin's child: let go of it first, then of the template. */
+  ProcuraPagePrivate *priv = procura_page_get_instance_private (PROCURA_PAGE (object));
+
+  /* What gtk_widget_dispose_template() does, for every page: GTK 4.8 looks the template
+   * up on the instance's own class, which for a page is the subclass (it has none). The
+   * stack is the bin's child and holds the rest of the template. */
   adw_bin_set_child (ADW_BIN (object), NULL);
-  gtk_widget_dispose_template (GTK_WIDGET (object), PROCURA_TYPE_PAGE);
+  priv->stack = NULL;
+  priv->status = NULL;
+  priv->clamp = NULL;
+  priv->box = NULL;
   G_OBJECT_CLASS (procura_page_parent_class)->dispose (object);
 }
 

@@ -8,6 +8,7 @@
 
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
+#include <time.h>
 
 #include "procura-benchmarks-page.h"
 #include "procura-brief-page.h"
@@ -52,6 +53,8 @@ struct _ProcuraWindow
   GCancellable          *cancellable;        /* window-scoped */
   GCancellable          *import_cancellable;
   gboolean               opening;
+  gint64                 bench_first_paint;  /* PROCURA_BENCH_FIRST_FRAME: the first frame, µs */
+  gboolean               bench_document;     /* ... and the document is shown */
 };
 
 G_DEFINE_FINAL_TYPE (ProcuraWindow, procura_window, ADW_TYPE_APPLICATION_WINDOW)
@@ -212,6 +215,41 @@ document_changed_cb (ProcuraDocument *document,
   update_title (self);
 }
 
+/* ------------------------------------------------------------------------- */
+/* First-frame benchmark (bench/gui)                                           */
+
+/* With PROCURA_BENCH_FIRST_FRAME set, prints the monotonic time of the first frame and of
+ * the first frame that shows the opened project, and the process's CPU time then, and quits. */
+static void
+bench_after_paint_cb (GdkFrameClock *clock,
+                      ProcuraWindow *self)
+{
+  struct timespec cpu = { 0, 0 };
+  GtkApplication *app;
+
+  if (self->bench_first_paint == 0)
+    self->bench_first_paint = g_get_monotonic_time ();
+  if (!self->bench_document)
+    return;
+  clock_gettime (CLOCK_PROCESS_CPUTIME_ID, &cpu);
+  g_print ("procura-bench first-paint-us %" G_GINT64_FORMAT " document-paint-us %" G_GINT64_FORMAT
+           " cpu-us %" G_GINT64_FORMAT "\n",
+           self->bench_first_paint, g_get_monotonic_time (),
+           (gint64) cpu.tv_sec * G_USEC_PER_SEC + cpu.tv_nsec / 1000);
+  g_signal_handlers_disconnect_by_data (clock, self);
+  app = gtk_window_get_application (GTK_WINDOW (self));
+  if (app != NULL)
+    g_application_quit (G_APPLICATION (app));
+}
+
+static void
+bench_realize_cb (GtkWidget *widget,
+                  gpointer   user_data)
+{
+  g_signal_connect_object (gtk_widget_get_frame_clock (widget), "after-paint",
+                           G_CALLBACK (bench_after_paint_cb), widget, 0);
+}
+
 static void
 set_document (ProcuraWindow   *self,
               ProcuraDocument *document)
@@ -234,6 +272,11 @@ set_document (ProcuraWindow   *self,
   procura_fit_page_set_document (self->fit_page, document);
   procura_decision_page_set_document (self->decision_page, document);
   update_title (self);
+  if (document != NULL && g_getenv ("PROCURA_BENCH_FIRST_FRAME") != NULL)
+    {
+      self->bench_document = TRUE;
+      gtk_widget_queue_draw (GTK_WIDGET (self));
+    }
   if (document != NULL && procura_document_get_outside_removals (document)->len > 0)
     {
       guint n = procura_document_get_outside_removals (document)->len;
@@ -406,8 +449,14 @@ GtkWidget *
 procura_window_get_page (ProcuraWindow *self,
                          const char    *name)
 {
+  GtkWidget *page;
+
   g_return_val_if_fail (PROCURA_IS_WINDOW (self), NULL);
-  return adw_view_stack_get_child_by_name (self->stack, name);
+  page = adw_view_stack_get_child_by_name (self->stack, name);
+  /* A page is built when first shown: one asked for is built (and brought up to date) now. */
+  if (page != NULL && PROCURA_IS_PAGE (page))
+    procura_page_ensure_built (PROCURA_PAGE (page));
+  return page;
 }
 
 /* ------------------------------------------------------------------------- */
@@ -936,12 +985,13 @@ export_record_action (GtkWidget  *widget,
 ProcuraPresentation *
 procura_window_present_slides (ProcuraWindow *self)
 {
-  GPtrArray *views = procura_compare_page_get_chart_views (self->compare_page);
+  GPtrArray *views;
   g_autoptr (GPtrArray) charts = g_ptr_array_new ();
   ProcuraPresentation *presentation;
   ProcuraProject *project = self->document != NULL ? procura_document_get_project (self->document) : NULL;
   g_autofree char *subtitle = NULL;
 
+  views = procura_compare_page_get_chart_views (self->compare_page);
   for (guint i = 0; views != NULL && i < views->len; i++)
     {
       ProcuraChartView *view = g_ptr_array_index (views, i);
@@ -1161,4 +1211,6 @@ procura_window_init (ProcuraWindow *self)
   g_signal_connect (target, "drop", G_CALLBACK (drop_cb), self);
   gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (target));
   gtk_widget_set_visible (self->busy_spinner, FALSE);
+  if (g_getenv ("PROCURA_BENCH_FIRST_FRAME") != NULL)
+    g_signal_connect (self, "realize", G_CALLBACK (bench_realize_cb), NULL);
 }

@@ -449,7 +449,9 @@ test_import_real_fixture (void)
   /* The new run is unassigned and listed on the benchmarks page under that heading. */
   g_assert_nonnull (procura_gui_test_find_label (procura_window_get_page (window, "benchmarks"),
                                                  "Not Assigned"));
-  /* The file does not name its GPU: the page says so and asks for the candidate. */
+  /* The file does not name its GPU: the page says so and asks for the candidate (in the
+   * run's details, built when it is expanded). */
+  procura_gui_test_expand_all (procura_window_get_page (window, "benchmarks"));
   g_assert_nonnull (procura_gui_test_find_label (procura_window_get_page (window, "benchmarks"),
                                                  "The file does not say the GPU"));
   g_assert_nonnull (procura_gui_test_find_label (procura_window_get_page (window, "benchmarks"),
