@@ -5,10 +5,11 @@ Procura on the demo project and on a 40-candidate project, beside an empty libad
 window, interleaved, medians. Needs a display (run it under xvfb-run and
 dbus-run-session, as the GUI tests).
 
-    bench-first-frame.py PROCURA EMPTY_WINDOW SCHEMA_DIR [ROUNDS]
+    bench-first-frame.py PROCURA EMPTY_WINDOW SCHEMA_DIR [ROUNDS [OTHER_PROCURA]]
 
 PROCURA is the built `procura`, EMPTY_WINDOW bench/gui/bench-empty-window, SCHEMA_DIR the
-build's data/ (the compiled GSettings schema). Each program prints, on its first frame
+build's data/ (the compiled GSettings schema). OTHER_PROCURA, another build (an earlier
+commit, with the same PROCURA_BENCH_FIRST_FRAME hook), runs interleaved with the others. Each program prints, on its first frame
 after paint (a frame-clock callback), the monotonic times of its first frame and of the
 first frame with the project shown, and its CPU time; the difference to the monotonic
 time just before exec is the figure.
@@ -39,6 +40,7 @@ def run_once(argv, env):
 def main():
     procura, empty, schema_dir = sys.argv[1:4]
     rounds = int(sys.argv[4]) if len(sys.argv) > 4 else 7
+    other = sys.argv[5] if len(sys.argv) > 5 else None
     here = os.path.dirname(os.path.abspath(__file__))
     with tempfile.TemporaryDirectory() as tmp:
         env = dict(os.environ)
@@ -62,6 +64,11 @@ def main():
             ('procura, demo project', [procura, 'open', demo]),
             ('procura, 40 candidates with runs', [procura, 'open', big]),
         ]
+        if other is not None:
+            cases += [
+                ('other build, demo project', [other, 'open', demo]),
+                ('other build, 40 candidates', [other, 'open', big]),
+            ]
         results = {name: [] for name, _ in cases}
         run_once(cases[0][1], env)   # warm the caches once, untimed
         run_once(cases[1][1], env)
