@@ -7,11 +7,12 @@
 #include <adwaita.h>
 
 #include "procura-document.h"
+#include "procura-page.h"
 
 G_BEGIN_DECLS
 
 #define PROCURA_TYPE_BENCHMARKS_PAGE (procura_benchmarks_page_get_type ())
-G_DECLARE_FINAL_TYPE (ProcuraBenchmarksPage, procura_benchmarks_page, PROCURA, BENCHMARKS_PAGE, AdwBin)
+G_DECLARE_FINAL_TYPE (ProcuraBenchmarksPage, procura_benchmarks_page, PROCURA, BENCHMARKS_PAGE, ProcuraPage)
 
 void procura_benchmarks_page_set_document (ProcuraBenchmarksPage *self,
                                 ProcuraDocument *document);

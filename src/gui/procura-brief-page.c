@@ -423,7 +423,10 @@ procura_brief_page_dispose (GObject *object)
   if (self->document != NULL)
     g_clear_signal_handler (&self->changed_id, self->document);
   g_clear_object (&self->document);
-  /* No gtk_widget_dispose_template(): AdwBin unparents its child itself. */
+  /* The stack is the bin's child: the bin lets go of it first, so that the template's
+   * teardown does not unparent it a second time. */
+  adw_bin_set_child (ADW_BIN (self), NULL);
+  gtk_widget_dispose_template (GTK_WIDGET (self), PROCURA_TYPE_BRIEF_PAGE);
   G_OBJECT_CLASS (procura_brief_page_parent_class)->dispose (object);
 }
 

@@ -13,15 +13,14 @@
 
 #include "procura-candidates-page.h"
 #include "procura-format.h"
+#include "procura-units.h"
 #include "procura-util.h"
 
-#ifdef PROCURA_GUI_HAVE_CATALOG
-# include "procura-gpu-catalog.h"
-#endif
+#include "procura-gpu-catalog.h"
 
 struct _ProcuraCandidatesPage
 {
-  AdwBin           parent_instance;
+  ProcuraPage      parent_instance;
 
   GtkStack        *stack;
   AdwStatusPage   *status;
@@ -32,7 +31,7 @@ struct _ProcuraCandidatesPage
   GHashTable      *expanded;      /* keys of the expander rows left open, kept across rebuilds */
 };
 
-G_DEFINE_FINAL_TYPE (ProcuraCandidatesPage, procura_candidates_page, ADW_TYPE_BIN)
+G_DEFINE_FINAL_TYPE (ProcuraCandidatesPage, procura_candidates_page, PROCURA_TYPE_PAGE)
 
 typedef struct {
   const char *title;
@@ -284,8 +283,8 @@ candidate_summary (ProcuraProject   *project,
 
   if (c->kind == PROCURA_CANDIDATE_API)
     {
-      g_autofree char *in = procura_format_money (c->price_input_per_mtok, currency);
-      g_autofree char *out = procura_format_money (c->price_output_per_mtok, currency);
+      g_autofree char *in = procura_units_money (c->price_input_per_mtok, currency);
+      g_autofree char *out = procura_units_money (c->price_output_per_mtok, currency);
 
       /* Translators: API route summary: provider · model · input and output price per million tokens */
       g_string_append_printf (s, _("API route · %s %s · %s in, %s out per million tokens"),
@@ -294,15 +293,13 @@ candidate_summary (ProcuraProject   *project,
     }
   else
     {
-      g_autofree char *price = procura_format_money (c->price_per_gpu_hour, currency);
+      g_autofree char *price = procura_units_money (c->price_per_gpu_hour, currency);
       const char *gpu = c->gpu_name;
-#ifdef PROCURA_GUI_HAVE_CATALOG
       const ProcuraGpuSpec *spec = gpu != NULL ? procura_gpu_catalog_lookup (gpu) : NULL;
 
       /* The catalog's display name rather than its id. */
       if (spec != NULL)
         gpu = spec->name;
-#endif
 
       /* Translators: GPU candidate summary: GPUs per replica × GPU · provider · price per GPU-hour */
       g_string_append_printf (s, _("%d × %s · %s · %s per GPU-hour"),
@@ -365,7 +362,6 @@ price_date_row (ProcuraProject   *project,
   return row;
 }
 
-#ifdef PROCURA_GUI_HAVE_CATALOG
 static void
 catalog_selected_cb (AdwComboRow           *row,
                      GParamSpec            *pspec,
@@ -418,7 +414,6 @@ catalog_row (ProcuraCandidatesPage *self,
   g_signal_connect (row, "notify::selected", G_CALLBACK (catalog_selected_cb), self);
   return row;
 }
-#endif
 
 static void
 quote_selected_cb (AdwComboRow           *row,
@@ -474,7 +469,7 @@ quote_row (ProcuraCandidatesPage *self,
 
       if (q->kind != PROCURA_QUOTE_GPU)
         continue;
-      price = procura_format_money (procura_quote_price_per_gpu_hour (q), project->assumptions.currency);
+      price = procura_units_money (procura_quote_price_per_gpu_hour (q), project->assumptions.currency);
       /* Translators: a quote: provider SKU · price per GPU-hour · date seen */
       label = g_strdup_printf (_("%s %s · %s per GPU-hour · %s"), q->provider != NULL ? q->provider : "",
                                q->sku != NULL ? q->sku : "", price, q->seen_date != NULL ? q->seen_date : "—");
@@ -509,9 +504,7 @@ cost_expander (ProcuraCandidatesPage *self,
                                  _("Prices and per-window costs, editable; empty means unknown"));
   if (c->kind != PROCURA_CANDIDATE_API)
     {
-#ifdef PROCURA_GUI_HAVE_CATALOG
       adw_expander_row_add_row (ADW_EXPANDER_ROW (expander), catalog_row (self, c));
-#endif
       adw_expander_row_add_row (ADW_EXPANDER_ROW (expander), quote_row (self, project, c));
     }
   for (gsize i = 0; i < G_N_ELEMENTS (cost_fields); i++)
@@ -1258,21 +1251,12 @@ removals_group (ProcuraCandidatesPage *self,
 }
 
 static void
-remove_children (GtkBox *box)
-{
-  GtkWidget *child;
-
-  while ((child = gtk_widget_get_first_child (GTK_WIDGET (box))) != NULL)
-    gtk_box_remove (box, child);
-}
-
-static void
 rebuild (ProcuraCandidatesPage *self)
 {
   ProcuraProject *project;
   GPtrArray *removals;
 
-  remove_children (self->box);
+  procura_page_clear_box (self->box);
   if (self->document == NULL)
     {
       adw_status_page_set_child (self->status, NULL);
@@ -1348,7 +1332,7 @@ static void
 document_changed_cb (ProcuraDocument       *document,
                      ProcuraCandidatesPage *self)
 {
-  rebuild (self);
+  procura_page_queue_rebuild (PROCURA_PAGE (self));
 }
 
 void
@@ -1362,7 +1346,7 @@ procura_candidates_page_set_document (ProcuraCandidatesPage *self,
   g_set_object (&self->document, document);
   if (document != NULL)
     self->changed_id = g_signal_connect (document, "changed", G_CALLBACK (document_changed_cb), self);
-  rebuild (self);
+  procura_page_queue_rebuild (PROCURA_PAGE (self));
 }
 
 static void
@@ -1373,7 +1357,6 @@ procura_candidates_page_dispose (GObject *object)
   if (self->document != NULL)
     g_clear_signal_handler (&self->changed_id, self->document);
   g_clear_object (&self->document);
-  /* No gtk_widget_dispose_template(): AdwBin unparents its child itself. */
   G_OBJECT_CLASS (procura_candidates_page_parent_class)->dispose (object);
 }
 
@@ -1388,23 +1371,29 @@ procura_candidates_page_finalize (GObject *object)
 }
 
 static void
+page_rebuild (ProcuraPage *page)
+{
+  rebuild (PROCURA_CANDIDATES_PAGE (page));
+}
+
+static void
 procura_candidates_page_class_init (ProcuraCandidatesPageClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
-  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   object_class->dispose = procura_candidates_page_dispose;
   object_class->finalize = procura_candidates_page_finalize;
-  gtk_widget_class_set_template_from_resource (widget_class,
-                                               "/io/github/procura/Procura/procura-candidates-page.ui");
-  gtk_widget_class_bind_template_child (widget_class, ProcuraCandidatesPage, box);
-  gtk_widget_class_bind_template_child (widget_class, ProcuraCandidatesPage, stack);
-  gtk_widget_class_bind_template_child (widget_class, ProcuraCandidatesPage, status);
+  PROCURA_PAGE_CLASS (klass)->rebuild = page_rebuild;
 }
 
 static void
 procura_candidates_page_init (ProcuraCandidatesPage *self)
 {
-  gtk_widget_init_template (GTK_WIDGET (self));
+  self->stack = procura_page_get_stack (PROCURA_PAGE (self));
+  self->status = procura_page_get_status (PROCURA_PAGE (self));
+  self->box = procura_page_get_box (PROCURA_PAGE (self));
+  procura_page_setup (PROCURA_PAGE (self), "view-list-bullet-symbolic", _("No Candidates"),
+                      _("Add GPU offers from the catalog or a price quote, and hosted model APIs, to compare them by the cost of accepted work. Drop a quote file onto this window to import it."),
+                      800, 600);
   self->expanded = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
 }

@@ -11,20 +11,16 @@
 
 #include "procura-chart-view.h"
 
-#ifdef PROCURA_GUI_HAVE_CHART
-# include "procura-chart.h"
-#endif
+#include "procura-chart.h"
 
 struct _ProcuraChartView
 {
   GtkWidget      parent_instance;
 
   ProcuraChart  *chart;
-#ifdef PROCURA_GUI_HAVE_CHART
   /* this view's own geometry: a slide and a page showing the same spec each hit-test
    * with what they drew */
   ProcuraChartLayout *layout;
-#endif
   GtkWidget     *overlay;        /* weak: buttons laid over the chart, kept free of text */
   graphene_rect_t reserved;      /* where they were at the last draw */
   GskRenderNode *cache;        /* the chart drawn at cache_width x cache_height */
@@ -55,7 +51,6 @@ invalidate (ProcuraChartView *self)
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
-#ifdef PROCURA_GUI_HAVE_CHART
 static void
 rgba_to_chart (const GdkRGBA     *rgba,
                ProcuraChartColor *color)
@@ -98,7 +93,6 @@ current_theme (ProcuraChartView  *self,
   theme->font_size *= self->scale;
   theme->line_width *= MAX (1.0, self->scale * 0.75);
 }
-#endif
 
 static void
 procura_chart_view_snapshot (GtkWidget   *widget,
@@ -112,7 +106,6 @@ procura_chart_view_snapshot (GtkWidget   *widget,
 
   if (self->chart == NULL || width <= 0 || height <= 0)
     return;
-#ifdef PROCURA_GUI_HAVE_CHART
   /* the chart's title and labels stay clear of the buttons over it */
   if (self->overlay != NULL && gtk_widget_get_visible (self->overlay)
       && !gtk_widget_compute_bounds (self->overlay, widget, &reserved))
@@ -159,7 +152,6 @@ procura_chart_view_snapshot (GtkWidget   *widget,
           cairo_destroy (cr);
         }
     }
-#endif
 }
 
 static void
@@ -207,7 +199,6 @@ query_tooltip_cb (GtkWidget        *widget,
                   GtkTooltip       *tooltip,
                   ProcuraChartView *self)
 {
-#ifdef PROCURA_GUI_HAVE_CHART
   g_autofree char *text = NULL;
   const char *whole;
   guint series;
@@ -234,9 +225,6 @@ query_tooltip_cb (GtkWidget        *widget,
     return FALSE;
   gtk_tooltip_set_text (tooltip, text);
   return TRUE;
-#else
-  return FALSE;
-#endif
 }
 
 static void
@@ -245,7 +233,6 @@ motion_cb (GtkEventControllerMotion *controller,
            double                    y,
            ProcuraChartView         *self)
 {
-#ifdef PROCURA_GUI_HAVE_CHART
   guint series;
   gsize index;
   gboolean found;
@@ -263,7 +250,6 @@ motion_cb (GtkEventControllerMotion *controller,
         }
       gtk_widget_queue_draw (GTK_WIDGET (self));
     }
-#endif
 }
 
 static void
@@ -284,7 +270,6 @@ key_pressed_cb (GtkEventControllerKey *controller,
                 GdkModifierType        state,
                 ProcuraChartView      *self)
 {
-#ifdef PROCURA_GUI_HAVE_CHART
   int delta = 0, delta_series = 0;
 
   if (self->chart == NULL || (state & (GDK_CONTROL_MASK | GDK_ALT_MASK)) != 0)
@@ -336,23 +321,17 @@ key_pressed_cb (GtkEventControllerKey *controller,
     return FALSE;
   update_cursor_description (self);
   return TRUE;
-#else
-  return FALSE;
-#endif
 }
 
 char *
 procura_chart_view_describe_cursor (ProcuraChartView *self)
 {
   g_return_val_if_fail (PROCURA_IS_CHART_VIEW (self), NULL);
-#ifdef PROCURA_GUI_HAVE_CHART
   if (self->chart != NULL && self->has_cursor)
     return procura_chart_describe_point (self->chart, self->cursor_series, self->cursor_index);
-#endif
   return NULL;
 }
 
-#ifdef PROCURA_GUI_HAVE_CHART
 static void
 apply_hidden (ProcuraChartView *self)
 {
@@ -367,7 +346,6 @@ apply_hidden (ProcuraChartView *self)
                                          name != NULL && g_hash_table_contains (self->hidden, name));
     }
 }
-#endif
 
 void
 procura_chart_view_set_series_hidden (ProcuraChartView *self,
@@ -381,9 +359,7 @@ procura_chart_view_set_series_hidden (ProcuraChartView *self,
     g_hash_table_add (self->hidden, g_strdup (name));
   else
     g_hash_table_remove (self->hidden, name);
-#ifdef PROCURA_GUI_HAVE_CHART
   apply_hidden (self);
-#endif
   self->has_cursor = FALSE;
   invalidate (self);
 }
@@ -402,7 +378,6 @@ procura_chart_view_set_chart (ProcuraChartView *self,
 {
   g_return_if_fail (PROCURA_IS_CHART_VIEW (self));
 
-#ifdef PROCURA_GUI_HAVE_CHART
   if (chart != NULL)
     procura_chart_ref (chart);
   g_clear_pointer (&self->chart, procura_chart_unref);
@@ -411,7 +386,6 @@ procura_chart_view_set_chart (ProcuraChartView *self,
   apply_hidden (self);
   if (chart != NULL)
     self->summary = procura_chart_summary (chart);
-#endif
   self->has_cursor = FALSE;
   gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_LABEL,
                                   self->summary != NULL ? self->summary : _("Empty chart"), -1);
@@ -438,11 +412,7 @@ const ProcuraChartLayout *
 procura_chart_view_get_layout (ProcuraChartView *self)
 {
   g_return_val_if_fail (PROCURA_IS_CHART_VIEW (self), NULL);
-#ifdef PROCURA_GUI_HAVE_CHART
   return self->layout;
-#else
-  return NULL;
-#endif
 }
 
 void
@@ -473,13 +443,11 @@ procura_chart_view_export (ProcuraChartView *self,
                            GError          **error)
 {
   g_return_val_if_fail (PROCURA_IS_CHART_VIEW (self), FALSE);
-#ifdef PROCURA_GUI_HAVE_CHART
   if (self->chart != NULL)
     {
       /* the export lays the chart out on its own: this view's layout stays as drawn */
       return procura_chart_write_file (self->chart, path, 960, 600, procura_chart_theme_light (), error);
     }
-#endif
   g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED, _("There is no chart to export"));
   return FALSE;
 }
@@ -494,10 +462,8 @@ procura_chart_view_dispose (GObject *object)
     g_object_remove_weak_pointer (G_OBJECT (self->overlay), (gpointer *) &self->overlay);
   self->overlay = NULL;
   g_clear_pointer (&self->cache, gsk_render_node_unref);
-#ifdef PROCURA_GUI_HAVE_CHART
   g_clear_pointer (&self->chart, procura_chart_unref);
   g_clear_pointer (&self->layout, procura_chart_layout_free);
-#endif
   g_clear_pointer (&self->summary, g_free);
   g_clear_pointer (&self->hidden, g_hash_table_unref);
   G_OBJECT_CLASS (procura_chart_view_parent_class)->dispose (object);
@@ -524,9 +490,7 @@ procura_chart_view_init (ProcuraChartView *self)
   AdwStyleManager *manager = adw_style_manager_get_default ();
 
   self->scale = 1.0;
-#ifdef PROCURA_GUI_HAVE_CHART
   self->layout = procura_chart_layout_new ();
-#endif
   self->hidden = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   gtk_widget_set_focusable (GTK_WIDGET (self), TRUE);
   gtk_widget_set_has_tooltip (GTK_WIDGET (self), TRUE);

@@ -15,18 +15,13 @@
 #include "procura-chart-view.h"
 #include "procura-compare-page.h"
 
-#ifdef PROCURA_GUI_HAVE_CHART
-# include "procura-chart.h"
-#endif
-#if defined (PROCURA_GUI_HAVE_CHART) && defined (PROCURA_GUI_HAVE_ANALYSIS) && defined (PROCURA_GUI_HAVE_FIGURES)
-# define HAVE_COMPARE 1
-# include "procura-analysis.h"
-# include "procura-figures.h"
-#endif
+#include "procura-chart.h"
+#include "procura-analysis.h"
+#include "procura-figures.h"
 
 struct _ProcuraComparePage
 {
-  AdwBin           parent_instance;
+  ProcuraPage      parent_instance;
 
   GtkStack        *stack;
   AdwStatusPage   *status;
@@ -58,7 +53,7 @@ struct _ProcuraComparePage
   guint            running;        /* analyses in flight */
 };
 
-G_DEFINE_FINAL_TYPE (ProcuraComparePage, procura_compare_page, ADW_TYPE_BIN)
+G_DEFINE_FINAL_TYPE (ProcuraComparePage, procura_compare_page, PROCURA_TYPE_PAGE)
 
 enum {
   SIGNAL_CHARTS_UPDATED,
@@ -67,7 +62,6 @@ enum {
 
 static guint signals[N_SIGNALS];
 
-#ifdef HAVE_COMPARE
 typedef struct {
   ProcuraDocument        *document;
   ProcuraProject         *project;   /* held */
@@ -148,10 +142,8 @@ analysis_done_cb (GObject      *object,
       g_object_unref (self);
       return;   /* cancelled: the page is gone or a newer run replaced this one */
     }
-#ifdef HAVE_COMPARE
   g_clear_pointer (&self->analysis, procura_analysis_free);
   self->analysis = g_steal_pointer (&data->analysis);
-#endif
   for (guint i = 0; i < data->charts->len && i < self->views->len; i++)
     procura_chart_view_set_chart (g_ptr_array_index (self->views, i), g_ptr_array_index (data->charts, i));
   g_signal_emit (self, signals[SIGNAL_CHARTS_UPDATED], 0);
@@ -205,7 +197,6 @@ run_analysis (ProcuraComparePage *self)
   self->running++;
   g_task_run_in_thread (task, analysis_thread);
 }
-#endif
 
 static gboolean
 debounce_cb (gpointer user_data)
@@ -213,9 +204,7 @@ debounce_cb (gpointer user_data)
   ProcuraComparePage *self = PROCURA_COMPARE_PAGE (user_data);
 
   self->debounce_id = 0;
-#ifdef HAVE_COMPARE
   run_analysis (self);
-#endif
   return G_SOURCE_REMOVE;
 }
 
@@ -316,7 +305,6 @@ table_toggled_cb (GtkToggleButton *button,
       GtkWidget *view = gtk_stack_get_child_by_name (stack, "chart");
       GtkWidget *scroller = gtk_stack_get_child_by_name (stack, "table");
       GtkWidget *grid = gtk_grid_new ();
-#ifdef PROCURA_GUI_HAVE_CHART
       ProcuraChart *chart = procura_chart_view_get_chart (PROCURA_CHART_VIEW (view));
       g_autoptr (GPtrArray) rows = chart != NULL ? procura_chart_table (chart, 50) : NULL;
 
@@ -337,9 +325,6 @@ table_toggled_cb (GtkToggleButton *button,
               gtk_grid_attach (GTK_GRID (grid), label, c, r, 1, 1);
             }
         }
-#else
-      (void) view;
-#endif
       gtk_grid_set_column_spacing (GTK_GRID (grid), 18);
       gtk_grid_set_row_spacing (GTK_GRID (grid), 4);
       gtk_widget_set_margin_start (grid, 12);
@@ -378,10 +363,8 @@ export_clicked_cb (GtkButton        *button,
   GtkFileChooserNative *chooser;
   g_autofree char *name = NULL;
   const char *title = NULL;
-#ifdef PROCURA_GUI_HAVE_CHART
   if (procura_chart_view_get_chart (view) != NULL)
     title = procura_chart_get_title (procura_chart_view_get_chart (view));
-#endif
   name = g_strdup_printf ("%s.%s", title != NULL && *title ? title : "chart", ext);
   g_strdelimit (name, "/\\:", '-');
   chooser = gtk_file_chooser_native_new (_("Export Chart"),
@@ -429,7 +412,6 @@ series_menu_show_cb (GtkPopover       *popover,
   gtk_widget_set_margin_end (box, 6);
   gtk_widget_set_margin_top (box, 6);
   gtk_widget_set_margin_bottom (box, 6);
-#ifdef PROCURA_GUI_HAVE_CHART
   for (guint i = 0; chart != NULL && i < procura_chart_get_n_series (chart); i++)
     {
       const char *name = procura_chart_series_get_name (chart, i);
@@ -445,7 +427,6 @@ series_menu_show_cb (GtkPopover       *popover,
       gtk_box_append (GTK_BOX (box), check);
       n++;
     }
-#endif
   if (n == 0)
     gtk_box_append (GTK_BOX (box), gtk_label_new (_("This chart has no series to hide")));
   gtk_popover_set_child (popover, box);
@@ -613,12 +594,8 @@ build (ProcuraComparePage *self)
   gtk_grid_set_column_spacing (GTK_GRID (self->grid), 18);
   gtk_grid_set_row_spacing (GTK_GRID (self->grid), 18);
   gtk_grid_set_column_homogeneous (GTK_GRID (self->grid), TRUE);
-#ifdef HAVE_COMPARE
   for (guint i = 0; procura_figure_names[i] != NULL; i++)
     gtk_grid_attach (GTK_GRID (self->grid), chart_card (self, procura_figure_names[i]), i % 2, i / 2, 1, 1);
-#else
-  (void) chart_card;
-#endif
   gtk_box_append (self->box, self->grid);
 }
 
@@ -632,12 +609,6 @@ rebuild (ProcuraComparePage *self)
       gtk_stack_set_visible_child_name (self->stack, "empty");
       return;
     }
-#ifndef HAVE_COMPARE
-  adw_status_page_set_description (self->status,
-                                   _("The charts need the analysis engine and the figures, which are not part of this build yet."));
-  gtk_stack_set_visible_child_name (self->stack, "empty");
-  return;
-#endif
   project = procura_document_get_project (self->document);
   if (project->candidates->len == 0)
     {
@@ -648,9 +619,7 @@ rebuild (ProcuraComparePage *self)
     build (self);
   fill_controls (self, project);
   update_what_if (self);
-#ifdef HAVE_COMPARE
   run_analysis (self);
-#endif
   gtk_stack_set_visible_child_name (self->stack, "content");
 }
 
@@ -658,7 +627,7 @@ static void
 document_changed_cb (ProcuraDocument    *document,
                      ProcuraComparePage *self)
 {
-  rebuild (self);
+  procura_page_queue_rebuild (PROCURA_PAGE (self));
 }
 
 void
@@ -674,17 +643,15 @@ procura_compare_page_set_document (ProcuraComparePage *self,
   g_set_object (&self->document, document);
   if (document != NULL)
     self->changed_id = g_signal_connect (document, "changed", G_CALLBACK (document_changed_cb), self);
-  rebuild (self);
+  procura_page_queue_rebuild (PROCURA_PAGE (self));
 }
 
 static void
 map_cb (GtkWidget          *widget,
         ProcuraComparePage *self)
 {
-#ifdef HAVE_COMPARE
   if (self->pending)
     run_analysis (self);
-#endif
 }
 
 void
@@ -695,6 +662,7 @@ procura_compare_page_set_controls (ProcuraComparePage *self,
                                    double              demand_peak)
 {
   g_return_if_fail (PROCURA_IS_COMPARE_PAGE (self));
+  procura_page_ensure_built (PROCURA_PAGE (self));
   g_return_if_fail (self->threshold_spin != NULL);
   /* As if typed: each change re-runs the analysis (debounced) and rebuilds every chart. */
   gtk_spin_button_set_value (GTK_SPIN_BUTTON (self->threshold_spin), threshold_ms);
@@ -711,6 +679,7 @@ procura_compare_page_apply_what_if (ProcuraComparePage *self)
   double t, avg, peak;
 
   g_return_if_fail (PROCURA_IS_COMPARE_PAGE (self));
+  procura_page_ensure_built (PROCURA_PAGE (self));
   if (self->document == NULL || self->threshold_spin == NULL || procura_document_get_read_only (self->document))
     return;
   project = procura_document_get_project (self->document);
@@ -733,14 +702,13 @@ void
 procura_compare_page_reset_what_if (ProcuraComparePage *self)
 {
   g_return_if_fail (PROCURA_IS_COMPARE_PAGE (self));
+  procura_page_ensure_built (PROCURA_PAGE (self));
   if (self->document == NULL || self->threshold_spin == NULL)
     return;
   fill_controls (self, procura_document_get_project (self->document));
   update_what_if (self);
   g_clear_handle_id (&self->debounce_id, g_source_remove);
-#ifdef HAVE_COMPARE
   run_analysis (self);
-#endif
 }
 
 void
@@ -791,6 +759,7 @@ GPtrArray *
 procura_compare_page_get_chart_views (ProcuraComparePage *self)
 {
   g_return_val_if_fail (PROCURA_IS_COMPARE_PAGE (self), NULL);
+  procura_page_ensure_built (PROCURA_PAGE (self));
   return self->views;
 }
 
@@ -807,11 +776,14 @@ procura_compare_page_dispose (GObject *object)
   g_clear_object (&self->document);
   g_clear_pointer (&self->views, g_ptr_array_unref);
   g_clear_pointer (&self->brief_before_apply, procura_brief_free);
-#ifdef HAVE_COMPARE
   g_clear_pointer (&self->analysis, procura_analysis_free);
-#endif
-  /* No gtk_widget_dispose_template(): AdwBin unparents its child itself. */
   G_OBJECT_CLASS (procura_compare_page_parent_class)->dispose (object);
+}
+
+static void
+page_rebuild (ProcuraPage *page)
+{
+  rebuild (PROCURA_COMPARE_PAGE (page));
 }
 
 static void
@@ -824,11 +796,7 @@ procura_compare_page_class_init (ProcuraComparePageClass *klass)
   signals[SIGNAL_CHARTS_UPDATED] =
     g_signal_new ("charts-updated", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL, G_TYPE_NONE, 0);
-  gtk_widget_class_set_template_from_resource (widget_class,
-                                               "/io/github/procura/Procura/procura-compare-page.ui");
-  gtk_widget_class_bind_template_child (widget_class, ProcuraComparePage, box);
-  gtk_widget_class_bind_template_child (widget_class, ProcuraComparePage, stack);
-  gtk_widget_class_bind_template_child (widget_class, ProcuraComparePage, status);
+  PROCURA_PAGE_CLASS (klass)->rebuild = page_rebuild;
   gtk_widget_class_install_action (widget_class, "compare.apply-what-if", NULL, apply_what_if_action);
   gtk_widget_class_install_action (widget_class, "compare.reset-what-if", NULL, reset_what_if_action);
   gtk_widget_class_install_action (widget_class, "compare.undo-apply", NULL, undo_apply_action);
@@ -838,7 +806,12 @@ static void
 procura_compare_page_init (ProcuraComparePage *self)
 {
   g_type_ensure (PROCURA_TYPE_CHART_VIEW);
-  gtk_widget_init_template (GTK_WIDGET (self));
+  self->stack = procura_page_get_stack (PROCURA_PAGE (self));
+  self->status = procura_page_get_status (PROCURA_PAGE (self));
+  self->box = procura_page_get_box (PROCURA_PAGE (self));
+  procura_page_setup (PROCURA_PAGE (self), "view-dual-symbolic", _("Nothing to Compare Yet"),
+                      _("Charts of cost per accepted output, latency against the target, and where the money goes appear here once candidates have benchmarks and prices."),
+                      1200, 1000);
   self->views = g_ptr_array_new ();
   self->cancellable = g_cancellable_new ();
   g_signal_connect (self, "map", G_CALLBACK (map_cb), self);

@@ -7,11 +7,12 @@
 #include <adwaita.h>
 
 #include "procura-document.h"
+#include "procura-page.h"
 
 G_BEGIN_DECLS
 
 #define PROCURA_TYPE_COMPARE_PAGE (procura_compare_page_get_type ())
-G_DECLARE_FINAL_TYPE (ProcuraComparePage, procura_compare_page, PROCURA, COMPARE_PAGE, AdwBin)
+G_DECLARE_FINAL_TYPE (ProcuraComparePage, procura_compare_page, PROCURA, COMPARE_PAGE, ProcuraPage)
 
 void procura_compare_page_set_document (ProcuraComparePage *self,
                                 ProcuraDocument *document);

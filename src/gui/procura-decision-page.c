@@ -14,15 +14,11 @@
 #include "procura-format.h"
 #include "procura-units.h"
 
-#ifdef PROCURA_GUI_HAVE_ANALYSIS
-# include "procura-analysis.h"
-#else
-typedef struct _ProcuraAnalysis ProcuraAnalysis;
-#endif
+#include "procura-analysis.h"
 
 struct _ProcuraDecisionPage
 {
-  AdwBin           parent_instance;
+  ProcuraPage      parent_instance;
 
   GtkStack        *stack;
   AdwStatusPage   *status;
@@ -51,7 +47,7 @@ struct _ProcuraDecisionPage
   guint            running;
 };
 
-G_DEFINE_FINAL_TYPE (ProcuraDecisionPage, procura_decision_page, ADW_TYPE_BIN)
+G_DEFINE_FINAL_TYPE (ProcuraDecisionPage, procura_decision_page, PROCURA_TYPE_PAGE)
 
 /* One choice of the "Chosen candidate" row: a candidate of the project, or the analysis'
  * hybrid (its GPU candidate and the API route taking the overflow, docs/project-file.md) */
@@ -99,15 +95,6 @@ hybrid_name (ProcuraProject *project,
   /* Translators: the GPU candidate for the base load, then the API route for the overflow */
   return g_strdup_printf (_("Hybrid: %s + %s"), g != NULL && g->name != NULL ? g->name : "?",
                           a != NULL && a->name != NULL ? a->name : "?");
-}
-
-static void
-remove_children (GtkBox *box)
-{
-  GtkWidget *child;
-
-  while ((child = gtk_widget_get_first_child (GTK_WIDGET (box))) != NULL)
-    gtk_box_remove (box, child);
 }
 
 static void
@@ -267,7 +254,6 @@ name_cell (const char *text)
   return label;
 }
 
-#ifdef PROCURA_GUI_HAVE_ANALYSIS
 /* The analysis' derived hybrids become choices once the analysis is there. */
 static void
 add_derived_choices (ProcuraDecisionPage *self,
@@ -285,7 +271,6 @@ add_derived_choices (ProcuraDecisionPage *self,
       add_choice (self, ca->name, ca->derived_from[0], ca->derived_from[1]);
     }
 }
-#endif
 
 /* The fixed costs per window of a project candidate's own lines. */
 static double
@@ -310,13 +295,13 @@ unit_price (const ProcuraCandidate *c,
     return g_strdup ("—");
   if (c->kind == PROCURA_CANDIDATE_API)
     {
-      g_autofree char *out = procura_format_money (c->price_output_per_mtok, currency);
+      g_autofree char *out = procura_units_money (c->price_output_per_mtok, currency);
       /* Translators: price per million output tokens */
       return g_strdup_printf (_("%s / M out"), out);
     }
   else
     {
-      g_autofree char *p = procura_format_money (c->price_per_gpu_hour, currency);
+      g_autofree char *p = procura_units_money (c->price_per_gpu_hour, currency);
       /* Translators: price per GPU-hour */
       return g_strdup_printf (_("%s / GPU-h"), p);
     }
@@ -360,7 +345,6 @@ finance_group (ProcuraDecisionPage *self,
     N_("GPUs"), N_("Fixed\nper window"), N_("Price\nseen"),
   };
 
-#ifdef PROCURA_GUI_HAVE_ANALYSIS
   if (analysis != NULL)
     {
       g_autofree char *per = procura_units_per_label (analysis->unit_factor, analysis->unit_label);
@@ -376,7 +360,6 @@ finance_group (ProcuraDecisionPage *self,
             g_ptr_array_add (derived, (gpointer) ca);
         }
     }
-#endif
   if (per_header == NULL)
     per_header = g_strdup (_("Cost per accepted output"));
 
@@ -419,12 +402,10 @@ finance_group (ProcuraDecisionPage *self,
       g_autofree char *rank = NULL;
       GtkWidget *per_cell;
 
-#ifdef PROCURA_GUI_HAVE_ANALYSIS
       if (c == NULL)
         ca = g_ptr_array_index (derived, i - project->candidates->len);
       else if (analysis != NULL)
         ca = procura_analysis_find (analysis, c->id);
-#endif
       if (c != NULL)
         {
           name = g_strdup (c->name);
@@ -433,9 +414,8 @@ finance_group (ProcuraDecisionPage *self,
           price = unit_price (c, currency);
           gpus = c->kind != PROCURA_CANDIDATE_API && c->gpus_per_replica > 0
                  ? g_strdup_printf ("%d", c->gpus_per_replica) : g_strdup ("—");
-          fixed = procura_format_money (fixed_costs (c), currency);
+          fixed = procura_units_money (fixed_costs (c), currency);
         }
-#ifdef PROCURA_GUI_HAVE_ANALYSIS
       else
         {
           /* the hybrid: its GPUs' prices and the API's, as the analysis combines them */
@@ -448,23 +428,20 @@ finance_group (ProcuraDecisionPage *self,
           pricing = g_strdup (_("GPUs with API overflow"));
           price = g_strdup_printf ("%s\n+ %s", gp, ap);
           gpus = g != NULL && g->gpus_per_replica > 0 ? g_strdup_printf ("%d", g->gpus_per_replica) : g_strdup ("—");
-          fixed = procura_format_money ((g != NULL ? fixed_costs (g) : 0) + (a != NULL ? fixed_costs (a) : 0), currency);
+          fixed = procura_units_money ((g != NULL ? fixed_costs (g) : 0) + (a != NULL ? fixed_costs (a) : 0), currency);
         }
       if (ca != NULL && ca->cost != NULL)
         {
-          all_in = procura_format_money (ca->cost->all_in_cost, currency);
+          all_in = procura_units_money (ca->cost->all_in_cost, currency);
           per = procura_units_cost_scaled (ca->cost->cost_per_accepted, unit_factor, currency);
         }
       if (ca != NULL && ca->rank > 0)
         rank = g_strdup_printf ("%d", ca->rank);
-#endif
       gtk_grid_attach (GTK_GRID (grid), cell (rank != NULL ? rank : "—", FALSE, TRUE), COL_RANK, row, 1, 1);
       gtk_grid_attach (GTK_GRID (grid), name_cell (name), COL_NAME, row, 1, 1);
       per_cell = cell (per != NULL ? per : (analysis == NULL ? "…" : "—"), FALSE, TRUE);
-#ifdef PROCURA_GUI_HAVE_ANALYSIS
       if (ca != NULL && ca->cost == NULL && ca->cost_reason != NULL)
         gtk_widget_set_tooltip_text (per_cell, ca->cost_reason);
-#endif
       gtk_grid_attach (GTK_GRID (grid), per_cell, COL_PER_OUTPUT, row, 1, 1);
       gtk_grid_attach (GTK_GRID (grid), cell (all_in != NULL ? all_in : (analysis == NULL ? "…" : "—"), FALSE, TRUE),
                        COL_ALL_IN, row, 1, 1);
@@ -529,7 +506,6 @@ icon_row (const char *icon_name,
   return row;
 }
 
-#ifdef PROCURA_GUI_HAVE_ANALYSIS
 static void
 answer_apply_cb (AdwEntryRow         *row,
                  ProcuraDecisionPage *self)
@@ -601,12 +577,10 @@ warning_row (ProcuraDecisionPage  *self,
   adw_expander_row_add_row (ADW_EXPANDER_ROW (expander), entry);
   return expander;
 }
-#endif
 
 static const char *
 choice_label (int choice)
 {
-#ifdef PROCURA_GUI_HAVE_ANALYSIS
   switch ((ProcuraChoice) choice)
     {
     case PROCURA_CHOICE_API:
@@ -623,7 +597,6 @@ choice_label (int choice)
     default:
       break;
     }
-#endif
   return _("Undecided");
 }
 
@@ -633,13 +606,10 @@ analysis_group (ProcuraDecisionPage *self,
                 ProcuraAnalysis     *analysis)
 {
   GtkWidget *group = adw_preferences_group_new ();
-  GtkWidget *child;
 
-  while ((child = gtk_widget_get_first_child (self->analysis_box)) != NULL)
-    gtk_box_remove (GTK_BOX (self->analysis_box), child);
+  procura_page_clear_box (GTK_BOX (self->analysis_box));
   adw_preferences_group_set_title (ADW_PREFERENCES_GROUP (group), _("Recommendation"));
   gtk_box_append (GTK_BOX (self->analysis_box), group);
-#ifdef PROCURA_GUI_HAVE_ANALYSIS
   if (analysis == NULL)
     {
       adw_preferences_group_add (ADW_PREFERENCES_GROUP (group),
@@ -767,15 +737,8 @@ analysis_group (ProcuraDecisionPage *self,
                                    warning_row (self, project, g_ptr_array_index (analysis->warnings, i)));
       gtk_box_append (GTK_BOX (self->analysis_box), warnings);
     }
-#else
-  adw_preferences_group_add (ADW_PREFERENCES_GROUP (group),
-                             icon_row ("dialog-information-symbolic", NULL, _("No recommendation in this build"),
-                                       _("The analysis engine (rent, reserve, buy or API; warnings) is not part of this build yet.")));
-  (void) choice_label;
-#endif
 }
 
-#ifdef PROCURA_GUI_HAVE_ANALYSIS
 typedef struct {
   ProcuraDocument *document;
   ProcuraProject  *project;   /* held */
@@ -820,12 +783,10 @@ analysis_done_cb (GObject      *object,
   if (self->document != NULL)
     {
       ProcuraProject *project = procura_document_get_project (self->document);
-      GtkWidget *child;
 
       analysis_group (self, project, self->analysis);
       add_derived_choices (self, project, self->analysis);
-      while ((child = gtk_widget_get_first_child (self->finance_box)) != NULL)
-        gtk_box_remove (GTK_BOX (self->finance_box), child);
+      procura_page_clear_box (GTK_BOX (self->finance_box));
       finance_group (self, project, self->analysis);
     }
 }
@@ -855,16 +816,13 @@ start_analysis (ProcuraDecisionPage *self)
   self->running++;
   g_task_run_in_thread (task, analysis_thread);
 }
-#endif
 
 static void
 map_cb (GtkWidget           *widget,
         ProcuraDecisionPage *self)
 {
-#ifdef PROCURA_GUI_HAVE_ANALYSIS
   if (self->pending && self->document != NULL)
     start_analysis (self);
-#endif
 }
 
 gboolean
@@ -928,7 +886,7 @@ rebuild (ProcuraDecisionPage *self)
   ProcuraProject *project;
   GtkWidget *buttons;
 
-  remove_children (self->box);
+  procura_page_clear_box (self->box);
   self->what_if_banner = NULL;
   if (self->document == NULL)
     {
@@ -947,14 +905,10 @@ rebuild (ProcuraDecisionPage *self)
   self->finance_box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
   gtk_box_append (self->box, self->analysis_box);
   gtk_box_append (self->box, self->finance_box);
-#ifdef PROCURA_GUI_HAVE_ANALYSIS
   g_clear_pointer (&self->analysis, procura_analysis_free);
-#endif
   analysis_group (self, project, NULL);
   finance_group (self, project, NULL);
-#ifdef PROCURA_GUI_HAVE_ANALYSIS
   start_analysis (self);
-#endif
   buttons = decision_group (self, project);
   gtk_box_append (self->box, buttons);
   gtk_stack_set_visible_child_name (self->stack, "content");
@@ -964,7 +918,7 @@ static void
 document_changed_cb (ProcuraDocument     *document,
                      ProcuraDecisionPage *self)
 {
-  rebuild (self);
+  procura_page_queue_rebuild (PROCURA_PAGE (self));
 }
 
 void
@@ -984,7 +938,7 @@ procura_decision_page_set_document (ProcuraDecisionPage *self,
       self->changed_id = g_signal_connect (document, "changed", G_CALLBACK (document_changed_cb), self);
       self->what_if_id = g_signal_connect (document, "what-if-changed", G_CALLBACK (what_if_changed_cb), self);
     }
-  rebuild (self);
+  procura_page_queue_rebuild (PROCURA_PAGE (self));
 }
 
 static void
@@ -994,9 +948,7 @@ procura_decision_page_dispose (GObject *object)
 
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
-#ifdef PROCURA_GUI_HAVE_ANALYSIS
   g_clear_pointer (&self->analysis, procura_analysis_free);
-#endif
   if (self->document != NULL)
     {
       g_clear_signal_handler (&self->changed_id, self->document);
@@ -1005,28 +957,33 @@ procura_decision_page_dispose (GObject *object)
   g_clear_object (&self->document);
   g_clear_pointer (&self->choices, g_array_unref);
   g_clear_object (&self->choice_names);
-  /* No gtk_widget_dispose_template(): AdwBin unparents its child itself. */
   G_OBJECT_CLASS (procura_decision_page_parent_class)->dispose (object);
+}
+
+static void
+page_rebuild (ProcuraPage *page)
+{
+  rebuild (PROCURA_DECISION_PAGE (page));
 }
 
 static void
 procura_decision_page_class_init (ProcuraDecisionPageClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
-  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   object_class->dispose = procura_decision_page_dispose;
-  gtk_widget_class_set_template_from_resource (widget_class,
-                                               "/io/github/procura/Procura/procura-decision-page.ui");
-  gtk_widget_class_bind_template_child (widget_class, ProcuraDecisionPage, box);
-  gtk_widget_class_bind_template_child (widget_class, ProcuraDecisionPage, stack);
-  gtk_widget_class_bind_template_child (widget_class, ProcuraDecisionPage, status);
+  PROCURA_PAGE_CLASS (klass)->rebuild = page_rebuild;
 }
 
 static void
 procura_decision_page_init (ProcuraDecisionPage *self)
 {
-  gtk_widget_init_template (GTK_WIDGET (self));
+  self->stack = procura_page_get_stack (PROCURA_PAGE (self));
+  self->status = procura_page_get_status (PROCURA_PAGE (self));
+  self->box = procura_page_get_box (PROCURA_PAGE (self));
+  procura_page_setup (PROCURA_PAGE (self), "emblem-ok-symbolic", _("No Decision Yet"),
+                      _("Record the chosen candidate, the rationale and the approver, and export the decision record for finance, platform and product."),
+                      1000, 600);
   self->cancellable = g_cancellable_new ();
   self->choices = g_array_new (FALSE, TRUE, sizeof (Choice));
   g_signal_connect (self, "map", G_CALLBACK (map_cb), self);

@@ -7,11 +7,12 @@
 #include <adwaita.h>
 
 #include "procura-document.h"
+#include "procura-page.h"
 
 G_BEGIN_DECLS
 
 #define PROCURA_TYPE_DECISION_PAGE (procura_decision_page_get_type ())
-G_DECLARE_FINAL_TYPE (ProcuraDecisionPage, procura_decision_page, PROCURA, DECISION_PAGE, AdwBin)
+G_DECLARE_FINAL_TYPE (ProcuraDecisionPage, procura_decision_page, PROCURA, DECISION_PAGE, ProcuraPage)
 
 void procura_decision_page_set_document (ProcuraDecisionPage *self,
                                 ProcuraDocument *document);

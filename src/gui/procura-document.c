@@ -11,17 +11,8 @@
 
 #include "procura-document.h"
 #include "procura-probe-fleet.h"
-
-#ifdef PROCURA_GUI_HAVE_STORE
-# include "procura-store.h"
-#endif
-#ifdef PROCURA_GUI_HAVE_DEMO
-# include "procura-demo.h"
-#endif
-
-#ifndef PROCURA_GUI_HAVE_STORE
-typedef struct _ProcuraStore ProcuraStore;
-#endif
+#include "procura-store.h"
+#include "procura-demo.h"
 
 struct _ProcuraDocument
 {
@@ -62,16 +53,6 @@ enum {
 
 static GParamSpec *properties[N_PROPS];
 static guint signals[N_SIGNALS];
-
-gboolean
-procura_document_store_available (void)
-{
-#ifdef PROCURA_GUI_HAVE_STORE
-  return TRUE;
-#else
-  return FALSE;
-#endif
-}
 
 static void
 set_busy (ProcuraDocument *self,
@@ -162,7 +143,6 @@ static GPtrArray *
 load_removals (ProcuraStore *store)
 {
   GPtrArray *removals = removals_new ();
-#ifdef PROCURA_GUI_HAVE_STORE
   g_autoptr (GError) error = NULL;
   g_autoptr (GPtrArray) entries = procura_store_list_undo_entries (store, &error);
 
@@ -183,7 +163,6 @@ load_removals (ProcuraStore *store)
       r->n_runs = e->n_runs;
       g_ptr_array_add (removals, r);
     }
-#endif
   return removals;
 }
 
@@ -229,9 +208,7 @@ typedef struct {
 static void
 open_data_free (OpenData *data)
 {
-#ifdef PROCURA_GUI_HAVE_STORE
   g_clear_pointer (&data->store, procura_store_close);
-#endif
   g_clear_pointer (&data->project, procura_project_free);
   g_clear_pointer (&data->removals, g_ptr_array_unref);
   g_free (data->path);
@@ -244,7 +221,6 @@ open_thread (GTask        *task,
              gpointer      task_data,
              GCancellable *cancellable)
 {
-#ifdef PROCURA_GUI_HAVE_STORE
   OpenData *data = task_data;
   GError *error = NULL;
 
@@ -272,10 +248,6 @@ open_thread (GTask        *task,
     }
   data->removals = load_removals (data->store);
   g_task_return_boolean (task, TRUE);
-#else
-  g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
-                           _("This build of Procura cannot open project files yet"));
-#endif
 }
 
 void
@@ -309,10 +281,8 @@ procura_document_open_finish (GAsyncResult  *result,
   self->store = g_steal_pointer (&data->store);
   replace_project (self, g_steal_pointer (&data->project));   /* frees the empty one of init */
   replace_removals (self, data->removals);
-#ifdef PROCURA_GUI_HAVE_STORE
   self->read_only = procura_store_is_read_only (self->store);
   self->read_only_reason = g_strdup (procura_store_get_read_only_reason (self->store));
-#endif
   return self;
 }
 
@@ -322,7 +292,6 @@ demo_thread (GTask        *task,
              gpointer      task_data,
              GCancellable *cancellable)
 {
-#ifdef PROCURA_GUI_HAVE_DEMO
   const char *path = task_data;
   g_autofree char *dir = g_path_get_dirname (path);
   GError *error = NULL;
@@ -339,10 +308,6 @@ demo_thread (GTask        *task,
     g_task_return_error (task, error);
   else
     g_task_return_boolean (task, TRUE);
-#else
-  g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
-                           _("The demo project is not available in this build yet"));
-#endif
 }
 
 void
@@ -410,9 +375,7 @@ edit_thread (GTask        *task,
       g_task_return_error (task, error);
       return;
     }
-#ifdef PROCURA_GUI_HAVE_STORE
   data->project = procura_store_load_project (self->store, PROCURA_STORE_LOAD_DEFAULT, &error);
-#endif
   data->removals = load_removals (self->store);
   g_mutex_unlock (&self->lock);
   if (data->project == NULL)
@@ -477,7 +440,6 @@ run_edit (ProcuraDocument *self,
   g_task_run_in_thread (task, edit_thread);
 }
 
-#ifdef PROCURA_GUI_HAVE_STORE
 static gboolean
 op_save_brief (ProcuraStore *store, gpointer data, gint64 *token, GError **error)
 {
@@ -592,28 +554,6 @@ op_assign_run (ProcuraStore *store, gpointer data, gint64 *token, GError **error
   const gint64 *ids = data;
   return procura_store_assign_run (store, ids[0], ids[1], error);
 }
-#else
-static gboolean
-op_unavailable (ProcuraStore *store, gpointer data, gint64 *token, GError **error)
-{
-  g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
-                       _("This build of Procura cannot save projects yet"));
-  return FALSE;
-}
-# define op_save_brief op_unavailable
-# define op_save_decision op_unavailable
-# define op_answer_warning op_unavailable
-# define op_update_candidate op_unavailable
-# define op_add_candidate op_unavailable
-# define op_update_ops_test op_unavailable
-# define op_update_checklist op_unavailable
-# define op_delete_checklist op_unavailable
-# define op_delete_candidate op_unavailable
-# define op_delete_run op_unavailable
-# define op_undo op_unavailable
-# define op_assign_run op_unavailable
-# define op_save_probe_fleet op_unavailable
-#endif
 
 static gint64 *
 dup_id (gint64 id)
@@ -877,14 +817,8 @@ rows_import_free (gpointer p)
 static gboolean
 op_import_rows (ProcuraStore *store, gpointer data, gint64 *token, GError **error)
 {
-#ifdef PROCURA_GUI_HAVE_STORE
   RowsImport *r = data;
   return procura_store_import_all (store, r->results, r->candidate_id, r->new_candidate, NULL, error);
-#else
-  g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
-                       _("This build of Procura cannot save projects yet"));
-  return FALSE;
-#endif
 }
 
 void
@@ -1004,7 +938,6 @@ import_thread (GTask        *task,
           continue;
         }
       result = procura_import_file (path, NULL, cancellable, &local);
-#ifdef PROCURA_GUI_HAVE_STORE
       if (result != NULL)
         {
           g_mutex_lock (&self->lock);
@@ -1012,11 +945,6 @@ import_thread (GTask        *task,
             data->imported++;
           g_mutex_unlock (&self->lock);
         }
-#else
-      if (result != NULL)
-        g_set_error_literal (&local, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
-                             _("this build cannot store imports yet"));
-#endif
       if (local != NULL)
         {
           if (g_error_matches (local, G_IO_ERROR, G_IO_ERROR_CANCELLED)
@@ -1033,7 +961,6 @@ import_thread (GTask        *task,
         }
     }
   report_progress (task, data, 1.0, NULL);
-#ifdef PROCURA_GUI_HAVE_STORE
   g_mutex_lock (&self->lock);
   data->project = procura_store_load_project (self->store, PROCURA_STORE_LOAD_DEFAULT, &error);
   g_mutex_unlock (&self->lock);
@@ -1042,7 +969,6 @@ import_thread (GTask        *task,
       g_task_return_error (task, error);
       return;
     }
-#endif
   g_task_return_boolean (task, TRUE);
 }
 
@@ -1228,11 +1154,9 @@ procura_document_finalize (GObject *object)
 {
   ProcuraDocument *self = PROCURA_DOCUMENT (object);
 
-#ifdef PROCURA_GUI_HAVE_STORE
   if (self->store != NULL && !self->read_only)
     procura_store_purge_deleted (self->store, NULL);
   g_clear_pointer (&self->store, procura_store_close);
-#endif
   g_clear_pointer (&self->project, procura_project_free);
   g_clear_pointer (&self->retired, g_ptr_array_unref);
   g_clear_pointer (&self->own_tokens, g_array_unref);

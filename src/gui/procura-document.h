@@ -20,10 +20,6 @@ G_BEGIN_DECLS
 #define PROCURA_TYPE_DOCUMENT (procura_document_get_type ())
 G_DECLARE_FINAL_TYPE (ProcuraDocument, procura_document, PROCURA, DOCUMENT, GObject)
 
-/* TRUE when this build carries the project store (the GUI degrades to empty states
- * without it). */
-gboolean          procura_document_store_available (void);
-
 /* Opens @path (creating a new project there when @create) in a thread. */
 void              procura_document_open_async     (const char           *path,
                                                    gboolean              create,

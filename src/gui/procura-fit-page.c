@@ -15,29 +15,19 @@
 
 #include "procura-chart-view.h"
 
-#ifdef PROCURA_GUI_HAVE_FIT
-# include "procura-fit.h"
-# include "procura-gpu-catalog.h"
-# include "procura-model-catalog.h"
-#endif
+#include "procura-fit.h"
+#include "procura-gpu-catalog.h"
+#include "procura-model-catalog.h"
 
-#ifdef PROCURA_GUI_HAVE_PROBE_CLIENT
-# include "procura-probe-client.h"
-# include "procura-probe-fleet.h"
-# include "procura-probe-import.h"
-#endif
-#if defined (PROCURA_GUI_HAVE_ANALYSIS) && defined (PROCURA_GUI_HAVE_FIT)
-# define HAVE_FIT_COMPARE 1
-# include "procura-analysis.h"
-#endif
-#if defined (PROCURA_GUI_HAVE_FIGURES) && defined (PROCURA_GUI_HAVE_CHART) && defined (PROCURA_GUI_HAVE_ANALYSIS)
-# define HAVE_FIT_FIGURES 1
-# include "procura-figures.h"
-#endif
+#include "procura-probe-client.h"
+#include "procura-probe-fleet.h"
+#include "procura-probe-import.h"
+#include "procura-analysis.h"
+#include "procura-figures.h"
 
 struct _ProcuraFitPage
 {
-  AdwBin           parent_instance;
+  ProcuraPage      parent_instance;
 
   GtkStack        *stack;
   AdwStatusPage   *status;
@@ -96,7 +86,7 @@ struct _ProcuraFitPage
   guint            pulse_id;
 };
 
-G_DEFINE_FINAL_TYPE (ProcuraFitPage, procura_fit_page, ADW_TYPE_BIN)
+G_DEFINE_FINAL_TYPE (ProcuraFitPage, procura_fit_page, PROCURA_TYPE_PAGE)
 
 enum {
   SIGNAL_PROBE_FINISHED,
@@ -104,15 +94,6 @@ enum {
 };
 
 static guint signals[N_SIGNALS];
-
-static void
-remove_children (GtkBox *box)
-{
-  GtkWidget *child;
-
-  while ((child = gtk_widget_get_first_child (GTK_WIDGET (box))) != NULL)
-    gtk_box_remove (box, child);
-}
 
 static GtkWidget *
 value_row (const char *title,
@@ -139,7 +120,6 @@ candidate_name (ProcuraProject *project,
   return c != NULL && c->name != NULL ? c->name : _("Not assigned");
 }
 
-#ifdef HAVE_FIT_FIGURES
 typedef struct {
   ProcuraDocument *document;
   ProcuraProject  *project;   /* held */
@@ -185,12 +165,10 @@ figures_done_cb (GObject      *object,
   procura_chart_view_set_chart (PROCURA_CHART_VIEW (self->memory_view), data->memory);
   procura_chart_view_set_chart (PROCURA_CHART_VIEW (self->fit_map_view), data->fit_map);
 }
-#endif
 
 static void
 start_figures (ProcuraFitPage *self)
 {
-#ifdef HAVE_FIT_FIGURES
   g_autoptr (GTask) task = NULL;
   FiguresData *data;
 
@@ -213,7 +191,6 @@ start_figures (ProcuraFitPage *self)
   g_task_set_task_data (task, data, (GDestroyNotify) figures_data_free);
   self->figures_running++;
   g_task_run_in_thread (task, figures_thread);
-#endif
 }
 
 static void
@@ -278,7 +255,6 @@ calculator_group (ProcuraFitPage *self,
   g_signal_connect (edit, "clicked", G_CALLBACK (go_to_brief_cb), NULL);
   adw_action_row_add_suffix (ADW_ACTION_ROW (row), edit);
   adw_preferences_group_add (ADW_PREFERENCES_GROUP (group), row);
-#ifdef HAVE_FIT_FIGURES
   {
     GtkWidget *charts = gtk_box_new (GTK_ORIENTATION_VERTICAL, 12);
 
@@ -294,11 +270,9 @@ calculator_group (ProcuraFitPage *self,
 
     start_figures (self);
   }
-#endif
   gtk_box_append (self->box, group);
 }
 
-#ifdef HAVE_FIT_COMPARE
 static const char *
 compare_label (const char *id)
 {
@@ -398,7 +372,6 @@ compare_group (ProcuraFitPage *self,
   if (group != NULL)
     gtk_box_append (self->box, group);
 }
-#endif
 
 static void
 engine_logs_group (ProcuraFitPage *self,
@@ -506,12 +479,10 @@ probe_group (ProcuraFitPage *self,
 /* ------------------------------------------------------------------------- */
 /* The memory-fit calculator                                                  */
 
-#ifdef PROCURA_GUI_HAVE_FIT
 static const ProcuraDtype weight_dtypes[] = {
   PROCURA_DTYPE_AUTO, PROCURA_DTYPE_BF16, PROCURA_DTYPE_FP16, PROCURA_DTYPE_FP8, PROCURA_DTYPE_INT8, PROCURA_DTYPE_INT4,
 };
 static const ProcuraDtype kv_dtypes[] = { PROCURA_DTYPE_AUTO, PROCURA_DTYPE_BF16, PROCURA_DTYPE_FP8 };
-#endif
 
 static void
 calc_clear_results (ProcuraFitPage *self)
@@ -558,7 +529,6 @@ gib (double bytes)
 static void
 calc_recompute (ProcuraFitPage *self)
 {
-#ifdef PROCURA_GUI_HAVE_FIT
   g_autoptr (ProcuraModelShape) catalog_shape = NULL;
   const ProcuraModelShape *model = NULL;
   const char *model_text = gtk_editable_get_text (GTK_EDITABLE (self->calc_model));
@@ -643,7 +613,6 @@ calc_recompute (ProcuraFitPage *self)
       calc_result_row (self, _("Cannot compute the fit"), error->message, NULL, NULL);
       return;
     }
-#ifdef PROCURA_GUI_HAVE_PROBE_CLIENT
   /* "Check on this GPU" hands the probe exactly this plan, one GPU's share of it (every
    * GPU of the replica holds the same allocations): `procura fit --plan` writes the
    * whole replica for a machine with all its GPUs */
@@ -654,7 +623,6 @@ calc_recompute (ProcuraFitPage *self)
     one_gpu.gpus = 1;
     self->calc_plan = procura_probe_plan_from_fit (&one_gpu, plan_name);
   }
-#endif
   {
     g_autofree char *weights = gib (result.weights_bytes);
     g_autofree char *pool = gib (result.kv_pool_bytes);
@@ -677,12 +645,6 @@ calc_recompute (ProcuraFitPage *self)
     calc_result_row (self, _("Longest context at this concurrency (tokens)"), NULL, max_context, NULL);
     calc_result_row (self, _("Headroom per GPU"), result.caveat, headroom, NULL);
   }
-#else
-  if (self->calc_results == NULL)
-    return;
-  calc_clear_results (self);
-  calc_result_row (self, _("The memory-fit calculator is not part of this build yet"), NULL, NULL, NULL);
-#endif
 }
 
 static void
@@ -782,7 +744,6 @@ config_response_cb (GtkNativeDialog *dialog,
       /* A config.json is a few kilobytes: read here, parsed by the core. */
       if (g_file_load_contents (file, NULL, &contents, &len, NULL, &error))
         {
-#ifdef PROCURA_GUI_HAVE_FIT
           g_autofree char *base = g_file_get_basename (file);
           ProcuraModelShape *shape = procura_model_shape_from_config_json (NULL, contents, len, &error);
 
@@ -794,7 +755,6 @@ config_response_cb (GtkNativeDialog *dialog,
               gtk_editable_set_text (GTK_EDITABLE (self->calc_model), shape->id != NULL ? shape->id : base);
               self->calc_filling = FALSE;
             }
-#endif
         }
       if (error != NULL)
         gtk_widget_activate_action (GTK_WIDGET (self), "win.toast", "s", error->message);
@@ -953,7 +913,6 @@ calc_fill (ProcuraFitPage *self,
         int engine_index = 0;
         char *version = NULL;
         double usable = NAN;
-#ifdef HAVE_FIT_COMPARE
         ProcuraAnalysisFitSetup setup;
         g_autofree char *reason = NULL;
         const ProcuraProbeResult *probe = procura_analysis_fit_probe (project, c->id);
@@ -976,7 +935,6 @@ calc_fill (ProcuraFitPage *self,
         engine_index = engine == PROCURA_ENGINE_SGLANG ? 1 : 0;
         if (probe != NULL)
           usable = probe->total_bytes;
-#endif
         g_array_append_vals (self->calc_gpu_parallel, parallel, 2);
         g_array_append_val (self->calc_gpu_engine, engine_index);
         g_ptr_array_add (self->calc_gpu_version, version != NULL ? version : g_strdup (""));
@@ -1057,7 +1015,6 @@ add_probe_row (ProcuraFitPage *self,
   gtk_widget_set_visible (self->probe_rows, TRUE);
 }
 
-#ifdef PROCURA_GUI_HAVE_PROBE_CLIENT
 static gboolean
 pulse_cb (gpointer user_data)
 {
@@ -1158,13 +1115,11 @@ probe_done_cb (GObject      *object,
   g_signal_emit (self, signals[SIGNAL_PROBE_FINISHED], 0);
   g_object_unref (self);
 }
-#endif
 
 void
 procura_fit_page_run_probe (ProcuraFitPage *self)
 {
   g_return_if_fail (PROCURA_IS_FIT_PAGE (self));
-#ifdef PROCURA_GUI_HAVE_PROBE_CLIENT
   {
     g_autoptr (ProcuraProbeOptions) options = procura_probe_options_new ();
     g_autofree char *hosts_text = g_strstrip (g_strdup (self->probe_hosts != NULL
@@ -1208,13 +1163,8 @@ procura_fit_page_run_probe (ProcuraFitPage *self)
     procura_probe_run_async (options, self->probe_cancellable, probe_event_cb, self, probe_done_cb,
                              g_object_ref (self));
   }
-#else
-  adw_action_row_set_subtitle (ADW_ACTION_ROW (self->probe_status),
-                               _("The probe client is not part of this build yet"));
-#endif
 }
 
-#ifdef PROCURA_GUI_HAVE_PROBE_CLIENT
 static void
 fleet_event_cb (const char *host,
                 const char *event,
@@ -1336,7 +1286,6 @@ fleet_done_cb (GObject      *object,
   g_signal_emit (self, signals[SIGNAL_PROBE_FINISHED], 0);
   g_object_unref (self);
 }
-#endif
 
 void
 procura_fit_page_run_probe_fleet (ProcuraFitPage     *self,
@@ -1344,7 +1293,6 @@ procura_fit_page_run_probe_fleet (ProcuraFitPage     *self,
 {
   g_return_if_fail (PROCURA_IS_FIT_PAGE (self));
   g_return_if_fail (hosts != NULL);
-#ifdef PROCURA_GUI_HAVE_PROBE_CLIENT
   {
     g_autoptr (ProcuraProbeOptions) options = procura_probe_options_new ();
     g_autofree char *status = NULL;
@@ -1383,10 +1331,6 @@ procura_fit_page_run_probe_fleet (ProcuraFitPage     *self,
     procura_probe_fleet_run_async (options, hosts, 8, self->probe_cancellable, fleet_event_cb, self,
                                    fleet_done_cb, g_object_ref (self));
   }
-#else
-  adw_action_row_set_subtitle (ADW_ACTION_ROW (self->probe_status),
-                               _("The probe client is not part of this build yet"));
-#endif
 }
 
 const char *
@@ -1577,7 +1521,7 @@ rebuild (ProcuraFitPage *self)
 {
   ProcuraProject *project;
 
-  remove_children (self->box);
+  procura_page_clear_box (self->box);
   if (self->document == NULL)
     {
       gtk_stack_set_visible_child_name (self->stack, "empty");
@@ -1596,9 +1540,7 @@ rebuild (ProcuraFitPage *self)
   calc_fill (self, project);
   calculator_group (self, project);
   gtk_box_append (self->box, self->probe_panel);
-#ifdef HAVE_FIT_COMPARE
   compare_group (self, project);
-#endif
   engine_logs_group (self, project);
   probe_group (self, project);
   gtk_stack_set_visible_child_name (self->stack, "content");
@@ -1608,7 +1550,7 @@ static void
 document_changed_cb (ProcuraDocument *document,
                      ProcuraFitPage  *self)
 {
-  rebuild (self);
+  procura_page_queue_rebuild (PROCURA_PAGE (self));
 }
 
 void
@@ -1622,7 +1564,7 @@ procura_fit_page_set_document (ProcuraFitPage  *self,
   g_set_object (&self->document, document);
   if (document != NULL)
     self->changed_id = g_signal_connect (document, "changed", G_CALLBACK (document_changed_cb), self);
-  rebuild (self);
+  procura_page_queue_rebuild (PROCURA_PAGE (self));
 }
 
 static void
@@ -1643,9 +1585,7 @@ procura_fit_page_dispose (GObject *object)
   g_clear_pointer (&self->calc_gpu_version, g_ptr_array_unref);
   g_clear_pointer (&self->calc_gpu_usable, g_array_unref);
   g_clear_pointer (&self->calc_plan, g_free);
-#ifdef PROCURA_GUI_HAVE_FIT
   g_clear_pointer (&self->calc_config, procura_model_shape_free);
-#endif
   g_cancellable_cancel (self->figures_cancellable);
   g_clear_object (&self->figures_cancellable);
   g_clear_object (&self->memory_view);
@@ -1657,31 +1597,36 @@ procura_fit_page_dispose (GObject *object)
   if (self->document != NULL)
     g_clear_signal_handler (&self->changed_id, self->document);
   g_clear_object (&self->document);
-  /* No gtk_widget_dispose_template(): AdwBin unparents its child itself. */
   G_OBJECT_CLASS (procura_fit_page_parent_class)->dispose (object);
+}
+
+static void
+page_rebuild (ProcuraPage *page)
+{
+  rebuild (PROCURA_FIT_PAGE (page));
 }
 
 static void
 procura_fit_page_class_init (ProcuraFitPageClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
-  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   object_class->dispose = procura_fit_page_dispose;
   signals[SIGNAL_PROBE_FINISHED] =
     g_signal_new ("probe-finished", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL, G_TYPE_NONE, 0);
-  gtk_widget_class_set_template_from_resource (widget_class,
-                                               "/io/github/procura/Procura/procura-fit-page.ui");
-  gtk_widget_class_bind_template_child (widget_class, ProcuraFitPage, box);
-  gtk_widget_class_bind_template_child (widget_class, ProcuraFitPage, stack);
-  gtk_widget_class_bind_template_child (widget_class, ProcuraFitPage, status);
+  PROCURA_PAGE_CLASS (klass)->rebuild = page_rebuild;
 }
 
 static void
 procura_fit_page_init (ProcuraFitPage *self)
 {
-  gtk_widget_init_template (GTK_WIDGET (self));
+  self->stack = procura_page_get_stack (PROCURA_PAGE (self));
+  self->status = procura_page_get_status (PROCURA_PAGE (self));
+  self->box = procura_page_get_box (PROCURA_PAGE (self));
+  procura_page_setup (PROCURA_PAGE (self), "drive-harddisk-solidstate-symbolic", _("No Memory Plan Yet"),
+                      _("Choose a model in the brief to see whether it fits each candidate’s GPUs at the target context and concurrency."),
+                      800, 600);
   build_probe_panel (self);
   build_calculator (self);
   g_signal_connect (self, "map", G_CALLBACK (map_cb), self);

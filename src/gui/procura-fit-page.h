@@ -7,11 +7,12 @@
 #include <adwaita.h>
 
 #include "procura-document.h"
+#include "procura-page.h"
 
 G_BEGIN_DECLS
 
 #define PROCURA_TYPE_FIT_PAGE (procura_fit_page_get_type ())
-G_DECLARE_FINAL_TYPE (ProcuraFitPage, procura_fit_page, PROCURA, FIT_PAGE, AdwBin)
+G_DECLARE_FINAL_TYPE (ProcuraFitPage, procura_fit_page, PROCURA, FIT_PAGE, ProcuraPage)
 
 void procura_fit_page_set_document (ProcuraFitPage *self,
                                 ProcuraDocument *document);

@@ -8,7 +8,6 @@
 #include <math.h>
 
 #include "procura-format.h"
-#include "procura-units.h"
 
 char *
 procura_format_number (double value,
@@ -19,22 +18,6 @@ procura_format_number (double value,
   if (isinf (value))
     return g_strdup ("∞");
   return g_strdup_printf ("%.*f", digits, value);
-}
-
-/* One formatting module: the core's (procura-units.h), so that the app, the charts, the
- * CLI and the report write the same figure the same way. */
-char *
-procura_format_money (double      value,
-                      const char *currency)
-{
-  return procura_units_money (value, currency);
-}
-
-char *
-procura_format_cost_per_output (double      value,
-                                const char *currency)
-{
-  return procura_units_cost_per_output (value, currency);
 }
 
 char *

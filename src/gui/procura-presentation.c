@@ -10,11 +10,9 @@
 
 #include "procura-presentation.h"
 
-#ifdef PROCURA_GUI_HAVE_ANALYSIS
-# include <math.h>
-# include "procura-analysis.h"
-# include "procura-units.h"
-#endif
+#include <math.h>
+#include "procura-analysis.h"
+#include "procura-units.h"
 
 struct _ProcuraPresentation
 {
@@ -121,7 +119,6 @@ title_slide (const char *title,
   return box;
 }
 
-#ifdef PROCURA_GUI_HAVE_ANALYSIS
 static const char *
 choice_label (ProcuraChoice choice)
 {
@@ -157,13 +154,11 @@ slide_line (GtkWidget  *box,
     gtk_widget_add_css_class (label, style);
   gtk_box_append (GTK_BOX (box), label);
 }
-#endif
 
 GtkWidget *
 procura_presentation_recommendation_slide (ProcuraProject                *project,
                                            const struct _ProcuraAnalysis *analysis)
 {
-#ifdef PROCURA_GUI_HAVE_ANALYSIS
   GtkWidget *box;
   const ProcuraRecommendation *r;
   const ProcuraCandidateAnalysis *ca;
@@ -255,9 +250,6 @@ procura_presentation_recommendation_slide (ProcuraProject                *projec
   gtk_widget_set_focusable (box, TRUE);
   gtk_accessible_update_property (GTK_ACCESSIBLE (box), GTK_ACCESSIBLE_PROPERTY_LABEL, headline, -1);
   return box;
-#else
-  return NULL;
-#endif
 }
 
 ProcuraPresentation *

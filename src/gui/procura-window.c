@@ -8,6 +8,7 @@
 
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
+#include <time.h>
 
 #include "procura-benchmarks-page.h"
 #include "procura-brief-page.h"
@@ -22,13 +23,9 @@
 #include "procura-published-dialog.h"
 #include "procura-window.h"
 
-#ifdef PROCURA_GUI_HAVE_ANALYSIS
-# include "procura-analysis.h"
-#endif
+#include "procura-analysis.h"
 
-#ifdef PROCURA_GUI_HAVE_REPORT
-# include "procura-report.h"
-#endif
+#include "procura-report.h"
 
 struct _ProcuraWindow
 {
@@ -57,6 +54,8 @@ struct _ProcuraWindow
   GCancellable          *cancellable;        /* window-scoped */
   GCancellable          *import_cancellable;
   gboolean               opening;
+  gint64                 bench_first_paint;  /* PROCURA_BENCH_FIRST_FRAME: the first frame, µs */
+  gboolean               bench_document;     /* ... and the document is shown */
 };
 
 G_DEFINE_FINAL_TYPE (ProcuraWindow, procura_window, ADW_TYPE_APPLICATION_WINDOW)
@@ -217,6 +216,41 @@ document_changed_cb (ProcuraDocument *document,
   update_title (self);
 }
 
+/* ------------------------------------------------------------------------- */
+/* First-frame benchmark (bench/gui)                                           */
+
+/* With PROCURA_BENCH_FIRST_FRAME set, prints the monotonic time of the first frame and of
+ * the first frame that shows the opened project, and the process's CPU time then, and quits. */
+static void
+bench_after_paint_cb (GdkFrameClock *clock,
+                      ProcuraWindow *self)
+{
+  struct timespec cpu = { 0, 0 };
+  GtkApplication *app;
+
+  if (self->bench_first_paint == 0)
+    self->bench_first_paint = g_get_monotonic_time ();
+  if (!self->bench_document)
+    return;
+  clock_gettime (CLOCK_PROCESS_CPUTIME_ID, &cpu);
+  g_print ("procura-bench first-paint-us %" G_GINT64_FORMAT " document-paint-us %" G_GINT64_FORMAT
+           " cpu-us %" G_GINT64_FORMAT "\n",
+           self->bench_first_paint, g_get_monotonic_time (),
+           (gint64) cpu.tv_sec * G_USEC_PER_SEC + cpu.tv_nsec / 1000);
+  g_signal_handlers_disconnect_by_data (clock, self);
+  app = gtk_window_get_application (GTK_WINDOW (self));
+  if (app != NULL)
+    g_application_quit (G_APPLICATION (app));
+}
+
+static void
+bench_realize_cb (GtkWidget *widget,
+                  gpointer   user_data)
+{
+  g_signal_connect_object (gtk_widget_get_frame_clock (widget), "after-paint",
+                           G_CALLBACK (bench_after_paint_cb), widget, 0);
+}
+
 static void
 set_document (ProcuraWindow   *self,
               ProcuraDocument *document)
@@ -239,6 +273,11 @@ set_document (ProcuraWindow   *self,
   procura_fit_page_set_document (self->fit_page, document);
   procura_decision_page_set_document (self->decision_page, document);
   update_title (self);
+  if (document != NULL && g_getenv ("PROCURA_BENCH_FIRST_FRAME") != NULL)
+    {
+      self->bench_document = TRUE;
+      gtk_widget_queue_draw (GTK_WIDGET (self));
+    }
   if (document != NULL && procura_document_get_outside_removals (document)->len > 0)
     {
       guint n = procura_document_get_outside_removals (document)->len;
@@ -411,8 +450,14 @@ GtkWidget *
 procura_window_get_page (ProcuraWindow *self,
                          const char    *name)
 {
+  GtkWidget *page;
+
   g_return_val_if_fail (PROCURA_IS_WINDOW (self), NULL);
-  return adw_view_stack_get_child_by_name (self->stack, name);
+  page = adw_view_stack_get_child_by_name (self->stack, name);
+  /* A page is built when first shown: one asked for is built (and brought up to date) now. */
+  if (page != NULL && PROCURA_IS_PAGE (page))
+    procura_page_ensure_built (PROCURA_PAGE (page));
+  return page;
 }
 
 /* ------------------------------------------------------------------------- */
@@ -870,7 +915,6 @@ toast_action (GtkWidget  *widget,
   show_toast (PROCURA_WINDOW (widget), g_variant_get_string (parameter, NULL));
 }
 
-#ifdef PROCURA_GUI_HAVE_REPORT
 typedef struct {
   ProcuraDocument *document;
   ProcuraProject  *project;   /* held */
@@ -920,8 +964,6 @@ export_done_cb (GObject      *object,
     show_toast (self, _("Decision record exported"));
 }
 
-#endif
-
 void
 procura_window_export_record (ProcuraWindow *self,
                               const char    *path)
@@ -929,7 +971,6 @@ procura_window_export_record (ProcuraWindow *self,
   g_return_if_fail (PROCURA_IS_WINDOW (self));
   g_return_if_fail (path != NULL);
 
-#ifdef PROCURA_GUI_HAVE_REPORT
   if (self->document != NULL)
     {
       /* No source object: the task may be finalized in its worker thread, which must
@@ -943,10 +984,8 @@ procura_window_export_record (ProcuraWindow *self,
       g_task_set_task_data (task, data, (GDestroyNotify) export_data_free);
       g_task_run_in_thread (task, export_thread);
     }
-#endif
 }
 
-#ifdef PROCURA_GUI_HAVE_REPORT
 static void
 export_response_cb (GtkNativeDialog *dialog,
                     int              response,
@@ -964,7 +1003,6 @@ export_response_cb (GtkNativeDialog *dialog,
     }
   g_object_unref (dialog);
 }
-#endif
 
 static void
 export_record_action (GtkWidget  *widget,
@@ -972,7 +1010,6 @@ export_record_action (GtkWidget  *widget,
                       GVariant   *parameter)
 {
   ProcuraWindow *self = PROCURA_WINDOW (widget);
-#ifdef PROCURA_GUI_HAVE_REPORT
   GtkFileChooserNative *chooser;
 
   if (self->document == NULL)
@@ -983,20 +1020,18 @@ export_record_action (GtkWidget  *widget,
   gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
   g_signal_connect (chooser, "response", G_CALLBACK (export_response_cb), self);
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
-#else
-  show_toast (self, _("Exporting the decision record is not available in this build yet"));
-#endif
 }
 
 ProcuraPresentation *
 procura_window_present_slides (ProcuraWindow *self)
 {
-  GPtrArray *views = procura_compare_page_get_chart_views (self->compare_page);
+  GPtrArray *views;
   g_autoptr (GPtrArray) charts = g_ptr_array_new ();
   ProcuraPresentation *presentation;
   ProcuraProject *project = self->document != NULL ? procura_document_get_project (self->document) : NULL;
   g_autofree char *subtitle = NULL;
 
+  views = procura_compare_page_get_chart_views (self->compare_page);
   for (guint i = 0; views != NULL && i < views->len; i++)
     {
       ProcuraChartView *view = g_ptr_array_index (views, i);
@@ -1012,7 +1047,6 @@ procura_window_present_slides (ProcuraWindow *self)
   {
     GtkWidget *recommendation = NULL;
     const char *what_if = self->document != NULL ? procura_document_get_what_if (self->document) : NULL;
-#ifdef PROCURA_GUI_HAVE_ANALYSIS
     const ProcuraAnalysis *analysis = procura_compare_page_get_analysis (self->compare_page);
     g_autoptr (ProcuraAnalysis) own = NULL;
 
@@ -1027,7 +1061,6 @@ procura_window_present_slides (ProcuraWindow *self)
         what_if = NULL;
       }
     recommendation = procura_presentation_recommendation_slide (project, analysis);
-#endif
     presentation = procura_presentation_new_full (GTK_WINDOW (self),
                                                   project != NULL && project->title != NULL ? project->title : _("Procura"),
                                                   subtitle, recommendation, what_if, charts);
@@ -1219,4 +1252,6 @@ procura_window_init (ProcuraWindow *self)
   g_signal_connect (target, "drop", G_CALLBACK (drop_cb), self);
   gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (target));
   gtk_widget_set_visible (self->busy_spinner, FALSE);
+  if (g_getenv ("PROCURA_BENCH_FIRST_FRAME") != NULL)
+    g_signal_connect (self, "realize", G_CALLBACK (bench_realize_cb), NULL);
 }

@@ -57,7 +57,13 @@ procura_gui_test_wait_idle (ProcuraWindow *window,
         {
           procura_gui_test_settle ();
           if (!procura_window_is_loading (window))
-            return TRUE;
+            {
+              /* Hidden pages are built when shown: bring them up to date, as the tests
+               * read them without showing them. */
+              for (guint i = 0; procura_window_page_names[i] != NULL; i++)
+                procura_window_get_page (window, procura_window_page_names[i]);
+              return TRUE;
+            }
         }
       if (!g_main_context_iteration (NULL, FALSE))
         g_usleep (2000);
@@ -120,4 +126,14 @@ procura_gui_test_find_label (GtkWidget  *widget,
         return found;
     }
   return NULL;
+}
+
+void
+procura_gui_test_expand_all (GtkWidget *widget)
+{
+  if (ADW_IS_EXPANDER_ROW (widget))
+    adw_expander_row_set_expanded (ADW_EXPANDER_ROW (widget), TRUE);
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    procura_gui_test_expand_all (child);
 }

@@ -34,6 +34,8 @@ GdkTexture    *procura_gui_test_render      (GtkWidget  *widget,
 GtkWidget     *procura_gui_test_find        (GtkWidget *widget,
                                              GType      type);
 /* The first GtkLabel descendant whose text contains @text, or NULL. */
+/* Expands every expander row under @widget (their details are built on expansion). */
+void           procura_gui_test_expand_all  (GtkWidget  *widget);
 GtkWidget     *procura_gui_test_find_label  (GtkWidget  *widget,
                                              const char *text);
 

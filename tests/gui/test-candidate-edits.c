@@ -11,12 +11,8 @@
 #include "procura-gui-test.h"
 #include "procura-test-util.h"
 
-#ifdef PROCURA_GUI_HAVE_STORE
-# include "procura-store.h"
-#endif
-#ifdef PROCURA_GUI_HAVE_DEMO
-# include "procura-demo.h"
-#endif
+#include "procura-store.h"
+#include "procura-demo.h"
 
 static ProcuraApplication *app;
 
@@ -167,10 +163,6 @@ test_checklist_edit (void)
   gint64 candidate_id, token = 0;
   guint n;
 
-#ifndef PROCURA_GUI_HAVE_DEMO
-  g_test_skip ("the demo project is not part of this build");
-  return;
-#endif
   window = open_window (NULL);
   document = procura_window_get_document (window);
   page = procura_window_get_page (window, "candidates");
@@ -295,10 +287,6 @@ test_ops_values (void)
   AdwMessageDialog *dialog;
   gint64 candidate_id;
 
-#ifndef PROCURA_GUI_HAVE_DEMO
-  g_test_skip ("the demo project is not part of this build");
-  return;
-#endif
   window = open_window (NULL);
   document = procura_window_get_document (window);
   page = procura_window_get_page (window, "candidates");
@@ -356,7 +344,6 @@ test_ops_values (void)
 static void
 test_restore_outside_removal (void)
 {
-#if defined (PROCURA_GUI_HAVE_DEMO) && defined (PROCURA_GUI_HAVE_STORE)
   g_autofree char *dir = procura_test_mkdtemp ();
   g_autofree char *path = g_build_filename (dir, "removed.procura", NULL);
   g_autofree char *name = NULL;
@@ -439,9 +426,6 @@ test_restore_outside_removal (void)
   }
   procura_store_close (store);
   procura_test_rmtree (dir);
-#else
-  g_test_skip ("the store or the demo project is not part of this build");
-#endif
 }
 
 int

@@ -16,11 +16,8 @@
 #include "procura-presentation.h"
 #include "procura-test-util.h"
 
-#if defined (PROCURA_GUI_HAVE_ANALYSIS) && defined (PROCURA_GUI_HAVE_DEMO) && defined (PROCURA_GUI_HAVE_STORE)
-# define HAVE_ALL 1
-# include "procura-demo.h"
-# include "procura-store.h"
-#endif
+#include "procura-demo.h"
+#include "procura-store.h"
 
 static ProcuraApplication *app;
 
@@ -224,7 +221,6 @@ check_finance_table (ProcuraWindow *window,
 static void
 test_finance_table (void)
 {
-#ifdef HAVE_ALL
   ProcuraWindow *window = open_window (NULL, 1280, 800);
 
   show_page (window, "decision");
@@ -232,12 +228,8 @@ test_finance_table (void)
   check_finance_table (window, 800, 600);
   gtk_window_destroy (GTK_WINDOW (window));
   procura_gui_test_settle ();
-#else
-  g_test_skip ("the analysis, the store or the demo are not part of this build");
-#endif
 }
 
-#ifdef HAVE_ALL
 static GtkWidget *
 find_button_labelled (GtkWidget  *widget,
                       const char *label)
@@ -274,14 +266,12 @@ write_demo (const char *dir,
   procura_store_close (store);
   return path;
 }
-#endif
 
 /* The recommendation (the hybrid) is a choice, is in the finance table, and is stored
  * as its two constituents. */
 static void
 test_hybrid_choice (void)
 {
-#ifdef HAVE_ALL
   ProcuraWindow *window = open_window (NULL, 1280, 800);
   GtkWidget *page;
   AdwComboRow *combo;
@@ -323,12 +313,8 @@ test_hybrid_choice (void)
                                                                 adw_combo_row_get_selected (combo)), "Hybrid: "));
   gtk_window_destroy (GTK_WINDOW (window));
   procura_gui_test_settle ();
-#else
-  g_test_skip ("the analysis, the store or the demo are not part of this build");
-#endif
 }
 
-#ifdef HAVE_ALL
 static void
 set_eur (ProcuraStore   *store,
          ProcuraProject *project)
@@ -351,12 +337,10 @@ no_target (ProcuraStore   *store,
   g_assert_true (procura_store_save_brief (store, project->brief, &error));
   g_assert_no_error (error);
 }
-#endif
 
 static void
 test_currency (void)
 {
-#ifdef HAVE_ALL
   g_autofree char *dir = procura_test_mkdtemp ();
   g_autofree char *path = write_demo (dir, set_eur);
   ProcuraWindow *window = open_window (path, 1280, 800);
@@ -371,9 +355,6 @@ test_currency (void)
   gtk_window_destroy (GTK_WINDOW (window));
   procura_gui_test_settle ();
   procura_test_rmtree (dir);
-#else
-  g_test_skip ("the analysis, the store or the demo are not part of this build");
-#endif
 }
 
 /* Runs imported, no latency target: the pages say that, not "no benchmark", and a
@@ -381,7 +362,6 @@ test_currency (void)
 static void
 test_no_target (void)
 {
-#ifdef HAVE_ALL
   g_autofree char *dir = procura_test_mkdtemp ();
   g_autofree char *path = write_demo (dir, no_target);
   ProcuraWindow *window = open_window (path, 1280, 800);
@@ -407,9 +387,6 @@ test_no_target (void)
   gtk_window_destroy (GTK_WINDOW (window));
   procura_gui_test_settle ();
   procura_test_rmtree (dir);
-#else
-  g_test_skip ("the analysis, the store or the demo are not part of this build");
-#endif
 }
 
 /* The Compare page's controls are a what-if, marked on Compare, Decision and the slides,
@@ -417,7 +394,6 @@ test_no_target (void)
 static void
 test_what_if (void)
 {
-#if defined (HAVE_ALL) && defined (PROCURA_GUI_HAVE_FIGURES) && defined (PROCURA_GUI_HAVE_CHART)
   ProcuraWindow *window = open_window (NULL, 1280, 800);
   ProcuraDocument *document = procura_window_get_document (window);
   GtkWidget *compare = procura_window_get_page (window, "compare");
@@ -480,9 +456,6 @@ test_what_if (void)
   g_assert_cmpfloat (project->brief->slo_threshold_ms, ==, threshold);
   gtk_window_destroy (GTK_WINDOW (window));
   procura_gui_test_settle ();
-#else
-  g_test_skip ("the analysis, the figures, the charts, the store or the demo are not part of this build");
-#endif
 }
 
 /* The slide after the title: the recommendation, its cost and interval, the tipping
@@ -490,7 +463,6 @@ test_what_if (void)
 static void
 test_recommendation_slide (void)
 {
-#ifdef HAVE_ALL
   ProcuraWindow *window = open_window (NULL, 1280, 800);
   ProcuraPresentation *presentation;
   GtkWidget *slide;
@@ -528,9 +500,6 @@ test_recommendation_slide (void)
   gtk_window_destroy (GTK_WINDOW (presentation));
   gtk_window_destroy (GTK_WINDOW (window));
   procura_gui_test_settle ();
-#else
-  g_test_skip ("the analysis, the store or the demo are not part of this build");
-#endif
 }
 
 int

@@ -17,9 +17,7 @@
 #include "procura-gui-test.h"
 #include "procura-test-util.h"
 
-#ifdef PROCURA_GUI_HAVE_CHART
-# include "procura-chart.h"
-#endif
+#include "procura-chart.h"
 
 static ProcuraApplication *app;
 
@@ -53,10 +51,6 @@ test_demo_pages (void)
   ProcuraDocument *document;
   ProcuraProject *project;
 
-#ifndef PROCURA_GUI_HAVE_DEMO
-  g_test_skip ("the demo project is not part of this build");
-  return;
-#endif
   window = open_demo_window ();
   document = procura_window_get_document (window);
   g_assert_nonnull (document);
@@ -71,13 +65,6 @@ test_demo_pages (void)
       gtk_widget_activate_action (GTK_WIDGET (window), "win.page", "i", i);
       procura_gui_test_wait_idle (window, 30);
       g_test_message ("page %s: %s", name, page_state (window, name));
-#if !(defined (PROCURA_GUI_HAVE_ANALYSIS) && defined (PROCURA_GUI_HAVE_FIGURES) && defined (PROCURA_GUI_HAVE_CHART))
-      if (g_str_equal (name, "compare"))
-        {
-          g_assert_cmpstr (page_state (window, name), ==, "empty");
-          continue;
-        }
-#endif
       /* With the demo project every page shows content, not its empty state. */
       g_assert_cmpstr (page_state (window, name), ==, "content");
     }
@@ -85,15 +72,11 @@ test_demo_pages (void)
   /* The brief of the demo is complete, so ranking is not withheld. */
   g_assert_cmpstr (procura_brief_page_get_completeness (PROCURA_BRIEF_PAGE (procura_window_get_page (window, "brief"))),
                    ==, "9 of 9 complete");
-#ifdef PROCURA_GUI_HAVE_FIT
   /* The calculator computed the brief's model on the first candidate's GPU. */
   g_assert_nonnull (procura_gui_test_find_label (procura_window_get_page (window, "fit"), "Weights per GPU"));
   g_assert_nonnull (procura_gui_test_find_label (procura_window_get_page (window, "fit"), "usable per GPU"));
-#endif
-#ifdef PROCURA_GUI_HAVE_ANALYSIS
   /* The decision page shows the analysis engine's recommendation and warnings. */
   g_assert_nonnull (procura_gui_test_find_label (procura_window_get_page (window, "decision"), "Warnings"));
-#endif
   /* Every candidate of the demo has a group on the candidates page. */
   for (guint i = 0; i < project->candidates->len; i++)
     {
@@ -121,10 +104,6 @@ test_delete_undo (void)
   gint64 token = 0, id;
   guint n;
 
-#ifndef PROCURA_GUI_HAVE_DEMO
-  g_test_skip ("the demo project is not part of this build");
-  return;
-#endif
   window = open_demo_window ();
   document = procura_window_get_document (window);
   n = procura_document_get_project (document)->candidates->len;
@@ -169,10 +148,6 @@ test_edit_cost (void)
   ProcuraCandidate *c;
   GtkWidget *row;
 
-#ifndef PROCURA_GUI_HAVE_DEMO
-  g_test_skip ("the demo project is not part of this build");
-  return;
-#endif
   window = open_demo_window ();
   document = procura_window_get_document (window);
   /* The first candidate's price per GPU-hour, typed and applied as the analyst would. */
@@ -207,10 +182,6 @@ test_brief_edit (void)
   ProcuraDocument *document;
   g_autoptr (ProcuraBrief) brief = NULL;
 
-#ifndef PROCURA_GUI_HAVE_DEMO
-  g_test_skip ("the demo project is not part of this build");
-  return;
-#endif
   window = open_demo_window ();
   document = procura_window_get_document (window);
   brief = procura_brief_copy (procura_document_get_project (document)->brief);
@@ -250,10 +221,6 @@ test_answer_warning (void)
   const ProcuraWarningAnswer *a;
   GtkWidget *row;
 
-#if !defined (PROCURA_GUI_HAVE_DEMO) || !defined (PROCURA_GUI_HAVE_ANALYSIS)
-  g_test_skip ("the demo project or the analysis is not part of this build");
-  return;
-#endif
   window = open_demo_window ();
   document = procura_window_get_document (window);
   file = g_file_new_for_path (procura_document_get_path (document));
@@ -330,10 +297,6 @@ test_save_as_and_last_project (void)
   gint64 id, token = 0;
   guint n;
 
-#ifndef PROCURA_GUI_HAVE_DEMO
-  g_test_skip ("the demo project is not part of this build");
-  return;
-#endif
   window = open_demo_window ();
   document = procura_window_get_document (window);
   n = procura_document_get_project (document)->candidates->len;
@@ -384,10 +347,6 @@ test_read_only (void)
   g_autofree char *error = NULL;
   g_autoptr (GFile) file = NULL;
 
-#ifndef PROCURA_GUI_HAVE_DEMO
-  g_test_skip ("the demo project is not part of this build");
-  return;
-#endif
   /* With animations off, GTK 4.8 allocates a box of the second window 0×-1 here and
    * warns (fatal in a test): this test keeps them on. */
   g_object_set (gtk_settings_get_default (), "gtk-enable-animations", TRUE, NULL);
@@ -472,10 +431,6 @@ test_import_real_fixture (void)
   ProcuraProject *project;
   guint runs_before;
 
-#ifndef PROCURA_GUI_HAVE_DEMO
-  g_test_skip ("the demo project is not part of this build");
-  return;
-#endif
   if (path == NULL)
     {
       g_test_skip (procura_test_real_fixtures_missing ());
@@ -494,7 +449,9 @@ test_import_real_fixture (void)
   /* The new run is unassigned and listed on the benchmarks page under that heading. */
   g_assert_nonnull (procura_gui_test_find_label (procura_window_get_page (window, "benchmarks"),
                                                  "Not Assigned"));
-  /* The file does not name its GPU: the page says so and asks for the candidate. */
+  /* The file does not name its GPU: the page says so and asks for the candidate (in the
+   * run's details, built when it is expanded). */
+  procura_gui_test_expand_all (procura_window_get_page (window, "benchmarks"));
   g_assert_nonnull (procura_gui_test_find_label (procura_window_get_page (window, "benchmarks"),
                                                  "The file does not say the GPU"));
   g_assert_nonnull (procura_gui_test_find_label (procura_window_get_page (window, "benchmarks"),
@@ -510,10 +467,6 @@ test_import_error_shown (void)
   ProcuraWindow *window;
   GtkWidget *page;
 
-#ifndef PROCURA_GUI_HAVE_DEMO
-  g_test_skip ("the demo project is not part of this build");
-  return;
-#endif
   g_assert_true (g_file_set_contents (path, "this is not a benchmark result\n", -1, NULL));
   window = open_demo_window ();
   g_assert_cmpuint (import_and_wait (window, path), ==, 0);
@@ -528,7 +481,6 @@ test_import_error_shown (void)
 static void
 test_chart_view_accessible (void)
 {
-#ifdef PROCURA_GUI_HAVE_CHART
   g_autoptr (ProcuraChart) chart = procura_chart_new ();
   static const double x[] = { 1, 2, 4, 8 }, y[] = { 120, 180, 260, 410 };
   g_autofree char *summary = NULL;
@@ -593,9 +545,6 @@ test_chart_view_accessible (void)
     g_assert_false (procura_chart_get_series_hidden (rebuilt, 0));
   }
   gtk_window_destroy (GTK_WINDOW (window));
-#else
-  g_test_skip ("the chart library is not part of this build");
-#endif
 }
 
 static void
@@ -608,7 +557,6 @@ charts_updated_cb (ProcuraComparePage *page,
 static void
 test_compare_controls (void)
 {
-#if defined (PROCURA_GUI_HAVE_ANALYSIS) && defined (PROCURA_GUI_HAVE_FIGURES) && defined (PROCURA_GUI_HAVE_CHART) && defined (PROCURA_GUI_HAVE_DEMO)
   ProcuraWindow *window = open_demo_window ();
   ProcuraComparePage *page = PROCURA_COMPARE_PAGE (procura_window_get_page (window, "compare"));
   GPtrArray *views;
@@ -644,9 +592,6 @@ test_compare_controls (void)
   g_assert_cmpstr (before, !=, procura_chart_view_get_summary (g_ptr_array_index (views, 1)));
   g_assert_nonnull (strstr (procura_chart_view_get_summary (g_ptr_array_index (views, 1)), "300 ms"));
   gtk_window_destroy (GTK_WINDOW (window));
-#else
-  g_test_skip ("the analysis, the figures or the charts are not part of this build");
-#endif
 }
 
 static void
@@ -656,10 +601,6 @@ test_presentation (void)
   ProcuraPresentation *presentation;
   guint n;
 
-#ifndef PROCURA_GUI_HAVE_DEMO
-  g_test_skip ("the demo project is not part of this build");
-  return;
-#endif
   window = open_demo_window ();
   gtk_widget_activate_action (GTK_WIDGET (window), "win.page", "i", 3);
   procura_gui_test_wait_idle (window, 30);
@@ -727,7 +668,6 @@ run_probe_panel (ProcuraFitPage *page,
 static void
 test_probe_panel (void)
 {
-#ifdef PROCURA_GUI_HAVE_PROBE_CLIENT
   ProcuraWindow *window;
   ProcuraFitPage *page;
 
@@ -737,10 +677,6 @@ test_probe_panel (void)
       g_test_skip ("run through meson test: the probe and the fake driver are needed");
       return;
     }
-#ifndef PROCURA_GUI_HAVE_DEMO
-  g_test_skip ("the demo project is not part of this build");
-  return;
-#endif
   window = open_demo_window ();
   gtk_widget_activate_action (GTK_WIDGET (window), "win.page", "i", 4);
   page = PROCURA_FIT_PAGE (procura_window_get_page (window, "fit"));
@@ -771,9 +707,6 @@ test_probe_panel (void)
   g_assert_cmpstr (run_probe_panel (page, NULL, 0, -1), ==, "done");
   g_assert_cmpstr (procura_fit_page_get_probe_result (page), ==, "ok");
   gtk_window_destroy (GTK_WINDOW (window));
-#else
-  g_test_skip ("the probe client is not part of this build");
-#endif
 }
 
 /* The fleet: one row per host, each with its own outcome, and the summary. ssh is a
@@ -781,7 +714,6 @@ test_probe_panel (void)
 static void
 test_probe_fleet (void)
 {
-#ifdef PROCURA_GUI_HAVE_PROBE_CLIENT
   ProcuraWindow *window;
   ProcuraFitPage *page;
   g_autofree char *tmp = NULL;
@@ -802,10 +734,6 @@ test_probe_fleet (void)
       g_test_skip ("run through meson test: the probe and the fake driver are needed");
       return;
     }
-#ifndef PROCURA_GUI_HAVE_DEMO
-  g_test_skip ("the demo project is not part of this build");
-  return;
-#endif
   tmp = procura_test_mkdtemp ();
   ssh = g_build_filename (tmp, "ssh", NULL);
   g_assert_true (g_file_set_contents (ssh,
@@ -889,9 +817,6 @@ test_probe_fleet (void)
   }
   gtk_window_destroy (GTK_WINDOW (window));
   procura_test_rmtree (tmp);
-#else
-  g_test_skip ("the probe client is not part of this build");
-#endif
 }
 
 /* Motion over @view at (x, y), as the pointer would send it */
@@ -916,7 +841,6 @@ chart_view_motion (GtkWidget *view,
 static void
 test_chart_view_own_layout (void)
 {
-#ifdef PROCURA_GUI_HAVE_CHART
   /* One chart on a page and on a slide: each view hovers with the geometry it drew,
    * whichever drew last. */
   g_autoptr (ProcuraChart) chart = procura_chart_new ();
@@ -980,15 +904,11 @@ test_chart_view_own_layout (void)
   }
   gtk_window_destroy (GTK_WINDOW (page_window));
   gtk_window_destroy (GTK_WINDOW (slide_window));
-#else
-  g_test_skip ("the chart library is not part of this build");
-#endif
 }
 
 static void
 test_calculator_candidate (void)
 {
-#ifdef PROCURA_GUI_HAVE_DEMO
   ProcuraWindow *window = open_demo_window ();
   ProcuraFitPage *page;
   int tp = 0, pp = 0;
@@ -1051,15 +971,11 @@ test_calculator_candidate (void)
     g_assert_nonnull (procura_gui_test_find_label (GTK_WIDGET (page), "vllm 0.19"));
   }
   gtk_window_destroy (GTK_WINDOW (window));
-#else
-  g_test_skip ("the demo project is not part of this build");
-#endif
 }
 
 static void
 test_import_cancel_and_export (void)
 {
-#ifdef PROCURA_GUI_HAVE_DEMO
 #define MINI_VLLM_RESULT \
     "{\"backend\": \"vllm\", \"model_id\": \"meta-llama/Llama-3.1-8B-Instruct\", \"num_prompts\": 10," \
     " \"request_rate\": 2.0, \"duration\": 5.0, \"completed\": 10, \"failed\": 0," \
@@ -1116,9 +1032,6 @@ test_import_cancel_and_export (void)
   g_assert_true (g_get_monotonic_time () < end);
   gtk_window_destroy (GTK_WINDOW (window));
   procura_test_rmtree (dir);
-#else
-  g_test_skip ("the demo project is not part of this build");
-#endif
 }
 
 int

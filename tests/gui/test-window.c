@@ -1,10 +1,11 @@
-/* test-window.c: the app's window opens and holds the six pages
+/* test-window.c: the app's window opens and holds the six pages, built when shown
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include "config.h"
 
 #include "procura-application.h"
+#include "procura-page.h"
 #include "procura-window.h"
 
 static void
@@ -18,6 +19,8 @@ wait_mapped (GtkWidget *widget)
   for (int i = 0; i < 20; i++)
     g_main_context_iteration (NULL, FALSE);
 }
+
+static ProcuraApplication *app;
 
 static AdwViewStack *
 find_stack (GtkWidget *widget)
@@ -44,12 +47,10 @@ i_count_pages (AdwViewStack *stack)
 static void
 test_six_pages (void)
 {
-  g_autoptr (ProcuraApplication) app = procura_application_new ();
   ProcuraWindow *window;
   AdwViewStack *stack;
   static const char *titles[] = { "Brief", "Candidates", "Benchmarks", "Compare", "Fit", "Decision" };
 
-  g_application_register (G_APPLICATION (app), NULL, NULL);
   window = procura_window_new (app);
   gtk_window_present (GTK_WINDOW (window));
   wait_mapped (GTK_WIDGET (window));
@@ -72,6 +73,49 @@ test_six_pages (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* Only the visible page is built when a project opens; a hidden one is built when shown. */
+static void
+test_pages_built_when_shown (void)
+{
+  ProcuraWindow *window;
+  AdwViewStack *stack;
+  gint64 end;
+  GtkWidget *candidates;
+
+  window = procura_window_new (app);
+  gtk_window_present (GTK_WINDOW (window));
+  wait_mapped (GTK_WIDGET (window));
+  procura_window_open_demo (window);
+  end = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
+  while ((procura_window_get_document (window) == NULL || procura_window_is_loading (window))
+         && g_get_monotonic_time () < end)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_nonnull (procura_window_get_document (window));
+  for (int i = 0; i < 20; i++)
+    g_main_context_iteration (NULL, FALSE);
+
+  stack = find_stack (GTK_WIDGET (window));
+  g_assert_cmpstr (adw_view_stack_get_visible_child_name (stack), ==, "brief");
+  for (int i = 1; procura_window_page_names[i] != NULL; i++)
+    {
+      GtkWidget *child = adw_view_stack_get_child_by_name (stack, procura_window_page_names[i]);
+
+      g_assert_true (PROCURA_IS_PAGE (child));
+      g_assert_false (procura_page_is_built (PROCURA_PAGE (child)));
+      g_assert_null (gtk_widget_get_first_child (GTK_WIDGET (procura_page_get_box (PROCURA_PAGE (child)))));
+    }
+
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.page", "i", 1);
+  candidates = adw_view_stack_get_child_by_name (stack, "candidates");
+  wait_mapped (candidates);
+  g_assert_true (procura_page_is_built (PROCURA_PAGE (candidates)));
+  g_assert_nonnull (gtk_widget_get_first_child (GTK_WIDGET (procura_page_get_box (PROCURA_PAGE (candidates)))));
+  g_assert_false (procura_page_is_built (PROCURA_PAGE (adw_view_stack_get_child_by_name (stack, "benchmarks"))));
+  /* Asked for, a hidden page is built too (tests, presentation mode). */
+  g_assert_true (procura_page_is_built (PROCURA_PAGE (procura_window_get_page (window, "benchmarks"))));
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -82,6 +126,14 @@ main (int argc, char *argv[])
       return 0;
     }
   adw_init ();
+  app = procura_application_new ();
+  g_application_register (G_APPLICATION (app), NULL, NULL);
   g_test_add_func ("/window/six-pages", test_six_pages);
-  return g_test_run ();
+  g_test_add_func ("/window/pages-built-when-shown", test_pages_built_when_shown);
+  {
+    int status = g_test_run ();
+
+    g_object_unref (app);
+    return status;
+  }
 }

@@ -1,0 +1,175 @@
+/* procura-page.c: the base of the pages that share one shell and one lifecycle
+ *
+ * A page's content is built when the page is first shown, and rebuilt when the document
+ * changes only while it is shown (otherwise when it is shown next): hidden pages cost
+ * nothing at start-up and the first frame paints only the visible page.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#define G_LOG_DOMAIN "procura-page"
+
+#include "config.h"
+
+#include "procura-page.h"
+
+typedef struct
+{
+  GtkStack      *stack;
+  AdwStatusPage *status;
+  AdwClamp      *clamp;
+  GtkBox        *box;
+  gboolean       dirty;     /* the content is out of date (or was never built) */
+  gboolean       building;
+} ProcuraPagePrivate;
+
+G_DEFINE_TYPE_WITH_PRIVATE (ProcuraPage, procura_page, ADW_TYPE_BIN)
+
+GtkStack *
+procura_page_get_stack (ProcuraPage *self)
+{
+  ProcuraPagePrivate *priv = procura_page_get_instance_private (self);
+
+  g_return_val_if_fail (PROCURA_IS_PAGE (self), NULL);
+  return priv->stack;
+}
+
+AdwStatusPage *
+procura_page_get_status (ProcuraPage *self)
+{
+  ProcuraPagePrivate *priv = procura_page_get_instance_private (self);
+
+  g_return_val_if_fail (PROCURA_IS_PAGE (self), NULL);
+  return priv->status;
+}
+
+GtkBox *
+procura_page_get_box (ProcuraPage *self)
+{
+  ProcuraPagePrivate *priv = procura_page_get_instance_private (self);
+
+  g_return_val_if_fail (PROCURA_IS_PAGE (self), NULL);
+  return priv->box;
+}
+
+void
+procura_page_setup (ProcuraPage *self,
+                    const char  *icon_name,
+                    const char  *title,
+                    const char  *description,
+                    int          maximum_width,
+                    int          tightening_threshold)
+{
+  ProcuraPagePrivate *priv = procura_page_get_instance_private (self);
+
+  g_return_if_fail (PROCURA_IS_PAGE (self));
+  adw_status_page_set_icon_name (priv->status, icon_name);
+  adw_status_page_set_title (priv->status, title);
+  adw_status_page_set_description (priv->status, description);
+  adw_clamp_set_maximum_size (priv->clamp, maximum_width);
+  adw_clamp_set_tightening_threshold (priv->clamp, tightening_threshold);
+}
+
+void
+procura_page_clear_box (GtkBox *box)
+{
+  GtkWidget *child;
+
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (box))) != NULL)
+    gtk_box_remove (box, child);
+}
+
+static void
+build (ProcuraPage *self)
+{
+  ProcuraPagePrivate *priv = procura_page_get_instance_private (self);
+
+  if (priv->building)
+    return;   /* a rebuild that asks for itself: the current one shows the latest */
+  priv->building = TRUE;
+  priv->dirty = FALSE;
+  if (PROCURA_PAGE_GET_CLASS (self)->rebuild != NULL)
+    PROCURA_PAGE_GET_CLASS (self)->rebuild (self);
+  priv->building = FALSE;
+}
+
+void
+procura_page_queue_rebuild (ProcuraPage *self)
+{
+  ProcuraPagePrivate *priv = procura_page_get_instance_private (self);
+
+  g_return_if_fail (PROCURA_IS_PAGE (self));
+  priv->dirty = TRUE;
+  if (gtk_widget_get_mapped (GTK_WIDGET (self)))
+    build (self);
+}
+
+void
+procura_page_ensure_built (ProcuraPage *self)
+{
+  ProcuraPagePrivate *priv = procura_page_get_instance_private (self);
+
+  g_return_if_fail (PROCURA_IS_PAGE (self));
+  if (priv->dirty)
+    build (self);
+}
+
+gboolean
+procura_page_is_built (ProcuraPage *self)
+{
+  ProcuraPagePrivate *priv = procura_page_get_instance_private (self);
+
+  g_return_val_if_fail (PROCURA_IS_PAGE (self), FALSE);
+  return !priv->dirty;
+}
+
+static void
+procura_page_map (GtkWidget *widget)
+{
+  ProcuraPage *self = PROCURA_PAGE (widget);
+  ProcuraPagePrivate *priv = procura_page_get_instance_private (self);
+
+  /* Built before the children are mapped: they are mapped once, with their content. */
+  if (priv->dirty)
+    build (self);
+  GTK_WIDGET_CLASS (procura_page_parent_class)->map (widget);
+}
+
+static void
+procura_page_dispose (GObject *object)
+{
+  ProcuraPagePrivate *priv = procura_page_get_instance_private (PROCURA_PAGE (object));
+
+  /* What gtk_widget_dispose_template() does, for every page: GTK 4.8 looks the template
+   * up on the instance's own class, which for a page is the subclass (it has none). The
+   * stack is the bin's child and holds the rest of the template. */
+  adw_bin_set_child (ADW_BIN (object), NULL);
+  priv->stack = NULL;
+  priv->status = NULL;
+  priv->clamp = NULL;
+  priv->box = NULL;
+  G_OBJECT_CLASS (procura_page_parent_class)->dispose (object);
+}
+
+static void
+procura_page_class_init (ProcuraPageClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = procura_page_dispose;
+  widget_class->map = procura_page_map;
+  gtk_widget_class_set_template_from_resource (widget_class, "/io/github/procura/Procura/procura-page.ui");
+  gtk_widget_class_bind_template_child_private (widget_class, ProcuraPage, stack);
+  gtk_widget_class_bind_template_child_private (widget_class, ProcuraPage, status);
+  gtk_widget_class_bind_template_child_private (widget_class, ProcuraPage, clamp);
+  gtk_widget_class_bind_template_child_private (widget_class, ProcuraPage, box);
+}
+
+static void
+procura_page_init (ProcuraPage *self)
+{
+  ProcuraPagePrivate *priv = procura_page_get_instance_private (self);
+
+  gtk_widget_init_template (GTK_WIDGET (self));
+  priv->dirty = TRUE;
+}

@@ -1,0 +1,45 @@
+/* procura-page.h: the base of the pages that share one shell and one lifecycle
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <adwaita.h>
+
+G_BEGIN_DECLS
+
+#define PROCURA_TYPE_PAGE (procura_page_get_type ())
+G_DECLARE_DERIVABLE_TYPE (ProcuraPage, procura_page, PROCURA, PAGE, AdwBin)
+
+struct _ProcuraPageClass
+{
+  AdwBinClass parent_class;
+
+  /* Builds the page's content from its document; called only when the page is shown
+   * (or asked for with procura_page_ensure_built()), never for a hidden page. */
+  void (*rebuild) (ProcuraPage *self);
+};
+
+/* The shell: an empty state (status) and a scrolled, clamped vertical box. */
+GtkStack      *procura_page_get_stack  (ProcuraPage *self);
+AdwStatusPage *procura_page_get_status (ProcuraPage *self);
+GtkBox        *procura_page_get_box    (ProcuraPage *self);
+void           procura_page_setup      (ProcuraPage *self,
+                                        const char  *icon_name,
+                                        const char  *title,
+                                        const char  *description,
+                                        int          maximum_width,
+                                        int          tightening_threshold);
+
+/* The lifecycle: the content is out of date. A shown page rebuilds now, a hidden one
+ * when it is next shown. */
+void           procura_page_queue_rebuild (ProcuraPage *self);
+/* Rebuilds now if the content is out of date (tests, presentation mode). */
+void           procura_page_ensure_built  (ProcuraPage *self);
+/* TRUE once the content was built and is up to date. */
+gboolean       procura_page_is_built      (ProcuraPage *self);
+
+/* Removes every child of @box. */
+void           procura_page_clear_box     (GtkBox *box);
+
+G_END_DECLS
