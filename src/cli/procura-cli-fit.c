@@ -79,15 +79,9 @@ load_model (const char  *spec,
 {
   ProcuraModelShape *m;
 
-  if (g_file_test (spec, G_FILE_TEST_IS_REGULAR))
-    {
-      g_autofree char *json = NULL;
-      gsize len;
-
-      if (!g_file_get_contents (spec, &json, &len, error))
-        return NULL;
-      return procura_model_shape_from_config_json (NULL, json, len, error);
-    }
+  /* a path (anything that exists there, so that a FIFO is refused, not hung on) */
+  if (g_file_test (spec, G_FILE_TEST_EXISTS))
+    return procura_model_shape_load_config_json (spec, error);
   m = procura_model_catalog_lookup (spec);
   if (m == NULL)
     g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,

@@ -79,6 +79,9 @@ ProcuraImportResult *procura_import_file (const char    *path,
                                           const char    *format,
                                           GCancellable  *cancellable,
                                           GError       **error);
+/* Files larger than this are refused before reading (a limit, not a format rule). */
+#define PROCURA_IMPORT_MAX_BYTES (G_GINT64_CONSTANT (8) << 30)
+
 /* The one safe way to read an input file whole, used by every reader of user files:
  * opened without blocking and refused before a byte is read unless it is a regular
  * file (a FIFO or a device would hang or never end), refused above the importers' size

@@ -137,6 +137,36 @@ test_fifo (void)
   g_assert_nonnull (strstr (err, "not a regular file"));
 }
 
+/* Every other file a user names is read the same way: a FIFO is refused at once by
+ * apply (a decision document), fit --model (a config.json) and fit --quant-config. */
+static void
+test_fifo_every_input (void)
+{
+  g_autofree char *fifo = g_build_filename (dir, "every-fifo.json", NULL);
+  g_autofree char *project = make_project ("fifo-every.procura", "FIFO", "gpu", NULL, 2);
+  g_autofree char *before = sha_of (project);
+  g_autofree char *after = NULL;
+  const char *apply_argv[] = { "apply", project, fifo, NULL };
+  const char *model_argv[] = { "fit", "--model", fifo, "--gpu", "H100 SXM", NULL };
+  const char *quant_argv[] = { "fit", "--model", "meta-llama/Llama-3.1-8B-Instruct", "--gpu", "H100 SXM",
+                                "--quant-config", fifo, NULL };
+  const char * const *runs[] = { apply_argv, model_argv, quant_argv };
+
+  g_assert_cmpint (mkfifo (fifo, 0600), ==, 0);
+  for (guint i = 0; i < G_N_ELEMENTS (runs); i++)
+    {
+      g_autofree char *err = NULL;
+      int rc = run_bounded (runs[i], NULL, 10, &err, NULL);
+
+      g_test_message ("procura %s: exit %d: %s", runs[i][0], rc, err);
+      g_assert_cmpint (rc, !=, 0);
+      g_assert_nonnull (strstr (err, "not a regular file"));
+      g_assert_nonnull (strstr (err, fifo));
+    }
+  after = sha_of (project);
+  g_assert_cmpstr (before, ==, after);
+}
+
 /* procura cost reads its input through core's safe front door: a FIFO is refused at
  * once, JSON nested 100,000 deep is refused by the depth limit (no stack overflow), and
  * a syntax error names the line and column. */
@@ -504,6 +534,7 @@ main (int    argc,
   g_test_add_func ("/cli/hostile/fifo", test_fifo);
   g_test_add_func ("/cli/hostile/output-is-input", test_output_is_input);
   g_test_add_func ("/cli/hostile/cost-input", test_cost_input);
+  g_test_add_func ("/cli/hostile/fifo-every-input", test_fifo_every_input);
   g_test_add_func ("/cli/hostile/text-escapes", test_text_escapes);
   g_test_add_func ("/cli/hostile/report-extra-files", test_report_extra_files);
   g_test_add_func ("/cli/hostile/ssh-unreachable", test_ssh_unreachable);

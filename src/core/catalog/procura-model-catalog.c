@@ -7,7 +7,10 @@
 #include <math.h>
 #include <string.h>
 
+#include <glib/gi18n-lib.h>
+
 #include "procura-catalog-private.h"
+#include "procura-import.h"
 #include "procura-json.h"
 #include "procura-model-catalog.h"
 
@@ -508,6 +511,20 @@ name_from_file (const char *file)
   if (*base == '\0')
     return NULL;
   return g_steal_pointer (&base);
+}
+
+ProcuraModelShape *
+procura_model_shape_load_config_json (const char  *path,
+                                      GError     **error)
+{
+  g_autofree char *json = NULL;
+  gsize len = 0;
+
+  g_return_val_if_fail (path != NULL, NULL);
+  json = procura_import_read_file (path, _("a model’s config.json"), &len, error);
+  if (json == NULL)
+    return NULL;
+  return procura_model_shape_from_config_json (NULL, json, len, error);
 }
 
 ProcuraModelShape *

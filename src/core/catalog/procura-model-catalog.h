@@ -42,6 +42,11 @@ ProcuraModelShape  *procura_model_shape_from_config_json (const char  *name,
                                                           gsize        len,
                                                           GError     **error);
 
+/* procura_model_shape_from_config_json() of the file at @path, read as the importers
+ * read (a FIFO or a device refused before a byte is read, the size bounded). */
+ProcuraModelShape  *procura_model_shape_load_config_json  (const char  *path,
+                                                          GError     **error);
+
 /* Parameter count computed from the shape: embeddings, attention (incl. MLA
  * projections and biases where the architecture has them), MLP or experts (incl.
  * shared experts and routers), norms, and lm_head unless tied. Total parameters,

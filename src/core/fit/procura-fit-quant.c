@@ -14,6 +14,8 @@
 #include <json-glib/json-glib.h>
 
 #include "procura-fit.h"
+#include "procura-import.h"
+#include "procura-json.h"
 
 static gboolean
 algo_dtype (const char   *algo,
@@ -49,22 +51,32 @@ procura_fit_read_hf_quant_config (const char   *path,
                                   ProcuraDtype *kv,
                                   GError      **error)
 {
-  g_autoptr (JsonParser) parser = json_parser_new ();
   g_autoptr (GError) local = NULL;
+  g_autofree char *text = NULL;
+  g_autoptr (JsonNode) json = NULL;
+  gsize len = 0;
   JsonNode *root, *q, *n;
   JsonObject *qo;
   const char *algo, *kv_algo = NULL;
   ProcuraDtype w = PROCURA_DTYPE_AUTO, k = PROCURA_DTYPE_AUTO;
 
   g_return_val_if_fail (path != NULL, FALSE);
-  if (!json_parser_load_from_file (parser, path, &local))
+  text = procura_import_read_file (path, "an hf_quant_config.json", &len, &local);
+  if (text == NULL)
     {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                   "%s: not readable as JSON (an hf_quant_config.json was expected): %s",
-                   path, local->message);
+      g_propagate_error (error, g_steal_pointer (&local));
       return FALSE;
     }
-  root = json_parser_get_root (parser);
+  /* the importers' strict reader: depth, UTF-8, line:column in messages */
+  json = procura_json_parse (path, text, len, 0, PROCURA_JSON_STRICT, &local);
+  if (json == NULL)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                   "not readable as JSON (an hf_quant_config.json was expected): %s",
+                   local->message);
+      return FALSE;
+    }
+  root = json;
   q = root != NULL && JSON_NODE_HOLDS_OBJECT (root)
       ? json_object_get_member (json_node_get_object (root), "quantization") : NULL;
   if (q == NULL || !JSON_NODE_HOLDS_OBJECT (q))

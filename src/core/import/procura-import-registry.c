@@ -19,8 +19,6 @@
 #include "procura-quotes.h"
 #include "procura-util.h"
 
-/* Files larger than this are refused before reading (a limit, not a format rule). */
-#define PROCURA_IMPORT_MAX_BYTES (G_GINT64_CONSTANT (8) << 30)
 
 static const ProcuraImporter * const importers[] = {
   &procura_importer_vllm_serve,
@@ -323,78 +321,6 @@ procura_import_data (const char    *name,
   g_return_val_if_fail (data != NULL || len == 0, NULL);
 
   return import_data (name, NULL, data ? data : "", len, format, cancellable, error);
-}
-
-char *
-procura_import_read_file (const char  *path,
-                          const char  *expected,
-                          gsize       *len,
-                          GError     **error)
-{
-  struct stat st;
-  char *buf;
-  gsize got = 0;
-  int fd;
-
-  /* O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer forever;
-   * the check below refuses anything but a regular file before a byte is read */
-  fd = g_open (path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY, 0);
-  if (fd < 0)
-    {
-      int e = errno;
-      g_set_error (error, PROCURA_IMPORT_ERROR, PROCURA_IMPORT_ERROR_IO,
-                   "%s: cannot open: %s", path, g_strerror (e));
-      return NULL;
-    }
-  if (fstat (fd, &st) != 0 || !S_ISREG (st.st_mode))
-    {
-      g_set_error (error, PROCURA_IMPORT_ERROR, PROCURA_IMPORT_ERROR_IO,
-                   "%s: not a regular file; expected %s", path, expected);
-      close (fd);
-      return NULL;
-    }
-  (void) fcntl (fd, F_SETFL, fcntl (fd, F_GETFL) & ~O_NONBLOCK);
-  if (st.st_size > PROCURA_IMPORT_MAX_BYTES)
-    {
-      g_set_error (error, PROCURA_IMPORT_ERROR, PROCURA_IMPORT_ERROR_LIMIT,
-                   "%s: the file is %" G_GINT64_FORMAT " bytes; the limit is %" G_GINT64_FORMAT,
-                   path, (gint64) st.st_size, PROCURA_IMPORT_MAX_BYTES);
-      close (fd);
-      return NULL;
-    }
-  /* Read, not mapped: a mapped file that another process truncates while it is parsed
-   * would kill the app with SIGBUS; a read copy costs the same resident memory as a
-   * populated mapping. The zeroed tail is simdjson's padding. */
-  buf = g_try_malloc ((gsize) st.st_size + PROCURA_JSON_BULK_PADDING + 1);
-  if (buf == NULL)
-    {
-      g_set_error (error, PROCURA_IMPORT_ERROR, PROCURA_IMPORT_ERROR_LIMIT,
-                   "%s: not enough memory to read %" G_GINT64_FORMAT " bytes", path, (gint64) st.st_size);
-      close (fd);
-      return NULL;
-    }
-  while (got < (gsize) st.st_size)
-    {
-      gssize n = read (fd, buf + got, (gsize) st.st_size - got);
-      if (n < 0 && errno == EINTR)
-        continue;
-      if (n < 0)
-        {
-          int e = errno;
-          g_set_error (error, PROCURA_IMPORT_ERROR, PROCURA_IMPORT_ERROR_IO,
-                       "%s: cannot read: %s", path, g_strerror (e));
-          close (fd);
-          g_free (buf);
-          return NULL;
-        }
-      if (n == 0)
-        break;
-      got += (gsize) n;
-    }
-  close (fd);
-  memset (buf + got, 0, PROCURA_JSON_BULK_PADDING + 1);
-  *len = got;
-  return buf;
 }
 
 ProcuraImportResult *

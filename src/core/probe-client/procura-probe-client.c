@@ -431,9 +431,10 @@ classify (ProbeRun *run)
   else if (r->garbage_lines > 0)
     {
       r->status = PROCURA_PROBE_STATUS_PROTOCOL_ERROR;
-      r->message = g_strdup_printf ("The probe%s printed %u line%s that are not probe protocol, "
+      r->message = g_strdup_printf ("The probe%s printed %u line%s that %s not probe protocol, "
                                     "starting with “%s”.", where, r->garbage_lines,
-                                    r->garbage_lines == 1 ? "" : "s", r->first_garbage);
+                                    r->garbage_lines == 1 ? "" : "s",
+                                    r->garbage_lines == 1 ? "is" : "are", r->first_garbage);
     }
   else if (r->protocol == 0 && r->host != NULL && r->exit_code == 255)
     {

@@ -9,9 +9,11 @@
 #include <string.h>
 
 #include <gio/gio.h>
+#include <glib/gi18n-lib.h>
 
 #include "procura-decision-doc.h"
 #include "procura-fields.h"
+#include "procura-import.h"
 #include "procura-json.h"
 #include "procura-json-out.h"
 
@@ -1138,7 +1140,9 @@ procura_decision_doc_load (const char  *path,
   gsize len = 0;
   ProcuraProject *p;
 
-  if (!g_file_get_contents (path, &data, &len, &local))
+  /* a FIFO or a device is refused before a byte is read (it would hang) */
+  data = procura_import_read_file (path, _("a decision document (JSON)"), &len, &local);
+  if (data == NULL)
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "%s", local->message);
       return NULL;
