@@ -578,28 +578,6 @@ warning_row (ProcuraDecisionPage  *self,
   return expander;
 }
 
-static const char *
-choice_label (int choice)
-{
-  switch ((ProcuraChoice) choice)
-    {
-    case PROCURA_CHOICE_API:
-      return _("Use the API");
-    case PROCURA_CHOICE_RENT:
-      return _("Rent GPUs");
-    case PROCURA_CHOICE_RESERVE:
-      return _("Reserve GPUs");
-    case PROCURA_CHOICE_BUY:
-      return _("Buy GPUs");
-    case PROCURA_CHOICE_HYBRID:
-      return _("GPUs with API overflow");
-    case PROCURA_CHOICE_UNDECIDED:
-    default:
-      break;
-    }
-  return _("Undecided");
-}
-
 static void
 analysis_group (ProcuraDecisionPage *self,
                 ProcuraProject      *project,
@@ -665,7 +643,7 @@ analysis_group (ProcuraDecisionPage *self,
       GtkWidget *expander = adw_expander_row_new ();
       GtkWidget *icon = gtk_image_new_from_icon_name ("emblem-ok-symbolic");
 
-      title = g_strdup (choice_label (r->choice));
+      title = g_strdup (procura_choice_label (r->choice));
       gtk_widget_add_css_class (icon, r->choice == PROCURA_CHOICE_UNDECIDED ? "dim-label" : "success");
       adw_expander_row_add_prefix (ADW_EXPANDER_ROW (expander), icon);
       adw_preferences_row_set_title (ADW_PREFERENCES_ROW (expander), title);

@@ -119,27 +119,6 @@ title_slide (const char *title,
   return box;
 }
 
-static const char *
-choice_label (ProcuraChoice choice)
-{
-  switch (choice)
-    {
-    case PROCURA_CHOICE_API:
-      return _("Use the API");
-    case PROCURA_CHOICE_RENT:
-      return _("Rent GPUs");
-    case PROCURA_CHOICE_RESERVE:
-      return _("Reserve GPUs");
-    case PROCURA_CHOICE_BUY:
-      return _("Buy GPUs");
-    case PROCURA_CHOICE_HYBRID:
-      return _("GPUs with API overflow");
-    case PROCURA_CHOICE_UNDECIDED:
-    default:
-      return _("Undecided");
-    }
-}
-
 static void
 slide_line (GtkWidget  *box,
             const char *text,
@@ -176,8 +155,8 @@ procura_presentation_recommendation_slide (ProcuraProject                *projec
   gtk_widget_set_margin_start (box, 64);
   gtk_widget_set_margin_end (box, 64);
   slide_line (box, _("Recommendation"), "presentation-subtitle");
-  headline = r->candidate_name != NULL ? g_strdup_printf ("%s: %s", choice_label (r->choice), r->candidate_name)
-                                       : g_strdup (choice_label (r->choice));
+  headline = r->candidate_name != NULL ? g_strdup_printf ("%s: %s", procura_choice_label (r->choice), r->candidate_name)
+                                       : g_strdup (procura_choice_label (r->choice));
   slide_line (box, headline, "title-1");
   if (project != NULL && project->decision.candidate_id != 0)
     {
