@@ -150,6 +150,10 @@ procura_cli_term_safe (const char *text)
   return g_string_free (out, FALSE);
 }
 
+static void print_safe (FILE       *out,
+                        const char *format,
+                        va_list     args) G_GNUC_PRINTF (2, 0);
+
 static void
 print_safe (FILE       *out,
             const char *format,
