@@ -40,6 +40,7 @@ struct _ProcuraWindow
   GtkWidget             *illustrative_badge;
   GtkWidget             *read_only_badge;
   GtkWidget             *busy_spinner;
+  GtkWidget             *project_label;     /* the project name, when wide */
   GtkRevealer           *import_revealer;
   GtkLabel              *import_label;
   GtkProgressBar        *import_progress;
@@ -183,6 +184,25 @@ document_deleted_cb (ProcuraDocument *document,
   adw_toast_overlay_add_toast (self->toast_overlay, toast);
 }
 
+/* The project's name in the header: the switcher title shows it (as its subtitle) only
+ * when narrow, where the view switcher moves to the bottom bar; when wide, this label. */
+static void
+update_project_label (ProcuraWindow *self)
+{
+  const char *title = adw_view_switcher_title_get_subtitle (self->switcher_title);
+  gboolean wide = !adw_view_switcher_title_get_title_visible (self->switcher_title);
+
+  gtk_label_set_label (GTK_LABEL (self->project_label), title != NULL ? title : "");
+  gtk_widget_set_tooltip_text (self->project_label, title);
+  gtk_widget_set_visible (self->project_label, wide && title != NULL && *title != '\0');
+}
+
+static void
+switcher_title_visible_cb (ProcuraWindow *self)
+{
+  update_project_label (self);
+}
+
 static void
 update_title (ProcuraWindow *self)
 {
@@ -196,6 +216,7 @@ update_title (ProcuraWindow *self)
       gtk_window_set_title (GTK_WINDOW (self), _("Procura"));
       gtk_widget_set_visible (self->illustrative_badge, FALSE);
       gtk_widget_set_visible (self->read_only_badge, FALSE);
+      update_project_label (self);
       return;
     }
   project = procura_document_get_project (self->document);
@@ -207,6 +228,7 @@ update_title (ProcuraWindow *self)
   gtk_widget_set_visible (self->illustrative_badge, project->illustrative);
   gtk_widget_set_visible (self->read_only_badge, procura_document_get_read_only (self->document));
   gtk_widget_set_tooltip_text (self->read_only_badge, procura_document_get_read_only_reason (self->document));
+  update_project_label (self);
 }
 
 static void
@@ -1132,6 +1154,7 @@ procura_window_class_init (ProcuraWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, ProcuraWindow, import_label);
   gtk_widget_class_bind_template_child (widget_class, ProcuraWindow, import_progress);
   gtk_widget_class_bind_template_child (widget_class, ProcuraWindow, import_revealer);
+  gtk_widget_class_bind_template_child (widget_class, ProcuraWindow, project_label);
   gtk_widget_class_bind_template_child (widget_class, ProcuraWindow, read_only_badge);
   gtk_widget_class_bind_template_child (widget_class, ProcuraWindow, recent_section);
   gtk_widget_class_bind_template_child (widget_class, ProcuraWindow, stack);
@@ -1155,12 +1178,8 @@ procura_window_class_init (ProcuraWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.apply-what-if", NULL, apply_what_if_action);
   gtk_widget_class_install_action (widget_class, "win.reset-what-if", NULL, reset_what_if_action);
 
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_o, GDK_CONTROL_MASK, "win.open", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_n, GDK_CONTROL_MASK, "win.new", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_s, GDK_CONTROL_MASK | GDK_SHIFT_MASK, "win.save-as", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_i, GDK_CONTROL_MASK, "win.import", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_e, GDK_CONTROL_MASK, "win.export-record", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_F5, 0, "win.present", NULL);
+  /* New, Open, Save As, Import, Export and Present are the application's accels
+   * (procura-application.c), which the shortcuts window reads. */
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_w, GDK_CONTROL_MASK, "window.close", NULL);
   for (int i = 0; i < 6; i++)
     gtk_widget_class_add_binding_action (widget_class, GDK_KEY_1 + i, GDK_ALT_MASK, "win.page", "i", i);
@@ -1178,4 +1197,6 @@ procura_window_init (ProcuraWindow *self)
   g_signal_connect (target, "drop", G_CALLBACK (drop_cb), self);
   gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (target));
   gtk_widget_set_visible (self->busy_spinner, FALSE);
+  g_signal_connect_swapped (self->switcher_title, "notify::title-visible",
+                            G_CALLBACK (switcher_title_visible_cb), self);
 }
