@@ -191,6 +191,8 @@ run_row (ProcuraBenchmarksPage *self,
   gtk_widget_add_css_class (delete_button, "flat");
   gtk_widget_set_valign (delete_button, GTK_ALIGN_CENTER);
   gtk_widget_set_tooltip_text (delete_button, _("Delete this run"));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (delete_button), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  _("Delete this run"), -1);
   gtk_widget_set_sensitive (delete_button, !read_only);
   attach_run_id (delete_button, run->id);
   g_signal_connect (delete_button, "clicked", G_CALLBACK (delete_run_clicked_cb), self);

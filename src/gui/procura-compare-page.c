@@ -480,10 +480,14 @@ chart_card (ProcuraComparePage *self,
 
   gtk_button_set_icon_name (GTK_BUTTON (toggle), "view-list-symbolic");
   gtk_widget_set_tooltip_text (toggle, _("Show the Data as a Table"));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (toggle), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  _("Show the Data as a Table"), -1);
   gtk_widget_add_css_class (toggle, "flat");
   g_signal_connect (toggle, "toggled", G_CALLBACK (table_toggled_cb), stack);
   gtk_menu_button_set_icon_name (GTK_MENU_BUTTON (export), "document-save-as-symbolic");
   gtk_widget_set_tooltip_text (export, _("Export the Chart"));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (export), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  _("Export the Chart"), -1);
   gtk_widget_add_css_class (export, "flat");
   for (guint i = 0; i < G_N_ELEMENTS (formats); i++)
     {
@@ -503,8 +507,12 @@ chart_card (ProcuraComparePage *self,
   gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (slide), TRUE);
   g_signal_connect (slide, "toggled", G_CALLBACK (slide_toggled_cb), view);
   slide_toggled_cb (GTK_TOGGLE_BUTTON (slide), PROCURA_CHART_VIEW (view));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (slide), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  _("Show in the Presentation"), -1);
   gtk_menu_button_set_icon_name (GTK_MENU_BUTTON (series), "view-continuous-symbolic");
   gtk_widget_set_tooltip_text (series, _("Show or Hide Series"));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (series), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  _("Show or Hide Series"), -1);
   gtk_widget_add_css_class (series, "flat");
   g_signal_connect (series_popover, "show", G_CALLBACK (series_menu_show_cb), view);
   gtk_menu_button_set_popover (GTK_MENU_BUTTON (series), series_popover);
