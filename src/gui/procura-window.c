@@ -1019,12 +1019,34 @@ procura_window_present_slides (ProcuraWindow *self)
   return presentation;
 }
 
+/* Why there is nothing to present (F5), or NULL when there is something. */
+static const char *
+nothing_to_present (ProcuraWindow *self)
+{
+  ProcuraProject *project;
+
+  if (self->document == NULL)
+    return _("Nothing to present: open a project first");
+  project = procura_document_get_project (self->document);
+  if (project == NULL || project->candidates == NULL || project->candidates->len == 0)
+    return _("Nothing to present yet: add candidates and import benchmark runs first");
+  return NULL;
+}
+
 static void
 present_action (GtkWidget  *widget,
                 const char *action_name,
                 GVariant   *parameter)
 {
-  procura_window_present_slides (PROCURA_WINDOW (widget));
+  ProcuraWindow *self = PROCURA_WINDOW (widget);
+  const char *why = nothing_to_present (self);
+
+  if (why != NULL)
+    {
+      show_toast (self, why);
+      return;
+    }
+  procura_window_present_slides (self);
 }
 
 static void
