@@ -14,6 +14,7 @@
 
 #include "procura-chart-view.h"
 #include "procura-compare-page.h"
+#include "procura-layout.h"
 
 #ifdef PROCURA_GUI_HAVE_CHART
 # include "procura-chart.h"
@@ -300,7 +301,7 @@ control (ProcuraComparePage  *self,
   g_signal_connect (spin, "value-changed", G_CALLBACK (control_changed_cb), self);
   gtk_box_append (GTK_BOX (column), label);
   gtk_box_append (GTK_BOX (column), spin);
-  gtk_box_append (GTK_BOX (box), column);
+  procura_wrap_box_append (box, column);
   *spin_out = spin;
   return column;
 }
@@ -559,7 +560,7 @@ fill_controls (ProcuraComparePage *self,
 static void
 build (ProcuraComparePage *self)
 {
-  GtkWidget *controls = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 18);
+  GtkWidget *controls = procura_wrap_box_new (18, 4);   /* one column when narrow */
 
   gtk_widget_set_halign (controls, GTK_ALIGN_CENTER);
   control (self, controls, _("Latency target (ms)"), 1e6, 10, 0, &self->threshold_spin);
@@ -616,13 +617,12 @@ build (ProcuraComparePage *self)
   gtk_widget_set_visible (self->withheld_box, FALSE);
   gtk_box_append (self->box, self->withheld_box);
 
-  self->grid = gtk_grid_new ();
-  gtk_grid_set_column_spacing (GTK_GRID (self->grid), 18);
-  gtk_grid_set_row_spacing (GTK_GRID (self->grid), 18);
-  gtk_grid_set_column_homogeneous (GTK_GRID (self->grid), TRUE);
+  /* two charts a line, one when narrow */
+  self->grid = procura_wrap_box_new (18, 2);
+  gtk_flow_box_set_homogeneous (GTK_FLOW_BOX (self->grid), TRUE);
 #ifdef HAVE_COMPARE
   for (guint i = 0; procura_figure_names[i] != NULL; i++)
-    gtk_grid_attach (GTK_GRID (self->grid), chart_card (self, procura_figure_names[i]), i % 2, i / 2, 1, 1);
+    procura_wrap_box_append (self->grid, chart_card (self, procura_figure_names[i]));
 #else
   (void) chart_card;
 #endif

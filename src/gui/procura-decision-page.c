@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "procura-decision-page.h"
+#include "procura-layout.h"
 #include "procura-format.h"
 #include "procura-units.h"
 
@@ -156,7 +157,7 @@ decision_group (ProcuraDecisionPage *self,
   GtkWidget *group = adw_preferences_group_new ();
   GtkWidget *save = gtk_button_new_with_mnemonic (_("_Save Decision"));
   GtkWidget *export = gtk_button_new_with_mnemonic (_("_Export Record…"));
-  GtkWidget *buttons = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  GtkWidget *buttons = procura_wrap_box_new (12, 2);   /* one column when narrow */
   guint selected;
   gboolean read_only = procura_document_get_read_only (self->document);
 
@@ -216,9 +217,8 @@ decision_group (ProcuraDecisionPage *self,
   gtk_actionable_set_action_name (GTK_ACTIONABLE (export), "win.export-record");
   gtk_widget_set_halign (buttons, GTK_ALIGN_CENTER);
   gtk_widget_set_margin_top (buttons, 12);
-  gtk_box_append (GTK_BOX (buttons), export);
-  gtk_box_append (GTK_BOX (buttons), save);
-  gtk_box_set_spacing (GTK_BOX (buttons), 12);
+  procura_wrap_box_append (buttons, export);
+  procura_wrap_box_append (buttons, save);
   gtk_box_append (self->box, group);
   return buttons;
 }

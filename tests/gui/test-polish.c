@@ -209,6 +209,85 @@ test_decision_says_once (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+static void
+test_present_nothing (void)
+{
+  ProcuraWindow *window = procura_window_new (app);
+  g_autoptr (GList) before = NULL, after = NULL;
+
+  gtk_window_present (GTK_WINDOW (window));
+  procura_gui_test_wait_mapped (GTK_WIDGET (window));
+  g_assert_null (procura_window_get_document (window));
+  before = gtk_window_list_toplevels ();
+  g_assert_null (procura_gui_test_find_label (GTK_WIDGET (window), "Nothing to present"));
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.present", NULL);
+  procura_gui_test_settle ();
+  after = gtk_window_list_toplevels ();
+  /* no presentation window, and a toast that says why */
+  g_assert_cmpuint (g_list_length (after), ==, g_list_length (before));
+  g_assert_nonnull (procura_gui_test_find_label (GTK_WIDGET (window), "Nothing to present"));
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* The widest minimum under @widget, for the message when too wide. */
+static void
+widest (GtkWidget  *widget,
+        int         depth,
+        GString    *out)
+{
+  int min = 0;
+
+  if (!gtk_widget_get_visible (widget))
+    return;
+  gtk_widget_measure (widget, GTK_ORIENTATION_HORIZONTAL, -1, &min, NULL, NULL, NULL);
+  if (min <= 80)
+    return;
+  g_string_append_printf (out, "%*s%s %s %d\n", depth, "", G_OBJECT_TYPE_NAME (widget),
+                          GTK_IS_LABEL (widget) ? gtk_label_get_text (GTK_LABEL (widget))
+                          : gtk_widget_get_name (widget), min);
+  if (min <= 360)
+    return;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    widest (child, depth + 1, out);
+}
+
+static void
+test_narrow (void)
+{
+  ProcuraWindow *window = open_demo_window ();
+
+  /* measured first: the window is made 360 px wide once nothing needs more */
+  for (int i = 0; procura_window_page_names[i] != NULL; i++)
+    {
+      int min = 0;
+
+      gtk_widget_activate_action (GTK_WIDGET (window), "win.page", "i", i);
+      g_assert_true (procura_gui_test_wait_idle (window, 60));
+      procura_gui_test_settle ();
+      gtk_widget_measure (GTK_WIDGET (window), GTK_ORIENTATION_HORIZONTAL, -1, &min, NULL, NULL, NULL);
+      if (min > 360)
+        {
+          g_autoptr (GString) tree = g_string_new (NULL);
+
+          widest (GTK_WIDGET (window), 0, tree);
+          g_test_message ("%s", tree->str);
+        }
+      g_test_message ("%s: minimum width %d", procura_window_page_names[i], min);
+      g_assert_cmpint (min, <=, 360);
+    }
+  /* asked for 360 px, it still needs no more (not drawn: GTK 4.8's revealer warns
+   * about its own first frame of the view switcher bar) */
+  gtk_window_set_default_size (GTK_WINDOW (window), 360, 700);
+  {
+    int min = 0;
+
+    gtk_widget_measure (GTK_WIDGET (window), GTK_ORIENTATION_HORIZONTAL, -1, &min, NULL, NULL, NULL);
+    g_assert_cmpint (min, <=, 360);
+  }
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -228,6 +307,8 @@ main (int argc, char *argv[])
   g_test_add_func ("/polish/icon-buttons", test_icon_buttons);
   g_test_add_func ("/polish/project-name", test_project_name);
   g_test_add_func ("/polish/decision-says-once", test_decision_says_once);
+  g_test_add_func ("/polish/present-nothing", test_present_nothing);
+  g_test_add_func ("/polish/narrow", test_narrow);
   ret = g_test_run ();
   g_object_unref (app);
   return ret;
