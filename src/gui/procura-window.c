@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <string.h>
 #include <glib/gstdio.h>
 
 #include "procura-benchmarks-page.h"
@@ -108,6 +109,76 @@ procura_window_get_demo_path (void)
 /* ------------------------------------------------------------------------- */
 /* Recent projects                                                            */
 
+static void update_recent_menu (ProcuraWindow *self);
+
+/* A recent project as "Title — ~/folder" (the file's name when it had no title). */
+static char *
+recent_label (GSettings  *settings,
+              const char *path)
+{
+  g_autoptr (GVariant) titles = g_settings_get_value (settings, "recent-titles");
+  g_autofree char *title = NULL;
+  g_autofree char *dir = g_path_get_dirname (path);
+  g_autofree char *folder = g_filename_display_name (dir);
+  const char *home = g_get_home_dir ();
+
+  if (!g_variant_lookup (titles, path, "s", &title) || *title == '\0')
+    {
+      g_free (title);
+      title = g_filename_display_basename (path);
+    }
+  if (home != NULL && g_str_has_prefix (folder, home)
+      && (folder[strlen (home)] == '/' || folder[strlen (home)] == '\0'))
+    {
+      g_autofree char *short_folder = g_strconcat ("~", folder + strlen (home), NULL);
+      /* Translators: a recent project: its title and its folder */
+      return g_strdup_printf (_("%s — %s"), title, short_folder);
+    }
+  return g_strdup_printf (_("%s — %s"), title, folder);
+}
+
+/* Keeps the open project's title for the recent list; only the recent ones are kept. */
+static void
+remember_title (ProcuraWindow *self)
+{
+  GSettings *settings = get_settings (self);
+  g_autoptr (GVariant) old = NULL;
+  g_auto (GStrv) recent = NULL;
+  g_auto (GVariantBuilder) builder = G_VARIANT_BUILDER_INIT (G_VARIANT_TYPE ("a{ss}"));
+  ProcuraProject *project;
+  const char *path;
+  gboolean changed = FALSE;
+
+  if (settings == NULL || self->document == NULL)
+    return;
+  project = procura_document_get_project (self->document);
+  path = procura_document_get_path (self->document);
+  if (project == NULL || path == NULL)
+    return;
+  old = g_settings_get_value (settings, "recent-titles");
+  recent = g_settings_get_strv (settings, "recent-projects");
+  for (guint i = 0; recent[i] != NULL; i++)
+    {
+      g_autofree char *title = NULL;
+
+      if (g_str_equal (recent[i], path))
+        {
+          const char *now = project->title != NULL ? project->title : "";
+
+          if (!g_variant_lookup (old, path, "s", &title) || !g_str_equal (title, now))
+            changed = TRUE;
+          g_variant_builder_add (&builder, "{ss}", path, now);
+        }
+      else if (g_variant_lookup (old, recent[i], "s", &title))
+        g_variant_builder_add (&builder, "{ss}", recent[i], title);
+    }
+  if (changed)
+    {
+      g_settings_set_value (settings, "recent-titles", g_variant_builder_end (&builder));
+      update_recent_menu (self);
+    }
+}
+
 static void
 update_recent_menu (ProcuraWindow *self)
 {
@@ -120,8 +191,8 @@ update_recent_menu (ProcuraWindow *self)
   recent = g_settings_get_strv (settings, "recent-projects");
   for (guint i = 0; recent[i] != NULL; i++)
     {
-      g_autofree char *base = g_path_get_basename (recent[i]);
-      g_autoptr (GMenuItem) item = g_menu_item_new (base, NULL);
+      g_autofree char *label = recent_label (settings, recent[i]);
+      g_autoptr (GMenuItem) item = g_menu_item_new (label, NULL);
 
       g_menu_item_set_action_and_target_value (item, "win.open-recent", g_variant_new_string (recent[i]));
       g_menu_append_item (self->recent_section, item);
@@ -157,6 +228,7 @@ remember_project (ProcuraWindow *self,
   updated = g_strv_builder_end (builder);
   g_settings_set_strv (settings, "recent-projects", (const char * const *) updated);
   update_recent_menu (self);
+  remember_title (self);
 }
 
 /* ------------------------------------------------------------------------- */
@@ -229,6 +301,7 @@ update_title (ProcuraWindow *self)
   gtk_widget_set_visible (self->read_only_badge, procura_document_get_read_only (self->document));
   gtk_widget_set_tooltip_text (self->read_only_badge, procura_document_get_read_only_reason (self->document));
   update_project_label (self);
+  remember_title (self);
 }
 
 static void

@@ -9,6 +9,8 @@
 #include <string.h>
 
 #include "procura-gui-test.h"
+#include "procura-application.h"
+#include "procura-document.h"
 
 static ProcuraApplication *app;
 
@@ -139,6 +141,25 @@ test_icon_buttons (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* A label showing @text, not in a popover (the recent list has it too). */
+static GtkWidget *
+find_shown_label (GtkWidget  *widget,
+                  const char *text)
+{
+  if (GTK_IS_POPOVER (widget) || !gtk_widget_is_drawable (widget))
+    return NULL;
+  if (GTK_IS_LABEL (widget) && g_strcmp0 (gtk_label_get_text (GTK_LABEL (widget)), text) == 0)
+    return widget;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_shown_label (child, text);
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
 static void
 test_project_name (void)
 {
@@ -153,9 +174,8 @@ test_project_name (void)
   /* wide: the switcher is in the header, the name beside it */
   gtk_window_set_default_size (GTK_WINDOW (window), 1280, 800);
   procura_gui_test_settle ();
-  label = procura_gui_test_find_label (header, title);
+  label = find_shown_label (header, title);
   g_assert_nonnull (label);
-  g_assert_true (gtk_widget_is_drawable (label));
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
@@ -288,12 +308,52 @@ test_narrow (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+static void
+test_recent_titles (void)
+{
+  ProcuraWindow *window = open_demo_window ();
+  GtkWidget *split = procura_gui_test_find (GTK_WIDGET (window), ADW_TYPE_SPLIT_BUTTON);
+  GMenuModel *menu, *section;
+  const char *title = gtk_window_get_title (GTK_WINDOW (window));
+  g_autofree char *dir = g_path_get_dirname (procura_document_get_path (procura_window_get_document (window)));
+  g_autofree char *folder = g_path_get_basename (dir);
+  gboolean found = FALSE;
+
+  if (procura_application_get_settings (app) == NULL)
+    {
+      g_test_skip ("no GSettings schema: no recent list");
+      gtk_window_destroy (GTK_WINDOW (window));
+      return;
+    }
+  g_assert_nonnull (split);
+  menu = adw_split_button_get_menu_model (ADW_SPLIT_BUTTON (split));
+  g_assert_nonnull (menu);
+  section = g_menu_model_get_item_link (menu, 0, G_MENU_LINK_SECTION);
+  g_assert_nonnull (section);
+  for (int i = 0; i < g_menu_model_get_n_items (section); i++)
+    {
+      g_autofree char *label = NULL;
+
+      g_menu_model_get_item_attribute (section, i, G_MENU_ATTRIBUTE_LABEL, "s", &label);
+      g_test_message ("recent: %s", label);
+      /* the project's title and its folder */
+      if (label != NULL && g_str_has_prefix (label, title) && strstr (label, folder) != NULL)
+        found = TRUE;
+    }
+  g_object_unref (section);
+  g_assert_true (found);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 int
 main (int argc, char *argv[])
 {
   int ret;
 
   g_test_init (&argc, &argv, NULL);
+  /* the accessible names are read back from GTK's test context (the suite's
+   * GTK_A11Y=none keeps none) */
+  g_setenv ("GTK_A11Y", "test", TRUE);
   if (!gtk_init_check ())
     {
       g_print ("1..0 # SKIP no display (run the suite under xvfb-run)\n");
@@ -309,6 +369,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/polish/decision-says-once", test_decision_says_once);
   g_test_add_func ("/polish/present-nothing", test_present_nothing);
   g_test_add_func ("/polish/narrow", test_narrow);
+  g_test_add_func ("/polish/recent-titles", test_recent_titles);
   ret = g_test_run ();
   g_object_unref (app);
   return ret;
