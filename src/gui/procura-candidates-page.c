@@ -1184,7 +1184,6 @@ add_buttons (ProcuraCandidatesPage *self)
   GtkWidget *quotes = gtk_button_new_with_mnemonic (_("_Import Quotes…"));
   gboolean read_only = procura_document_get_read_only (self->document);
 
-  gtk_widget_set_halign (box, GTK_ALIGN_CENTER);
   for (GtkWidget *b = gpu; b != NULL; b = b == gpu ? api : b == api ? quotes : NULL)
     {
       gtk_widget_add_css_class (b, "pill");

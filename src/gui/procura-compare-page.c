@@ -562,7 +562,6 @@ build (ProcuraComparePage *self)
 {
   GtkWidget *controls = procura_wrap_box_new (18, 4);   /* one column when narrow */
 
-  gtk_widget_set_halign (controls, GTK_ALIGN_CENTER);
   control (self, controls, _("Latency target (ms)"), 1e6, 10, 0, &self->threshold_spin);
   control (self, controls, _("Percentile"), 100, 0.5, 1, &self->percentile_spin);
   control (self, controls, _("Average demand (req/s)"), 1e6, 1, 1, &self->average_spin);

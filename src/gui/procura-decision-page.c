@@ -215,7 +215,6 @@ decision_group (ProcuraDecisionPage *self,
   gtk_widget_set_sensitive (save, !read_only);
   g_signal_connect (save, "clicked", G_CALLBACK (save_clicked_cb), self);
   gtk_actionable_set_action_name (GTK_ACTIONABLE (export), "win.export-record");
-  gtk_widget_set_halign (buttons, GTK_ALIGN_CENTER);
   gtk_widget_set_margin_top (buttons, 12);
   procura_wrap_box_append (buttons, export);
   procura_wrap_box_append (buttons, save);

@@ -32,4 +32,8 @@ procura_wrap_box_append (GtkWidget *wrap_box,
   /* the child itself takes the focus, not a box around it */
   flow_child = gtk_widget_get_parent (child);
   gtk_widget_set_focusable (flow_child, FALSE);
+  /* the box fills the width (a centred flow box would take its narrowest, one-column
+   * size); each child is centred in its share */
+  if (gtk_widget_get_halign (child) == GTK_ALIGN_FILL && !gtk_widget_get_hexpand (child))
+    gtk_widget_set_halign (child, GTK_ALIGN_CENTER);
 }

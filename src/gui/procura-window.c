@@ -42,6 +42,8 @@ struct _ProcuraWindow
   GtkWidget             *read_only_badge;
   GtkWidget             *busy_spinner;
   GtkWidget             *project_label;     /* the project name, when wide */
+  GtkWidget             *open_button;
+  gboolean               narrow;            /* under NARROW_WIDTH: a compact header */
   GtkRevealer           *import_revealer;
   GtkLabel              *import_label;
   GtkProgressBar        *import_progress;
@@ -262,11 +264,35 @@ static void
 update_project_label (ProcuraWindow *self)
 {
   const char *title = adw_view_switcher_title_get_subtitle (self->switcher_title);
-  gboolean wide = !adw_view_switcher_title_get_title_visible (self->switcher_title);
+  gboolean wide = !adw_view_switcher_title_get_title_visible (self->switcher_title) && !self->narrow;
 
   gtk_label_set_label (GTK_LABEL (self->project_label), title != NULL ? title : "");
   gtk_widget_set_tooltip_text (self->project_label, title);
   gtk_widget_set_visible (self->project_label, wide && title != NULL && *title != '\0');
+}
+
+static void update_title (ProcuraWindow *self);
+
+/* Below this width the header keeps only Import, the title and the menus (Open is in
+ * the main menu and Ctrl+O), so that the window goes down to 360 px; above it the
+ * header's full minimum fits. */
+#define NARROW_WIDTH 720
+
+static void
+update_compact_header (ProcuraWindow *self)
+{
+  int width = 0, height = 0;
+  gboolean narrow;
+
+  gtk_window_get_default_size (GTK_WINDOW (self), &width, &height);
+  narrow = width > 0 && width < NARROW_WIDTH
+           && !gtk_window_is_maximized (GTK_WINDOW (self))
+           && !gtk_window_is_fullscreen (GTK_WINDOW (self));
+  if (narrow == self->narrow)
+    return;
+  self->narrow = narrow;
+  gtk_widget_set_visible (self->open_button, !narrow);
+  update_title (self);
 }
 
 static void
@@ -297,8 +323,9 @@ update_title (ProcuraWindow *self)
   title = project->title != NULL && *project->title ? project->title : base;
   adw_view_switcher_title_set_subtitle (self->switcher_title, title);
   gtk_window_set_title (GTK_WINDOW (self), title);
-  gtk_widget_set_visible (self->illustrative_badge, project->illustrative);
-  gtk_widget_set_visible (self->read_only_badge, procura_document_get_read_only (self->document));
+  gtk_widget_set_visible (self->illustrative_badge, project->illustrative && !self->narrow);
+  gtk_widget_set_visible (self->read_only_badge, procura_document_get_read_only (self->document)
+                                                 && !self->narrow);
   gtk_widget_set_tooltip_text (self->read_only_badge, procura_document_get_read_only_reason (self->document));
   update_project_label (self);
   remember_title (self);
@@ -1250,6 +1277,7 @@ procura_window_class_init (ProcuraWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, ProcuraWindow, import_progress);
   gtk_widget_class_bind_template_child (widget_class, ProcuraWindow, import_revealer);
   gtk_widget_class_bind_template_child (widget_class, ProcuraWindow, project_label);
+  gtk_widget_class_bind_template_child (widget_class, ProcuraWindow, open_button);
   gtk_widget_class_bind_template_child (widget_class, ProcuraWindow, read_only_badge);
   gtk_widget_class_bind_template_child (widget_class, ProcuraWindow, recent_section);
   gtk_widget_class_bind_template_child (widget_class, ProcuraWindow, stack);
@@ -1294,4 +1322,6 @@ procura_window_init (ProcuraWindow *self)
   gtk_widget_set_visible (self->busy_spinner, FALSE);
   g_signal_connect_swapped (self->switcher_title, "notify::title-visible",
                             G_CALLBACK (switcher_title_visible_cb), self);
+  g_signal_connect_swapped (self, "notify::default-width", G_CALLBACK (update_compact_header), self);
+  g_signal_connect_swapped (self, "notify::maximized", G_CALLBACK (update_compact_header), self);
 }

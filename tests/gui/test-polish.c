@@ -277,14 +277,21 @@ test_narrow (void)
 {
   ProcuraWindow *window = open_demo_window ();
 
-  /* measured first: the window is made 360 px wide once nothing needs more */
+  /* every page built and shown once, at the default 1280 px */
+  for (int i = 0; procura_window_page_names[i] != NULL; i++)
+    {
+      gtk_widget_activate_action (GTK_WIDGET (window), "win.page", "i", i);
+      g_assert_true (procura_gui_test_wait_idle (window, 60));
+      procura_gui_test_settle ();
+    }
+  /* made 360 px wide, no page needs more. Measured, not drawn: GTK 4.8's revealer
+   * warns about its own first frame of the view switcher bar. */
+  gtk_window_set_default_size (GTK_WINDOW (window), 360, 700);
   for (int i = 0; procura_window_page_names[i] != NULL; i++)
     {
       int min = 0;
 
       gtk_widget_activate_action (GTK_WIDGET (window), "win.page", "i", i);
-      g_assert_true (procura_gui_test_wait_idle (window, 60));
-      procura_gui_test_settle ();
       gtk_widget_measure (GTK_WIDGET (window), GTK_ORIENTATION_HORIZONTAL, -1, &min, NULL, NULL, NULL);
       if (min > 360)
         {
@@ -296,15 +303,6 @@ test_narrow (void)
       g_test_message ("%s: minimum width %d", procura_window_page_names[i], min);
       g_assert_cmpint (min, <=, 360);
     }
-  /* asked for 360 px, it still needs no more (not drawn: GTK 4.8's revealer warns
-   * about its own first frame of the view switcher bar) */
-  gtk_window_set_default_size (GTK_WINDOW (window), 360, 700);
-  {
-    int min = 0;
-
-    gtk_widget_measure (GTK_WIDGET (window), GTK_ORIENTATION_HORIZONTAL, -1, &min, NULL, NULL, NULL);
-    g_assert_cmpint (min, <=, 360);
-  }
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
