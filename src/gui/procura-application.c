@@ -170,6 +170,7 @@ static const struct
   { "win.import",        "<Control>i" },
   { "win.export-record", "<Control>e" },
   { "win.present",       "F5" },
+  { "win.undo-edit",     "<Control>z" },
 };
 
 static void

@@ -10,6 +10,7 @@
 #include <math.h>
 
 #include "procura-benchmarks-page.h"
+#include "procura-layout.h"
 #include "procura-format.h"
 #include "procura-import-json.h"
 
@@ -207,6 +208,7 @@ run_row (ProcuraBenchmarksPage *self,
       if (c->id == run->candidate_id)
         selected = i + 1;
     }
+  procura_combo_row_show_names (assign);
   adw_combo_row_set_model (ADW_COMBO_ROW (assign), G_LIST_MODEL (names));
   adw_preferences_row_set_title (ADW_PREFERENCES_ROW (assign), _("Candidate"));
   g_object_set_data (G_OBJECT (assign), "filling", GINT_TO_POINTER (1));

@@ -182,6 +182,7 @@ decision_group (ProcuraDecisionPage *self,
     }
   selected = find_choice (self, project->decision.candidate_id, project->decision.overflow_candidate_id);
   self->candidate_row = adw_combo_row_new ();
+  procura_combo_row_show_names (self->candidate_row);
   adw_combo_row_set_model (ADW_COMBO_ROW (self->candidate_row), G_LIST_MODEL (self->choice_names));
   adw_combo_row_set_selected (ADW_COMBO_ROW (self->candidate_row),
                               selected != GTK_INVALID_LIST_POSITION ? selected : 0);

@@ -16,4 +16,9 @@ GtkWidget *procura_wrap_box_new    (guint      spacing,
 void       procura_wrap_box_append (GtkWidget *wrap_box,
                                     GtkWidget *child);
 
+/* A combo row choosing among candidates (an AdwComboRow over a GtkStringList): names
+ * long enough to tell apart, ellipsized in the middle (where two offers differ less
+ * often than at their ends), in a wider list, the full name as each row's tooltip. */
+void       procura_combo_row_show_names (GtkWidget *combo_row);
+
 G_END_DECLS

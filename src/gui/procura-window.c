@@ -44,6 +44,7 @@ struct _ProcuraWindow
   GtkWidget             *project_label;     /* the project name, when wide */
   GtkWidget             *open_button;
   gboolean               narrow;            /* under NARROW_WIDTH: a compact header */
+  guint                  compact_idle;
   GtkRevealer           *import_revealer;
   GtkLabel              *import_label;
   GtkProgressBar        *import_progress;
@@ -278,22 +279,38 @@ static void update_title (ProcuraWindow *self);
  * header's full minimum fits. */
 #define NARROW_WIDTH 720
 
-static void
-update_compact_header (ProcuraWindow *self)
+static gboolean
+update_compact_header_idle (gpointer user_data)
 {
+  ProcuraWindow *self = user_data;
   int width = 0, height = 0;
   gboolean narrow;
 
+  self->compact_idle = 0;
   gtk_window_get_default_size (GTK_WINDOW (self), &width, &height);
   narrow = width > 0 && width < NARROW_WIDTH
            && !gtk_window_is_maximized (GTK_WINDOW (self))
            && !gtk_window_is_fullscreen (GTK_WINDOW (self));
-  if (narrow == self->narrow)
-    return;
-  self->narrow = narrow;
-  gtk_widget_set_visible (self->open_button, !narrow);
-  update_title (self);
+  if (narrow != self->narrow)
+    {
+      self->narrow = narrow;
+      gtk_widget_set_visible (self->open_button, !narrow);
+      /* strict centring needs twice the wider side: only when there is room */
+      adw_header_bar_set_centering_policy (self->header_bar, narrow ? ADW_CENTERING_POLICY_LOOSE
+                                                                    : ADW_CENTERING_POLICY_STRICT);
+      update_title (self);
+    }
+  return G_SOURCE_REMOVE;
 }
+
+/* The size changes during a layout: the header changes after it, not inside it. */
+static void
+update_compact_header (ProcuraWindow *self)
+{
+  if (self->compact_idle == 0)
+    self->compact_idle = g_idle_add (update_compact_header_idle, self);
+}
+
 
 static void
 switcher_title_visible_cb (ProcuraWindow *self)
@@ -945,6 +962,17 @@ undo_action (GtkWidget  *widget,
 }
 
 static void
+undo_edit_action (GtkWidget  *widget,
+                  const char *action_name,
+                  GVariant   *parameter)
+{
+  ProcuraWindow *self = PROCURA_WINDOW (widget);
+
+  if (self->document == NULL || !procura_document_undo_edit (self->document))
+    show_toast (self, _("Nothing to undo"));
+}
+
+static void
 toast_action (GtkWidget  *widget,
               const char *action_name,
               GVariant   *parameter)
@@ -1228,6 +1256,7 @@ procura_window_dispose (GObject *object)
   ProcuraWindow *self = PROCURA_WINDOW (object);
 
   g_cancellable_cancel (self->cancellable);
+  g_clear_handle_id (&self->compact_idle, g_source_remove);
   if (self->document != NULL)
     g_signal_handlers_disconnect_by_data (self->document, self);
   g_clear_object (&self->document);
@@ -1295,6 +1324,7 @@ procura_window_class_init (ProcuraWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.compare", NULL, compare_action);
   gtk_widget_class_install_action (widget_class, "win.present", NULL, present_action);
   gtk_widget_class_install_action (widget_class, "win.undo", "x", undo_action);
+  gtk_widget_class_install_action (widget_class, "win.undo-edit", NULL, undo_edit_action);
   gtk_widget_class_install_action (widget_class, "win.toast", "s", toast_action);
   gtk_widget_class_install_action (widget_class, "win.page", "i", page_action);
   /* the Compare page's what-if, from the Decision page's banner too */

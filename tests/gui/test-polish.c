@@ -73,8 +73,8 @@ test_shortcuts (void)
       expected = g_strjoinv (" ", app_accels);
       g_assert_cmpstr (accel, ==, expected);
     }
-  /* New, Open, Save As, Import, Export, Present, the shortcuts, Quit */
-  g_assert_cmpuint (with_action, >=, 8);
+  /* New, Open, Save As, Import, Export, Undo, Present, the shortcuts, Quit */
+  g_assert_cmpuint (with_action, >=, 9);
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
@@ -272,6 +272,36 @@ widest (GtkWidget  *widget,
     widest (child, depth + 1, out);
 }
 
+/* When the window goes narrow, libadwaita 1.2 reveals the AdwViewSwitcherBar, and
+ * GTK 4.8's GtkRevealer allocates the bar's contents with a height of -1 on its first
+ * frame and then snapshots them: GTK warns about its own widgets. Only those two
+ * warnings, and only while narrow_gtk_bug is set, are dropped. */
+static gboolean narrow_gtk_bug;
+
+static GLogWriterOutput
+log_writer (GLogLevelFlags   log_level,
+            const GLogField *fields,
+            gsize            n_fields,
+            gpointer         user_data)
+{
+  const char *domain = NULL, *message = NULL;
+
+  for (gsize i = 0; i < n_fields; i++)
+    {
+      if (g_str_equal (fields[i].key, "GLIB_DOMAIN") && fields[i].length < 0)
+        domain = fields[i].value;
+      else if (g_str_equal (fields[i].key, "MESSAGE") && fields[i].length < 0)
+        message = fields[i].value;
+    }
+  if (narrow_gtk_bug && g_strcmp0 (domain, "Gtk") == 0 && message != NULL
+      && ((g_str_has_prefix (message, "gtk_widget_size_allocate(): attempt to allocate ")
+           && g_str_has_suffix (message, " and height -1"))
+          || (g_str_has_prefix (message, "Trying to snapshot ")
+              && g_str_has_suffix (message, " without a current allocation"))))
+    return G_LOG_WRITER_HANDLED;
+  return g_log_writer_default (log_level, fields, n_fields, user_data);
+}
+
 static void
 test_narrow (void)
 {
@@ -284,9 +314,10 @@ test_narrow (void)
       g_assert_true (procura_gui_test_wait_idle (window, 60));
       procura_gui_test_settle ();
     }
-  /* made 360 px wide, no page needs more. Measured, not drawn: GTK 4.8's revealer
-   * warns about its own first frame of the view switcher bar. */
+  /* made 360 px wide (the header goes compact), no page needs more */
+  narrow_gtk_bug = TRUE;
   gtk_window_set_default_size (GTK_WINDOW (window), 360, 700);
+  procura_gui_test_settle ();
   for (int i = 0; procura_window_page_names[i] != NULL; i++)
     {
       int min = 0;
@@ -304,6 +335,8 @@ test_narrow (void)
       g_assert_cmpint (min, <=, 360);
     }
   gtk_window_destroy (GTK_WINDOW (window));
+  procura_gui_test_settle ();
+  narrow_gtk_bug = FALSE;
 }
 
 static void
@@ -343,6 +376,107 @@ test_recent_titles (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+static void
+collect_name_labels (GtkWidget *widget,
+                     GPtrArray *out)
+{
+  if (GTK_IS_LABEL (widget)
+      && gtk_label_get_ellipsize (GTK_LABEL (widget)) == PANGO_ELLIPSIZE_MIDDLE
+      && g_strcmp0 (gtk_widget_get_tooltip_text (widget), gtk_label_get_text (GTK_LABEL (widget))) == 0)
+    g_ptr_array_add (out, widget);
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    collect_name_labels (child, out);
+}
+
+static GtkWidget *
+find_combo_row (GtkWidget  *widget,
+                const char *title)
+{
+  if (ADW_IS_COMBO_ROW (widget)
+      && g_strcmp0 (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (widget)), title) == 0)
+    return widget;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_combo_row (child, title);
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+static void
+test_candidate_chooser (void)
+{
+  ProcuraWindow *window = open_demo_window ();
+  GtkWidget *row;
+  GListModel *model;
+  g_autoptr (GPtrArray) labels = g_ptr_array_new ();
+  guint n_long = 0;
+
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.page", "i", 5);
+  g_assert_true (procura_gui_test_wait_idle (window, 60));
+  procura_gui_test_settle ();
+  row = find_combo_row (procura_window_get_page (window, "decision"), "Chosen candidate");
+  g_assert_nonnull (row);
+  model = adw_combo_row_get_model (ADW_COMBO_ROW (row));
+  g_assert_cmpuint (g_list_model_get_n_items (model), >, 2);
+  /* the list it opens has one row per choice: the whole name in its tooltip, cut in
+   * the middle if at all (drawn here by its own list factory: a popover cannot be
+   * placed under Xvfb without a monitor) */
+  {
+    GtkWidget *list_window = gtk_window_new ();
+    GtkListItemFactory *factory = adw_combo_row_get_list_factory (ADW_COMBO_ROW (row));
+    GtkWidget *list;
+
+    g_assert_nonnull (factory);
+    list = gtk_list_view_new (GTK_SELECTION_MODEL (gtk_no_selection_new (g_object_ref (model))),
+                              g_object_ref (factory));
+    gtk_window_set_child (GTK_WINDOW (list_window), list);
+    gtk_window_set_default_size (GTK_WINDOW (list_window), 400, 600);
+    gtk_window_present (GTK_WINDOW (list_window));
+    procura_gui_test_wait_mapped (list);
+    collect_name_labels (list, labels);
+    g_assert_cmpuint (labels->len, >=, g_list_model_get_n_items (model));
+    for (guint i = 0; i < labels->len; i++)
+      if (g_utf8_strlen (gtk_label_get_text (labels->pdata[i]), -1) > 28)
+        n_long++;
+    gtk_window_destroy (GTK_WINDOW (list_window));
+  }
+  /* the demo's hybrid and its offers have long names */
+  g_assert_cmpuint (n_long, >, 0);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+static void
+test_undo_edit (void)
+{
+  ProcuraWindow *window = open_demo_window ();
+  ProcuraDocument *document = procura_window_get_document (window);
+  g_autoptr (ProcuraBrief) edited = NULL;
+  double before = procura_document_get_project (document)->brief->slo_threshold_ms;
+
+  g_assert_false (procura_document_can_undo_edit (document));
+  /* an edit of the brief, as its page makes it */
+  edited = procura_brief_copy (procura_document_get_project (document)->brief);
+  edited->slo_threshold_ms = before + 250;
+  procura_document_save_brief (document, edited);
+  g_assert_true (procura_gui_test_wait_idle (window, 30));
+  g_assert_cmpfloat (procura_document_get_project (document)->brief->slo_threshold_ms, ==, before + 250);
+  g_assert_true (procura_document_can_undo_edit (document));
+  /* Ctrl+Z */
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.undo-edit", NULL);
+  g_assert_true (procura_gui_test_wait_idle (window, 30));
+  g_assert_cmpfloat (procura_document_get_project (document)->brief->slo_threshold_ms, ==, before);
+  g_assert_false (procura_document_can_undo_edit (document));
+  /* nothing more to undo: said so */
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.undo-edit", NULL);
+  procura_gui_test_settle ();
+  g_assert_nonnull (procura_gui_test_find_label (GTK_WIDGET (window), "Nothing to undo"));
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -352,6 +486,7 @@ main (int argc, char *argv[])
   /* the accessible names are read back from GTK's test context (the suite's
    * GTK_A11Y=none keeps none) */
   g_setenv ("GTK_A11Y", "test", TRUE);
+  g_log_set_writer_func (log_writer, NULL, NULL);
   if (!gtk_init_check ())
     {
       g_print ("1..0 # SKIP no display (run the suite under xvfb-run)\n");
@@ -368,6 +503,8 @@ main (int argc, char *argv[])
   g_test_add_func ("/polish/present-nothing", test_present_nothing);
   g_test_add_func ("/polish/narrow", test_narrow);
   g_test_add_func ("/polish/recent-titles", test_recent_titles);
+  g_test_add_func ("/polish/candidate-chooser", test_candidate_chooser);
+  g_test_add_func ("/polish/undo-edit", test_undo_edit);
   ret = g_test_run ();
   g_object_unref (app);
   return ret;
