@@ -156,14 +156,41 @@ procura_application_class_init (ProcuraApplicationClass *klass)
   app_class->startup = procura_application_startup;
 }
 
+/* The window's actions with a key: set on the application, so that the shortcuts
+ * window (ui/help-overlay.ui, by action name) shows the keys that work. */
+static const struct
+{
+  const char *action;
+  const char *accel;
+} procura_accels[] = {
+  { "app.quit",          "<Control>q" },
+  { "win.new",           "<Control>n" },
+  { "win.open",          "<Control>o" },
+  { "win.save-as",       "<Control><Shift>s" },
+  { "win.import",        "<Control>i" },
+  { "win.export-record", "<Control>e" },
+  { "win.present",       "F5" },
+  { "win.undo-edit",     "<Control>z" },
+};
+
+static void
+procura_application_set_accels (ProcuraApplication *self)
+{
+  for (gsize i = 0; i < G_N_ELEMENTS (procura_accels); i++)
+    {
+      const char *accels[] = { procura_accels[i].accel, NULL };
+
+      gtk_application_set_accels_for_action (GTK_APPLICATION (self),
+                                             procura_accels[i].action, accels);
+    }
+}
+
 static void
 procura_application_init (ProcuraApplication *self)
 {
-  static const char *quit_accels[] = { "<Control>q", NULL };
-
   g_action_map_add_action_entries (G_ACTION_MAP (self), app_actions,
                                    G_N_ELEMENTS (app_actions), self);
-  gtk_application_set_accels_for_action (GTK_APPLICATION (self), "app.quit", quit_accels);
+  procura_application_set_accels (self);
 }
 
 int

@@ -11,6 +11,9 @@
 
 #include "procura-benchmarks-page.h"
 #include "procura-run-row.h"
+#include "procura-layout.h"
+#include "procura-format.h"
+#include "procura-import-json.h"
 
 struct _ProcuraBenchmarksPage
 {

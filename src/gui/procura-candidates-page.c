@@ -12,6 +12,7 @@
 #include <stddef.h>
 
 #include "procura-candidates-page.h"
+#include "procura-layout.h"
 #include "procura-format.h"
 #include "procura-units.h"
 #include "procura-util.h"
@@ -1170,18 +1171,17 @@ add_api_clicked_cb (GtkButton             *button,
 static GtkWidget *
 add_buttons (ProcuraCandidatesPage *self)
 {
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
+  GtkWidget *box = procura_wrap_box_new (12, 3);   /* one column when narrow */
   GtkWidget *gpu = gtk_button_new_with_mnemonic (_("Add _GPU Candidate"));
   GtkWidget *api = gtk_button_new_with_mnemonic (_("Add _API Route"));
   GtkWidget *quotes = gtk_button_new_with_mnemonic (_("_Import Quotes…"));
   gboolean read_only = procura_document_get_read_only (self->document);
 
-  gtk_widget_set_halign (box, GTK_ALIGN_CENTER);
   for (GtkWidget *b = gpu; b != NULL; b = b == gpu ? api : b == api ? quotes : NULL)
     {
       gtk_widget_add_css_class (b, "pill");
       gtk_widget_set_sensitive (b, !read_only);
-      gtk_box_append (GTK_BOX (box), b);
+      procura_wrap_box_append (box, b);
     }
   g_signal_connect (gpu, "clicked", G_CALLBACK (add_gpu_clicked_cb), self);
   g_signal_connect (api, "clicked", G_CALLBACK (add_api_clicked_cb), self);

@@ -166,7 +166,9 @@ procura_chart_view_measure (GtkWidget      *widget,
   if (orientation == GTK_ORIENTATION_HORIZONTAL)
     {
       *minimum = 240;
-      *natural = 560;
+      /* two charts a line on the Compare page at 1280 px (its flow box puts as many on
+       * a line as their natural widths allow) */
+      *natural = 480;
     }
   else
     {

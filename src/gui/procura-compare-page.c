@@ -14,6 +14,7 @@
 
 #include "procura-chart-view.h"
 #include "procura-compare-page.h"
+#include "procura-layout.h"
 
 #include "procura-chart.h"
 #include "procura-analysis.h"
@@ -289,7 +290,7 @@ control (ProcuraComparePage  *self,
   g_signal_connect (spin, "value-changed", G_CALLBACK (control_changed_cb), self);
   gtk_box_append (GTK_BOX (column), label);
   gtk_box_append (GTK_BOX (column), spin);
-  gtk_box_append (GTK_BOX (box), column);
+  procura_wrap_box_append (box, column);
   *spin_out = spin;
   return column;
 }
@@ -461,10 +462,14 @@ chart_card (ProcuraComparePage *self,
 
   gtk_button_set_icon_name (GTK_BUTTON (toggle), "view-list-symbolic");
   gtk_widget_set_tooltip_text (toggle, _("Show the Data as a Table"));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (toggle), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  _("Show the Data as a Table"), -1);
   gtk_widget_add_css_class (toggle, "flat");
   g_signal_connect (toggle, "toggled", G_CALLBACK (table_toggled_cb), stack);
   gtk_menu_button_set_icon_name (GTK_MENU_BUTTON (export), "document-save-as-symbolic");
   gtk_widget_set_tooltip_text (export, _("Export the Chart"));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (export), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  _("Export the Chart"), -1);
   gtk_widget_add_css_class (export, "flat");
   for (guint i = 0; i < G_N_ELEMENTS (formats); i++)
     {
@@ -484,8 +489,12 @@ chart_card (ProcuraComparePage *self,
   gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (slide), TRUE);
   g_signal_connect (slide, "toggled", G_CALLBACK (slide_toggled_cb), view);
   slide_toggled_cb (GTK_TOGGLE_BUTTON (slide), PROCURA_CHART_VIEW (view));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (slide), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  _("Show in the Presentation"), -1);
   gtk_menu_button_set_icon_name (GTK_MENU_BUTTON (series), "view-continuous-symbolic");
   gtk_widget_set_tooltip_text (series, _("Show or Hide Series"));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (series), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  _("Show or Hide Series"), -1);
   gtk_widget_add_css_class (series, "flat");
   g_signal_connect (series_popover, "show", G_CALLBACK (series_menu_show_cb), view);
   gtk_menu_button_set_popover (GTK_MENU_BUTTON (series), series_popover);
@@ -533,9 +542,8 @@ fill_controls (ProcuraComparePage *self,
 static void
 build (ProcuraComparePage *self)
 {
-  GtkWidget *controls = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 18);
+  GtkWidget *controls = procura_wrap_box_new (18, 4);   /* one column when narrow */
 
-  gtk_widget_set_halign (controls, GTK_ALIGN_CENTER);
   control (self, controls, _("Latency target (ms)"), 1e6, 10, 0, &self->threshold_spin);
   control (self, controls, _("Percentile"), 100, 0.5, 1, &self->percentile_spin);
   control (self, controls, _("Average demand (req/s)"), 1e6, 1, 1, &self->average_spin);
@@ -590,12 +598,11 @@ build (ProcuraComparePage *self)
   gtk_widget_set_visible (self->withheld_box, FALSE);
   gtk_box_append (self->box, self->withheld_box);
 
-  self->grid = gtk_grid_new ();
-  gtk_grid_set_column_spacing (GTK_GRID (self->grid), 18);
-  gtk_grid_set_row_spacing (GTK_GRID (self->grid), 18);
-  gtk_grid_set_column_homogeneous (GTK_GRID (self->grid), TRUE);
+  /* two charts a line, one when narrow */
+  self->grid = procura_wrap_box_new (18, 2);
+  gtk_flow_box_set_homogeneous (GTK_FLOW_BOX (self->grid), TRUE);
   for (guint i = 0; procura_figure_names[i] != NULL; i++)
-    gtk_grid_attach (GTK_GRID (self->grid), chart_card (self, procura_figure_names[i]), i % 2, i / 2, 1, 1);
+    procura_wrap_box_append (self->grid, chart_card (self, procura_figure_names[i]));
   gtk_box_append (self->box, self->grid);
 }
 

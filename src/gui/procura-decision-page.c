@@ -9,8 +9,10 @@
 
 #include <glib/gi18n.h>
 #include <math.h>
+#include <string.h>
 
 #include "procura-decision-page.h"
+#include "procura-layout.h"
 #include "procura-format.h"
 #include "procura-units.h"
 
@@ -142,7 +144,7 @@ decision_group (ProcuraDecisionPage *self,
   GtkWidget *group = adw_preferences_group_new ();
   GtkWidget *save = gtk_button_new_with_mnemonic (_("_Save Decision"));
   GtkWidget *export = gtk_button_new_with_mnemonic (_("_Export Record…"));
-  GtkWidget *buttons = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  GtkWidget *buttons = procura_wrap_box_new (12, 2);   /* one column when narrow */
   guint selected;
   gboolean read_only = procura_document_get_read_only (self->document);
 
@@ -167,6 +169,7 @@ decision_group (ProcuraDecisionPage *self,
     }
   selected = find_choice (self, project->decision.candidate_id, project->decision.overflow_candidate_id);
   self->candidate_row = adw_combo_row_new ();
+  procura_combo_row_show_names (self->candidate_row);
   adw_combo_row_set_model (ADW_COMBO_ROW (self->candidate_row), G_LIST_MODEL (self->choice_names));
   adw_combo_row_set_selected (ADW_COMBO_ROW (self->candidate_row),
                               selected != GTK_INVALID_LIST_POSITION ? selected : 0);
@@ -200,11 +203,9 @@ decision_group (ProcuraDecisionPage *self,
   gtk_widget_set_sensitive (save, !read_only);
   g_signal_connect (save, "clicked", G_CALLBACK (save_clicked_cb), self);
   gtk_actionable_set_action_name (GTK_ACTIONABLE (export), "win.export-record");
-  gtk_widget_set_halign (buttons, GTK_ALIGN_CENTER);
   gtk_widget_set_margin_top (buttons, 12);
-  gtk_box_append (GTK_BOX (buttons), export);
-  gtk_box_append (GTK_BOX (buttons), save);
-  gtk_box_set_spacing (GTK_BOX (buttons), 12);
+  procura_wrap_box_append (buttons, export);
+  procura_wrap_box_append (buttons, save);
   gtk_box_append (self->box, group);
   return buttons;
 }
@@ -488,6 +489,49 @@ finance_group (ProcuraDecisionPage *self,
   gtk_box_append (GTK_BOX (self->finance_box), group);
 }
 
+/* The ranking's uncertainty without its "#1 A and #2 B are not distinguishable at this
+ * sample size: " lead (the row's title says it): why, starting with a capital. */
+static char *
+uncertainty_detail (const char *uncertainty)
+{
+  static const char *leads[] = { "sample size: ", "is unknown: " };
+  const char *detail = uncertainty != NULL ? uncertainty : "";
+
+  for (gsize i = 0; i < G_N_ELEMENTS (leads); i++)
+    {
+      const char *at = strstr (detail, leads[i]);
+
+      if (at != NULL)
+        {
+          detail = at + strlen (leads[i]);
+          break;
+        }
+    }
+  if (*detail == '\0')
+    return g_strdup ("");
+  return g_strdup_printf ("%c%s.", g_ascii_toupper (*detail), detail + 1);
+}
+
+/* The recommendation's reasons repeat the ranking's uncertainty and what to measure
+ * next (for the report and the CLI); the page says them once, in their own row. */
+static gboolean
+is_uncertainty_reason (ProcuraAnalysis *analysis,
+                       const char      *reason)
+{
+  /* the row is shown in these cases only */
+  if (analysis->ranking_withheld
+      || (analysis->ranking_separation != PROCURA_SEPARATION_OVERLAP
+          && analysis->ranking_separation != PROCURA_SEPARATION_UNKNOWN))
+    return FALSE;
+  if (analysis->measure_next != NULL && g_strcmp0 (reason, analysis->measure_next) == 0)
+    return TRUE;
+  if (analysis->ranking_uncertainty != NULL && analysis->ranking_uncertainty[0] != '\0'
+      && g_ascii_toupper (analysis->ranking_uncertainty[0]) == reason[0]
+      && g_str_has_prefix (reason + 1, analysis->ranking_uncertainty + 1))
+    return TRUE;
+  return FALSE;
+}
+
 static GtkWidget *
 icon_row (const char *icon_name,
           const char *style,
@@ -624,9 +668,12 @@ analysis_group (ProcuraDecisionPage *self,
       && (analysis->ranking_separation == PROCURA_SEPARATION_OVERLAP ||
           analysis->ranking_separation == PROCURA_SEPARATION_UNKNOWN))
     {
-      /* the two best candidates' cost intervals overlap (or one has none) */
-      g_autofree char *text = g_strdup_printf ("%s. %s", analysis->ranking_uncertainty,
-                                               analysis->measure_next != NULL ? analysis->measure_next : "");
+      /* the two best candidates' cost intervals overlap (or one has none): said here
+       * once, the title says what, the subtitle why and what to measure */
+      g_autofree char *detail = uncertainty_detail (analysis->ranking_uncertainty);
+      g_autofree char *text = analysis->measure_next != NULL
+                              ? g_strdup_printf ("%s\n%s", detail, analysis->measure_next)
+                              : g_steal_pointer (&detail);
       g_autofree char *escaped = g_markup_escape_text (text, -1);
 
       adw_preferences_group_add (ADW_PREFERENCES_GROUP (group),
@@ -650,7 +697,11 @@ analysis_group (ProcuraDecisionPage *self,
       adw_expander_row_set_subtitle (ADW_EXPANDER_ROW (expander), r->candidate_name);
       for (guint i = 0; r->reasons != NULL && i < r->reasons->len; i++)
         {
-          GtkWidget *row = adw_action_row_new ();
+          GtkWidget *row;
+
+          if (is_uncertainty_reason (analysis, g_ptr_array_index (r->reasons, i)))
+            continue;
+          row = adw_action_row_new ();
 
           adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), g_ptr_array_index (r->reasons, i));
           adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);

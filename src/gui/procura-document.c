@@ -33,6 +33,7 @@ struct _ProcuraDocument
   gint64           last_item_token;
   GPtrArray       *removals;    /* ProcuraRemoval*: pending, made elsewhere */
   char            *what_if;     /* the Compare page's what-if, NULL when none */
+  GPtrArray       *edit_undo;   /* ProcuraBrief*: the brief before each edit, newest last */
 };
 
 G_DEFINE_FINAL_TYPE (ProcuraDocument, procura_document, G_TYPE_OBJECT)
@@ -580,13 +581,44 @@ checklist_free (gpointer p)
   procura_checklist_item_free (p);
 }
 
+/* How many edits back Ctrl+Z goes. */
+#define EDIT_UNDO_DEPTH 50
+
 void
 procura_document_save_brief (ProcuraDocument    *self,
                              const ProcuraBrief *brief)
 {
   g_return_if_fail (PROCURA_IS_DOCUMENT (self));
+  /* the brief as it was, for procura_document_undo_edit() */
+  if (self->project != NULL && self->project->brief != NULL)
+    {
+      if (self->edit_undo->len >= EDIT_UNDO_DEPTH)
+        g_ptr_array_remove_index (self->edit_undo, 0);
+      g_ptr_array_add (self->edit_undo, procura_brief_copy (self->project->brief));
+    }
   run_edit (self, op_save_brief, procura_brief_copy (brief),
             (GDestroyNotify) procura_brief_free, NULL);
+}
+
+gboolean
+procura_document_can_undo_edit (ProcuraDocument *self)
+{
+  g_return_val_if_fail (PROCURA_IS_DOCUMENT (self), FALSE);
+  return self->edit_undo->len > 0 && !self->read_only;
+}
+
+gboolean
+procura_document_undo_edit (ProcuraDocument *self)
+{
+  ProcuraBrief *before;
+
+  g_return_val_if_fail (PROCURA_IS_DOCUMENT (self), FALSE);
+  if (!procura_document_can_undo_edit (self))
+    return FALSE;
+  before = g_ptr_array_steal_index (self->edit_undo, self->edit_undo->len - 1);
+  /* written as an edit of its own, but not one to undo again */
+  run_edit (self, op_save_brief, before, (GDestroyNotify) procura_brief_free, NULL);
+  return TRUE;
 }
 
 void
@@ -1161,6 +1193,7 @@ procura_document_finalize (GObject *object)
   g_clear_pointer (&self->retired, g_ptr_array_unref);
   g_clear_pointer (&self->own_tokens, g_array_unref);
   g_clear_pointer (&self->removed_items, g_hash_table_unref);
+  g_clear_pointer (&self->edit_undo, g_ptr_array_unref);
   g_clear_pointer (&self->removals, g_ptr_array_unref);
   g_free (self->path);
   g_free (self->read_only_reason);
@@ -1207,6 +1240,7 @@ procura_document_init (ProcuraDocument *self)
   self->removed_items = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free,
                                                (GDestroyNotify) procura_checklist_item_free);
   self->removals = removals_new ();
+  self->edit_undo = g_ptr_array_new_with_free_func ((GDestroyNotify) procura_brief_free);
 }
 
 void

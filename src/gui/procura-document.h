@@ -77,6 +77,10 @@ void procura_document_delete_run       (ProcuraDocument        *self,
                                         gint64                  run_id);
 void procura_document_undo             (ProcuraDocument        *self,
                                         gint64                  undo_token);
+/* Undoes the last edit of the brief made through this document (Ctrl+Z): writes the
+ * brief back as it was; FALSE when there is none to undo. */
+gboolean procura_document_undo_edit     (ProcuraDocument        *self);
+gboolean procura_document_can_undo_edit (ProcuraDocument        *self);
 void procura_document_assign_run       (ProcuraDocument        *self,
                                         gint64                  run_id,
                                         gint64                  candidate_id);

@@ -11,6 +11,7 @@
 #include <math.h>
 
 #include "procura-fit-page.h"
+#include "procura-layout.h"
 #include "procura-format.h"
 
 #include "procura-chart-view.h"
@@ -842,6 +843,7 @@ build_calculator (ProcuraFitPage *self)
   adw_preferences_group_add (ADW_PREFERENCES_GROUP (group), self->calc_model);
 
   self->calc_gpu = adw_combo_row_new ();
+  procura_combo_row_show_names (self->calc_gpu);
   adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self->calc_gpu), _("Candidate GPU"));
   g_signal_connect (self->calc_gpu, "notify::selected", G_CALLBACK (calc_gpu_selected_cb), self);
   adw_preferences_group_add (ADW_PREFERENCES_GROUP (group), self->calc_gpu);

@@ -11,6 +11,7 @@
 #include "procura-format.h"
 #include "procura-import-json.h"
 #include "procura-run-row.h"
+#include "procura-layout.h"
 
 struct _ProcuraRunRow
 {
@@ -149,6 +150,7 @@ add_assign_row (ProcuraRunRow  *self,
       if (c->id == run->candidate_id)
         selected = i + 1;
     }
+  procura_combo_row_show_names (assign);
   adw_combo_row_set_model (ADW_COMBO_ROW (assign), G_LIST_MODEL (names));
   adw_preferences_row_set_title (ADW_PREFERENCES_ROW (assign), _("Candidate"));
   self->filling = TRUE;
@@ -337,6 +339,8 @@ procura_run_row_new (ProcuraDocument *document,
   gtk_widget_add_css_class (delete_button, "flat");
   gtk_widget_set_valign (delete_button, GTK_ALIGN_CENTER);
   gtk_widget_set_tooltip_text (delete_button, _("Delete this run"));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (delete_button), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  _("Delete this run"), -1);
   gtk_widget_set_sensitive (delete_button, !procura_document_get_read_only (document));
   g_signal_connect (delete_button, "clicked", G_CALLBACK (delete_clicked_cb), self);
   adw_expander_row_add_action (ADW_EXPANDER_ROW (self), delete_button);

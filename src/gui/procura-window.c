@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <string.h>
 #include <glib/gstdio.h>
 #include <time.h>
 
@@ -38,6 +39,10 @@ struct _ProcuraWindow
   GtkWidget             *illustrative_badge;
   GtkWidget             *read_only_badge;
   GtkWidget             *busy_spinner;
+  GtkWidget             *project_label;     /* the project name, when wide */
+  GtkWidget             *open_button;
+  gboolean               narrow;            /* under NARROW_WIDTH: a compact header */
+  guint                  compact_idle;
   GtkRevealer           *import_revealer;
   GtkLabel              *import_label;
   GtkProgressBar        *import_progress;
@@ -107,6 +112,76 @@ procura_window_get_demo_path (void)
 /* ------------------------------------------------------------------------- */
 /* Recent projects                                                            */
 
+static void update_recent_menu (ProcuraWindow *self);
+
+/* A recent project as "Title — ~/folder" (the file's name when it had no title). */
+static char *
+recent_label (GSettings  *settings,
+              const char *path)
+{
+  g_autoptr (GVariant) titles = g_settings_get_value (settings, "recent-titles");
+  g_autofree char *title = NULL;
+  g_autofree char *dir = g_path_get_dirname (path);
+  g_autofree char *folder = g_filename_display_name (dir);
+  const char *home = g_get_home_dir ();
+
+  if (!g_variant_lookup (titles, path, "s", &title) || *title == '\0')
+    {
+      g_free (title);
+      title = g_filename_display_basename (path);
+    }
+  if (home != NULL && g_str_has_prefix (folder, home)
+      && (folder[strlen (home)] == '/' || folder[strlen (home)] == '\0'))
+    {
+      g_autofree char *short_folder = g_strconcat ("~", folder + strlen (home), NULL);
+      /* Translators: a recent project: its title and its folder */
+      return g_strdup_printf (_("%s — %s"), title, short_folder);
+    }
+  return g_strdup_printf (_("%s — %s"), title, folder);
+}
+
+/* Keeps the open project's title for the recent list; only the recent ones are kept. */
+static void
+remember_title (ProcuraWindow *self)
+{
+  GSettings *settings = get_settings (self);
+  g_autoptr (GVariant) old = NULL;
+  g_auto (GStrv) recent = NULL;
+  g_auto (GVariantBuilder) builder = G_VARIANT_BUILDER_INIT (G_VARIANT_TYPE ("a{ss}"));
+  ProcuraProject *project;
+  const char *path;
+  gboolean changed = FALSE;
+
+  if (settings == NULL || self->document == NULL)
+    return;
+  project = procura_document_get_project (self->document);
+  path = procura_document_get_path (self->document);
+  if (project == NULL || path == NULL)
+    return;
+  old = g_settings_get_value (settings, "recent-titles");
+  recent = g_settings_get_strv (settings, "recent-projects");
+  for (guint i = 0; recent[i] != NULL; i++)
+    {
+      g_autofree char *title = NULL;
+
+      if (g_str_equal (recent[i], path))
+        {
+          const char *now = project->title != NULL ? project->title : "";
+
+          if (!g_variant_lookup (old, path, "s", &title) || !g_str_equal (title, now))
+            changed = TRUE;
+          g_variant_builder_add (&builder, "{ss}", path, now);
+        }
+      else if (g_variant_lookup (old, recent[i], "s", &title))
+        g_variant_builder_add (&builder, "{ss}", recent[i], title);
+    }
+  if (changed)
+    {
+      g_settings_set_value (settings, "recent-titles", g_variant_builder_end (&builder));
+      update_recent_menu (self);
+    }
+}
+
 static void
 update_recent_menu (ProcuraWindow *self)
 {
@@ -119,8 +194,8 @@ update_recent_menu (ProcuraWindow *self)
   recent = g_settings_get_strv (settings, "recent-projects");
   for (guint i = 0; recent[i] != NULL; i++)
     {
-      g_autofree char *base = g_path_get_basename (recent[i]);
-      g_autoptr (GMenuItem) item = g_menu_item_new (base, NULL);
+      g_autofree char *label = recent_label (settings, recent[i]);
+      g_autoptr (GMenuItem) item = g_menu_item_new (label, NULL);
 
       g_menu_item_set_action_and_target_value (item, "win.open-recent", g_variant_new_string (recent[i]));
       g_menu_append_item (self->recent_section, item);
@@ -156,6 +231,7 @@ remember_project (ProcuraWindow *self,
   updated = g_strv_builder_end (builder);
   g_settings_set_strv (settings, "recent-projects", (const char * const *) updated);
   update_recent_menu (self);
+  remember_title (self);
 }
 
 /* ------------------------------------------------------------------------- */
@@ -183,6 +259,65 @@ document_deleted_cb (ProcuraDocument *document,
   adw_toast_overlay_add_toast (self->toast_overlay, toast);
 }
 
+/* The project's name in the header: the switcher title shows it (as its subtitle) only
+ * when narrow, where the view switcher moves to the bottom bar; when wide, this label. */
+static void
+update_project_label (ProcuraWindow *self)
+{
+  const char *title = adw_view_switcher_title_get_subtitle (self->switcher_title);
+  gboolean wide = !adw_view_switcher_title_get_title_visible (self->switcher_title) && !self->narrow;
+
+  gtk_label_set_label (GTK_LABEL (self->project_label), title != NULL ? title : "");
+  gtk_widget_set_tooltip_text (self->project_label, title);
+  gtk_widget_set_visible (self->project_label, wide && title != NULL && *title != '\0');
+}
+
+static void update_title (ProcuraWindow *self);
+
+/* Below this width the header keeps only Import, the title and the menus (Open is in
+ * the main menu and Ctrl+O), so that the window goes down to 360 px; above it the
+ * header's full minimum fits. */
+#define NARROW_WIDTH 720
+
+static gboolean
+update_compact_header_idle (gpointer user_data)
+{
+  ProcuraWindow *self = user_data;
+  int width = 0, height = 0;
+  gboolean narrow;
+
+  self->compact_idle = 0;
+  gtk_window_get_default_size (GTK_WINDOW (self), &width, &height);
+  narrow = width > 0 && width < NARROW_WIDTH
+           && !gtk_window_is_maximized (GTK_WINDOW (self))
+           && !gtk_window_is_fullscreen (GTK_WINDOW (self));
+  if (narrow != self->narrow)
+    {
+      self->narrow = narrow;
+      gtk_widget_set_visible (self->open_button, !narrow);
+      /* strict centring needs twice the wider side: only when there is room */
+      adw_header_bar_set_centering_policy (self->header_bar, narrow ? ADW_CENTERING_POLICY_LOOSE
+                                                                    : ADW_CENTERING_POLICY_STRICT);
+      update_title (self);
+    }
+  return G_SOURCE_REMOVE;
+}
+
+/* The size changes during a layout: the header changes after it, not inside it. */
+static void
+update_compact_header (ProcuraWindow *self)
+{
+  if (self->compact_idle == 0)
+    self->compact_idle = g_idle_add (update_compact_header_idle, self);
+}
+
+
+static void
+switcher_title_visible_cb (ProcuraWindow *self)
+{
+  update_project_label (self);
+}
+
 static void
 update_title (ProcuraWindow *self)
 {
@@ -196,6 +331,7 @@ update_title (ProcuraWindow *self)
       gtk_window_set_title (GTK_WINDOW (self), _("Procura"));
       gtk_widget_set_visible (self->illustrative_badge, FALSE);
       gtk_widget_set_visible (self->read_only_badge, FALSE);
+      update_project_label (self);
       return;
     }
   project = procura_document_get_project (self->document);
@@ -204,9 +340,12 @@ update_title (ProcuraWindow *self)
   title = project->title != NULL && *project->title ? project->title : base;
   adw_view_switcher_title_set_subtitle (self->switcher_title, title);
   gtk_window_set_title (GTK_WINDOW (self), title);
-  gtk_widget_set_visible (self->illustrative_badge, project->illustrative);
-  gtk_widget_set_visible (self->read_only_badge, procura_document_get_read_only (self->document));
+  gtk_widget_set_visible (self->illustrative_badge, project->illustrative && !self->narrow);
+  gtk_widget_set_visible (self->read_only_badge, procura_document_get_read_only (self->document)
+                                                 && !self->narrow);
   gtk_widget_set_tooltip_text (self->read_only_badge, procura_document_get_read_only_reason (self->document));
+  update_project_label (self);
+  remember_title (self);
 }
 
 static void
@@ -908,6 +1047,17 @@ undo_action (GtkWidget  *widget,
 }
 
 static void
+undo_edit_action (GtkWidget  *widget,
+                  const char *action_name,
+                  GVariant   *parameter)
+{
+  ProcuraWindow *self = PROCURA_WINDOW (widget);
+
+  if (self->document == NULL || !procura_document_undo_edit (self->document))
+    show_toast (self, _("Nothing to undo"));
+}
+
+static void
 toast_action (GtkWidget  *widget,
               const char *action_name,
               GVariant   *parameter)
@@ -1070,12 +1220,34 @@ procura_window_present_slides (ProcuraWindow *self)
   return presentation;
 }
 
+/* Why there is nothing to present (F5), or NULL when there is something. */
+static const char *
+nothing_to_present (ProcuraWindow *self)
+{
+  ProcuraProject *project;
+
+  if (self->document == NULL)
+    return _("Nothing to present: open a project first");
+  project = procura_document_get_project (self->document);
+  if (project == NULL || project->candidates == NULL || project->candidates->len == 0)
+    return _("Nothing to present yet: add candidates and import benchmark runs first");
+  return NULL;
+}
+
 static void
 present_action (GtkWidget  *widget,
                 const char *action_name,
                 GVariant   *parameter)
 {
-  procura_window_present_slides (PROCURA_WINDOW (widget));
+  ProcuraWindow *self = PROCURA_WINDOW (widget);
+  const char *why = nothing_to_present (self);
+
+  if (why != NULL)
+    {
+      show_toast (self, why);
+      return;
+    }
+  procura_window_present_slides (self);
 }
 
 static void
@@ -1157,6 +1329,7 @@ procura_window_dispose (GObject *object)
   ProcuraWindow *self = PROCURA_WINDOW (object);
 
   g_cancellable_cancel (self->cancellable);
+  g_clear_handle_id (&self->compact_idle, g_source_remove);
   if (self->document != NULL)
     g_signal_handlers_disconnect_by_data (self->document, self);
   g_clear_object (&self->document);
@@ -1205,6 +1378,8 @@ procura_window_class_init (ProcuraWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, ProcuraWindow, import_label);
   gtk_widget_class_bind_template_child (widget_class, ProcuraWindow, import_progress);
   gtk_widget_class_bind_template_child (widget_class, ProcuraWindow, import_revealer);
+  gtk_widget_class_bind_template_child (widget_class, ProcuraWindow, project_label);
+  gtk_widget_class_bind_template_child (widget_class, ProcuraWindow, open_button);
   gtk_widget_class_bind_template_child (widget_class, ProcuraWindow, read_only_badge);
   gtk_widget_class_bind_template_child (widget_class, ProcuraWindow, recent_section);
   gtk_widget_class_bind_template_child (widget_class, ProcuraWindow, stack);
@@ -1223,18 +1398,15 @@ procura_window_class_init (ProcuraWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.compare", NULL, compare_action);
   gtk_widget_class_install_action (widget_class, "win.present", NULL, present_action);
   gtk_widget_class_install_action (widget_class, "win.undo", "x", undo_action);
+  gtk_widget_class_install_action (widget_class, "win.undo-edit", NULL, undo_edit_action);
   gtk_widget_class_install_action (widget_class, "win.toast", "s", toast_action);
   gtk_widget_class_install_action (widget_class, "win.page", "i", page_action);
   /* the Compare page's what-if, from the Decision page's banner too */
   gtk_widget_class_install_action (widget_class, "win.apply-what-if", NULL, apply_what_if_action);
   gtk_widget_class_install_action (widget_class, "win.reset-what-if", NULL, reset_what_if_action);
 
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_o, GDK_CONTROL_MASK, "win.open", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_n, GDK_CONTROL_MASK, "win.new", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_s, GDK_CONTROL_MASK | GDK_SHIFT_MASK, "win.save-as", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_i, GDK_CONTROL_MASK, "win.import", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_e, GDK_CONTROL_MASK, "win.export-record", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_F5, 0, "win.present", NULL);
+  /* New, Open, Save As, Import, Export and Present are the application's accels
+   * (procura-application.c), which the shortcuts window reads. */
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_w, GDK_CONTROL_MASK, "window.close", NULL);
   for (int i = 0; i < 6; i++)
     gtk_widget_class_add_binding_action (widget_class, GDK_KEY_1 + i, GDK_ALT_MASK, "win.page", "i", i);
@@ -1254,4 +1426,8 @@ procura_window_init (ProcuraWindow *self)
   gtk_widget_set_visible (self->busy_spinner, FALSE);
   if (g_getenv ("PROCURA_BENCH_FIRST_FRAME") != NULL)
     g_signal_connect (self, "realize", G_CALLBACK (bench_realize_cb), NULL);
+  g_signal_connect_swapped (self->switcher_title, "notify::title-visible",
+                            G_CALLBACK (switcher_title_visible_cb), self);
+  g_signal_connect_swapped (self, "notify::default-width", G_CALLBACK (update_compact_header), self);
+  g_signal_connect_swapped (self, "notify::maximized", G_CALLBACK (update_compact_header), self);
 }
