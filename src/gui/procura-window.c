@@ -300,6 +300,7 @@ update_compact_header_idle (gpointer user_data)
                                                                     : ADW_CENTERING_POLICY_STRICT);
       update_title (self);
     }
+  update_project_label (self);
   return G_SOURCE_REMOVE;
 }
 
@@ -312,10 +313,13 @@ update_compact_header (ProcuraWindow *self)
 }
 
 
+/* "title-visible" changes while the header is allocated: showing or hiding the project
+ * label there would leave part of the header unallocated when it is drawn, so that
+ * waits for the idle too. */
 static void
 switcher_title_visible_cb (ProcuraWindow *self)
 {
-  update_project_label (self);
+  update_compact_header (self);
 }
 
 static void
