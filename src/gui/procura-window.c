@@ -43,6 +43,7 @@ struct _ProcuraWindow
   GtkWidget             *open_button;
   gboolean               narrow;            /* under NARROW_WIDTH: a compact header */
   guint                  compact_idle;
+  guint                  project_label_idle;
   GtkRevealer           *import_revealer;
   GtkLabel              *import_label;
   GtkProgressBar        *import_progress;
@@ -313,13 +314,23 @@ update_compact_header (ProcuraWindow *self)
 }
 
 
-/* "title-visible" changes while the header is allocated: showing or hiding the project
- * label there would leave part of the header unallocated when it is drawn, so that
- * waits for the idle too. */
+static gboolean
+project_label_idle (gpointer user_data)
+{
+  ProcuraWindow *self = user_data;
+
+  self->project_label_idle = 0;
+  update_project_label (self);
+  return G_SOURCE_REMOVE;
+}
+
+/* The switcher title changes during a layout: the label changes after it, not inside
+ * it (a widget shown there is drawn before it has a size). */
 static void
 switcher_title_visible_cb (ProcuraWindow *self)
 {
-  update_compact_header (self);
+  if (self->project_label_idle == 0)
+    self->project_label_idle = g_idle_add (project_label_idle, self);
 }
 
 static void
@@ -1334,6 +1345,7 @@ procura_window_dispose (GObject *object)
 
   g_cancellable_cancel (self->cancellable);
   g_clear_handle_id (&self->compact_idle, g_source_remove);
+  g_clear_handle_id (&self->project_label_idle, g_source_remove);
   if (self->document != NULL)
     g_signal_handlers_disconnect_by_data (self->document, self);
   g_clear_object (&self->document);
