@@ -565,6 +565,13 @@ main (int    argc,
     g_assert_cmpint (sqlite3_exec (db, "INSERT INTO warning_answers (warning_id, candidate_id, answer, "
                                        "answered_at) VALUES ('stale-quote', 0, 'checked', '2026-11-30T00:00:00Z');"
                                        "PRAGMA journal_mode = DELETE;", NULL, NULL, NULL), ==, SQLITE_OK);
+#ifdef PROCURA_TEST_SANITIZED
+    /* one run keeps its samples (every sample variant still has rows to spoil); the
+     * others read their reported percentiles: the same code paths at a fifth of the cost */
+    g_assert_cmpint (sqlite3_exec (db, "DELETE FROM run_samples WHERE run_id <> "
+                                       "(SELECT min(run_id) FROM run_samples); VACUUM;",
+                                   NULL, NULL, NULL), ==, SQLITE_OK);
+#endif
     sqlite3_close (db);
   }
   g_assert_true (g_file_get_contents (base_path, &base_data, &base_len, NULL));
