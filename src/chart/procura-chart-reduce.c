@@ -731,31 +731,14 @@ procura_chart_reduce_scatter (ProcuraReduceCache      **cache,
 /* ------------------------------------------------------------------------- */
 /* Bands                                                                      */
 
+/* the chart kit's one data-to-pixel rule (procura-chart-layout.c) */
 static double
 map_to_pixel (const ProcuraReduceMap *m,
               double                  v)
 {
-  double t, tl, th, p;
+  ProcuraChartMap map = { m->lo, m->hi, m->log, m->p0, m->p1 };
 
-  if (m->log)
-    {
-      if (!(v > 0))
-        return m->p0 - (m->p1 - m->p0) * 10;
-      t = log10 (v);
-      tl = log10 (m->lo);
-      th = log10 (m->hi);
-    }
-  else
-    {
-      t = v;
-      tl = m->lo;
-      th = m->hi;
-    }
-  if (th == tl)
-    return (m->p0 + m->p1) / 2;
-  p = m->p0 + (t - tl) / (th - tl) * (m->p1 - m->p0);
-  /* within what cairo's fixed point can hold */
-  return CLAMP (p, MIN (m->p0, m->p1) - 1e5, MAX (m->p0, m->p1) + 1e5);
+  return procura_chart_map_value (&map, v);
 }
 
 gboolean
