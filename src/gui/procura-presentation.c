@@ -193,8 +193,17 @@ procura_presentation_recommendation_slide (ProcuraProject                *projec
           slide_line (box, interval, "dim-label");
         }
     }
-  if (analysis->ranking_uncertainty != NULL)
-    slide_line (box, analysis->ranking_uncertainty, "dim-label");
+  if (analysis->ranking_uncertainty != NULL && *analysis->ranking_uncertainty != '\0')
+    {
+      /* a clause in core's sentences; a sentence of its own here */
+      const char *rest = g_utf8_next_char (analysis->ranking_uncertainty);
+      char first[8] = { 0 };
+      g_autofree char *sentence = NULL;
+
+      g_unichar_to_utf8 (g_unichar_totitle (g_utf8_get_char (analysis->ranking_uncertainty)), first);
+      sentence = g_strconcat (first, rest, NULL);
+      slide_line (box, sentence, "dim-label");
+    }
   if (analysis->tipping_points != NULL && analysis->tipping_points->len > 0)
     {
       slide_line (box, _("Tipping points"), "heading");

@@ -94,9 +94,10 @@ candidate_interval (const ProcuraAnalysis    *a,
   cap = src->capacity;
   if (!isfinite (cap->capacity_lo_rps) || !isfinite (cap->capacity_hi_rps))
     {
-      ca->cost_interval_reason = g_strdup_printf (_("no interval: %s"),
-                                                  cap->interval_reason != NULL ? cap->interval_reason
-                                                  : _("the capacity reading has none"));
+      /* the capacity's own reason already says "no interval …" */
+      ca->cost_interval_reason = cap->interval_reason != NULL
+        ? g_strdup (cap->interval_reason)
+        : g_strdup_printf (_("no interval: %s"), _("the capacity reading has none"));
       return;
     }
   ca->cost_lo = cost_at_capacity (ca->inputs, cap->capacity_hi_rps);
