@@ -59,6 +59,8 @@ test_units (void)
   g_autofree char *tok = procura_units_tokens (32768);
   g_autofree char *gib = procura_units_gib (80.0 * 1024 * 1024 * 1024);
   g_autofree char *rps = procura_units_req_per_s (12.34);
+  g_autofree char *count = procura_units_count (2000000);
+  g_autofree char *small = procura_units_count (999.6);
 
   g_assert_cmpstr (m, ==, "€55,255.50");
   g_assert_cmpstr (u, ==, "-$1,234,567.00");
@@ -70,6 +72,8 @@ test_units (void)
   g_assert_cmpstr (tok, ==, "32.8 k tokens");
   g_assert_cmpstr (gib, ==, "80.0 GiB");
   g_assert_cmpstr (rps, ==, "12.3 req/s");
+  g_assert_cmpstr (count, ==, "2,000,000");
+  g_assert_cmpstr (small, ==, "1,000");
   g_assert_cmpfloat (procura_units_scale (1e6), ==, 1e6);
   g_assert_cmpfloat (procura_units_scale (1e3), ==, 1e3);
 }

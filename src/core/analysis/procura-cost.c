@@ -13,6 +13,7 @@
 #include "procura-json.h"
 #include "procura-json-out.h"
 #include "procura-cost.h"
+#include "procura-units.h"
 
 G_DEFINE_QUARK (procura-cost-error-quark, procura_cost_error)
 
@@ -693,11 +694,14 @@ procura_cost_api_limit_rps (const ProcuraCostInputs *in)
 static char *
 limit_text (const ProcuraCostInputs *in)
 {
+  g_autofree char *rpm = procura_units_count (in->rate_limit_rpm);
+  g_autofree char *tpm = procura_units_count (in->rate_limit_tpm);
+
   if (!isnan (in->rate_limit_rpm) && !isnan (in->rate_limit_tpm))
-    return g_strdup_printf (_("%.0f requests/min and %.0f tokens/min"), in->rate_limit_rpm, in->rate_limit_tpm);
+    return g_strdup_printf (_("%s requests/min and %s tokens/min"), rpm, tpm);
   if (!isnan (in->rate_limit_tpm))
-    return g_strdup_printf (_("%.0f tokens/min"), in->rate_limit_tpm);
-  return g_strdup_printf (_("%.0f requests/min"), in->rate_limit_rpm);
+    return g_strdup_printf (_("%s tokens/min"), tpm);
+  return g_strdup_printf (_("%s requests/min"), rpm);
 }
 
 static ProcuraCostResult *

@@ -211,6 +211,21 @@ procura_units_percent (double fraction,
 }
 
 char *
+procura_units_count (double v)
+{
+  g_autofree char *grouped = NULL;
+  char *dot;
+
+  if (isnan (v))
+    return g_strdup ("—");
+  grouped = group_thousands (round (v));
+  dot = strchr (grouped, '.');
+  if (dot != NULL)
+    *dot = '\0';   /* a whole count: no decimals */
+  return g_strdup (grouped);
+}
+
+char *
 procura_units_tokens (double tokens)
 {
   if (isnan (tokens))

@@ -25,6 +25,9 @@ char *procura_units_money           (double      value,
 char *procura_units_cost_per_output (double      value,
                                      const char *currency);
 
+/* A whole count with its thousands grouped: "2,000,000". */
+char *procura_units_count (double v);
+
 /* The scale a project's costs per output are shown at, chosen once per project from
  * the analysis' unit_factor: 1, 1e3 or 1e6. */
 double procura_units_scale          (double      unit_factor);
