@@ -398,6 +398,11 @@ test_tipping_points (void)
           const ProcuraTippingPoint *t = g_ptr_array_index (a->tipping_points, k);
           double dir;
 
+          /* the note says each value in its unit */
+          if (g_str_equal (t->input, "gpu_price"))
+            g_assert_nonnull (strstr (t->note, "$"));
+          if (g_str_equal (t->input, "utilization") || g_str_equal (t->input, "acceptance_rate"))
+            g_assert_nonnull (strstr (t->note, " % to "));
           if (isnan (t->value))
             continue;
           dir = t->value > t->current ? 1 : -1;

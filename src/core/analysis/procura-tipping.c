@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "procura-analysis-private.h"
+#include "procura-units.h"
 
 #define GRID_STEP   1.03
 #define GRID_RANGE  100.0
@@ -273,6 +274,31 @@ search (const Ctx *ctx,
   return NAN;
 }
 
+/* A value of the input in its unit: money in the project's currency, shares in percent,
+ * the target in ms, the demand in req/s. */
+static char *
+value_text (const Ctx *ctx,
+            double     v)
+{
+  const char *currency = ctx->a->currency;
+
+  if (is (ctx->input, "gpu_price"))
+    {
+      g_autofree char *money = procura_units_money (v, currency);
+      /* TRANSLATORS: a GPU's price, e.g. "$3.10 per GPU-hour" */
+      return g_strdup_printf (_("%s per GPU-hour"), money);
+    }
+  if (is (ctx->input, "api_price"))
+    return procura_units_money (v, currency);
+  if (is (ctx->input, "utilization") || is (ctx->input, "acceptance_rate"))
+    return procura_units_percent (v, 1);
+  if (is (ctx->input, "latency_target_ms"))
+    return g_strdup_printf (_("%.0f ms"), v);
+  if (is (ctx->input, "demand_average"))
+    return procura_units_req_per_s (v);
+  return g_strdup_printf ("%.4g", v);
+}
+
 static void
 add_point (GPtrArray                      *out,
            const Ctx                      *ctx,
@@ -301,15 +327,26 @@ add_point (GPtrArray                      *out,
   t->value = search (ctx, current, MAX (lo, current / GRID_RANGE), MIN (hi, current * GRID_RANGE));
   t->ratio = t->value / current;
   if (isnan (t->value))
-    t->note = g_strdup_printf (_("the ranking does not flip for %s from %.4g to %.4g (now %.4g)"), what,
-                               MAX (lo, current / GRID_RANGE), MIN (hi, current * GRID_RANGE), current);
+    {
+      g_autofree char *from = value_text (ctx, MAX (lo, current / GRID_RANGE));
+      g_autofree char *to = value_text (ctx, MIN (hi, current * GRID_RANGE));
+      g_autofree char *now = value_text (ctx, current);
+
+      t->note = g_strdup_printf (_("the ranking does not flip for %s from %s to %s (now %s)"), what,
+                                 from, to, now);
+    }
   else
-    t->note = g_strdup_printf (t->value > current
-                               /* TRANSLATORS: the input, its value now, the value where it flips, the change */
-                               ? _("the ranking flips when %s rises from %.4g to %.4g (%+.1f %%)")
-                               /* TRANSLATORS: the input, its value now, the value where it flips, the change */
-                               : _("the ranking flips when %s falls from %.4g to %.4g (%+.1f %%)"), what,
-                               current, t->value, 100.0 * (t->value / current - 1.0));
+    {
+      g_autofree char *now = value_text (ctx, current);
+      g_autofree char *at = value_text (ctx, t->value);
+
+      t->note = g_strdup_printf (t->value > current
+                                 /* TRANSLATORS: the input, its value now, the value where it flips, the change */
+                                 ? _("the ranking flips when %s rises from %s to %s (%+.1f %%)")
+                                 /* TRANSLATORS: the input, its value now, the value where it flips, the change */
+                                 : _("the ranking flips when %s falls from %s to %s (%+.1f %%)"), what,
+                                 now, at, 100.0 * (t->value / current - 1.0));
+    }
   g_ptr_array_add (out, t);
 }
 
