@@ -34,7 +34,7 @@ cleanup() {
 trap cleanup EXIT
 fail() {
   echo "not ok $n - $*"
-  for f in "$T"/*.log "$T"/*.out "$T"/work/*.err; do [ -f "$f" ] && sed "s|^|# $(basename "$f"): |" "$f" | tail -15; done
+  for f in "$T"/*.log "$T"/*.out "$T"/jobs/*.err; do [ -f "$f" ] && sed "s|^|# $(basename "$f"): |" "$f" | tail -15; done
   exit 1
 }
 
@@ -44,7 +44,7 @@ import socket
 s = [socket.socket() for _ in range(2)]
 for x in s: x.bind(("127.0.0.1", 0))
 print(*[x.getsockname()[1] for x in s])')
-mkdir -p "$T/state" "$T/spool" "$T/work"
+mkdir -p "$T/state" "$T/spool" "$T/jobs"
 head -c 1024 /dev/urandom > "$T/munge.key"
 chmod 400 "$T/munge.key"
 /usr/sbin/munged -F -f --key-file="$T/munge.key" --socket="$T/munge.socket" --pid-file="$T/munged.pid" \
@@ -105,17 +105,17 @@ export FAKE_CUDA_MEMORY_MIB=8192 PROCURA_CLUSTER_POLL_S=0.2
 printf '%s' '{"gpus":[{"allocations":[{"name":"w","kind":"weights","bytes":2097152,"count":4}]}]}' > "$T/plan.json"
 "$procura" new "$T/p.procura" --title slurm > /dev/null 2>&1 || true
 [ -f "$T/p.procura" ] || fail "procura new made a project"
-out=$(cd "$T" && timeout 120 "$procura" probe --slurm --partition probe --gres gpu:1 --workdir "$T/work" \
+out=$(cd "$T" && timeout 120 "$procura" probe --slurm --partition probe --gres gpu:1 --workdir "$T/jobs" \
         --plan "$T/plan.json" --into "$T/p.procura" 2>&1) || fail "procura probe --slurm: $out"
 echo "$out" | grep -q "fit        GPU 0: fits" || fail "the fit result came back: $out"
-ls "$T"/work/procura-probe-*.jsonl > /dev/null 2>&1 || fail "the job wrote its JSON Lines"
+ls "$T"/jobs/procura-probe-*.jsonl > /dev/null 2>&1 || fail "the job wrote its JSON Lines"
 echo "$out" | grep -q "Stored .* probe result(s)" || fail "the results were stored: $out"
 echo "ok $n - procura probe --slurm ran the probe as a Slurm job and imported it"
 
 n=3
 # 400 allocations of 50 ms: 20 s; Ctrl+C once it runs
 printf '%s' '{"gpus":[{"allocations":[{"name":"w","kind":"weights","bytes":2097152,"count":400}]}]}' > "$T/long.json"
-FAKE_CUDA_SLOW_MS=50 "$procura" probe --slurm --workdir "$T/work2" --plan "$T/long.json" > "$T/cancel.out" 2>&1 &
+FAKE_CUDA_SLOW_MS=50 "$procura" probe --slurm --workdir "$T/jobs2" --plan "$T/long.json" > "$T/cancel.out" 2>&1 &
 cli=$!
 for i in $(seq 100); do
   [ "$(squeue --noheader --states=RUNNING --format=%i | wc -l)" -ge 1 ] && break
@@ -128,9 +128,9 @@ rc=$?
 [ "$rc" -eq 1 ] || fail "procura probe --slurm ended with 1 after Ctrl+C (got $rc: $(cat "$T/cancel.out"))"
 grep -q "was cancelled (scancel)" "$T/cancel.out" || fail "it said the job was cancelled: $(cat "$T/cancel.out")"
 for i in $(seq 100); do
-  [ -z "$(squeue --noheader --format=%i)" ] && ! pgrep -f "$T/work2/procura-probe" > /dev/null && break
+  [ -z "$(squeue --noheader --format=%i)" ] && ! pgrep -f "$T/jobs2/procura-probe" > /dev/null && break
   sleep 0.1
 done
 [ -z "$(squeue --noheader --format=%i)" ] || fail "the job left the queue"
-! pgrep -f "$T/work2/procura-probe" > /dev/null || fail "no probe process was left behind"
+! pgrep -f "$T/jobs2/procura-probe" > /dev/null || fail "no probe process was left behind"
 echo "ok $n - Ctrl+C scancels the job and leaves no probe behind"
