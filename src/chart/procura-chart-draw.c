@@ -741,7 +741,7 @@ draw_category_series (Ctx *c)
           Rect r;
 
           if (!procura_chart_series_is_bar (s) || cat >= s->n || s->y == NULL
-              || procura_chart_series_is_hidden (chart, s))
+              || procura_chart_series_is_hidden (chart, c->l, s))
             continue;
           v = s->y[cat];
           procura_chart_bar_geometry (c, i, &offset, &thick);
@@ -1146,7 +1146,7 @@ procura_chart_draw (ProcuraChart            *chart,
             ProcuraChartSeries *s = chart->series->pdata[i];
 
             /* struck-out series first, so the live ones stay on top */
-            if (s->kind == order[k] && s->struck_out && !procura_chart_series_is_hidden (chart, s))
+            if (s->kind == order[k] && s->struck_out && !procura_chart_series_is_hidden (chart, c.l, s))
               draw_xy_series (&c, s, i);
           }
       for (guint k = 0; k < G_N_ELEMENTS (order); k++)
@@ -1154,7 +1154,7 @@ procura_chart_draw (ProcuraChart            *chart,
           {
             ProcuraChartSeries *s = chart->series->pdata[i];
 
-            if (s->kind == order[k] && !s->struck_out && !procura_chart_series_is_hidden (chart, s))
+            if (s->kind == order[k] && !s->struck_out && !procura_chart_series_is_hidden (chart, c.l, s))
               draw_xy_series (&c, s, i);
           }
     }

@@ -55,6 +55,7 @@ procura_chart_layout_new (void)
   g_array_set_clear_func (layout->texts, text_clear);
   layout->swatches = g_array_new (FALSE, TRUE, sizeof (ProcuraChartSwatch));
   layout->columns = g_array_new (FALSE, TRUE, sizeof (ProcuraChartColumns));
+  layout->hidden = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   return layout;
 }
 
@@ -75,7 +76,45 @@ procura_chart_layout_free (ProcuraChartLayout *layout)
   g_array_unref (layout->columns);
   g_array_unref (layout->texts);
   g_array_unref (layout->swatches);
+  g_hash_table_unref (layout->hidden);
   g_free (layout);
+}
+
+void
+procura_chart_layout_set_series_hidden (ProcuraChartLayout *layout,
+                                        const char         *name,
+                                        gboolean            hidden)
+{
+  g_return_if_fail (layout != NULL);
+  g_return_if_fail (name != NULL);
+  if (hidden)
+    g_hash_table_add (layout->hidden, g_strdup (name));
+  else
+    g_hash_table_remove (layout->hidden, name);
+}
+
+gboolean
+procura_chart_layout_get_series_hidden (const ProcuraChartLayout *layout,
+                                        const char               *name)
+{
+  g_return_val_if_fail (layout != NULL, FALSE);
+  return name != NULL && g_hash_table_contains (layout->hidden, name);
+}
+
+void
+procura_chart_layout_copy_hidden (ProcuraChartLayout       *dest,
+                                  const ProcuraChartLayout *src)
+{
+  GHashTableIter iter;
+  gpointer name;
+
+  g_return_if_fail (dest != NULL && src != NULL);
+  if (dest == src)
+    return;
+  g_hash_table_remove_all (dest->hidden);
+  g_hash_table_iter_init (&iter, src->hidden);
+  while (g_hash_table_iter_next (&iter, &name, NULL))
+    g_hash_table_add (dest->hidden, g_strdup (name));
 }
 
 void
@@ -728,7 +767,7 @@ hits_lines (const Ctx  *c,
       gboolean pen = FALSE;
       double lx = 0, ly = 0;
 
-      if (s->y == NULL || s->n > 4000 || procura_chart_series_is_hidden (chart, s)
+      if (s->y == NULL || s->n > 4000 || procura_chart_series_is_hidden (chart, c->l, s)
           || !(s->kind == PROCURA_SERIES_LINE || s->kind == PROCURA_SERIES_STEP
                || s->kind == PROCURA_SERIES_AREA || s->kind == PROCURA_SERIES_BAND))
         continue;
@@ -919,7 +958,7 @@ legend_entries (Ctx    *c,
         }
       else
         e.markup = g_strdup_printf ("%s%s", name, s->estimate ? _(" (estimate)") : "");
-      if (s->hidden)
+      if (procura_chart_series_is_hidden (c->chart, c->l, s))
         {
           /* toggled off: the entry stays, dimmed and marked */
           char *dimmed = g_strdup_printf ("<span alpha=\"45%%\">%s%s</span>", e.markup, _(" (hidden)"));
@@ -1364,7 +1403,7 @@ lay_out_bars (Ctx *c)
           Rect r;
 
           if (!procura_chart_series_is_bar (s) || cat >= s->n || s->y == NULL
-              || procura_chart_series_is_hidden (chart, s))
+              || procura_chart_series_is_hidden (chart, c->l, s))
             continue;
           v = s->y[cat];
           procura_chart_bar_geometry (c, i, &offset, &thick);

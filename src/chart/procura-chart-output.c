@@ -68,14 +68,35 @@ check_size (double   width,
   return FALSE;
 }
 
-gboolean
-procura_chart_write_png (ProcuraChart            *chart,
-                         const char              *path,
-                         double                   width,
-                         double                   height,
-                         double                   scale,
-                         const ProcuraChartTheme *theme,
-                         GError                 **error)
+/* Draws @chart as a view whose layout is @shown would (its hidden series left out),
+ * on a layout of its own: @shown keeps the geometry it was drawn with. */
+static void
+draw_as_shown (ProcuraChart             *chart,
+               const ProcuraChartLayout *shown,
+               cairo_t                  *cr,
+               double                    width,
+               double                    height,
+               const ProcuraChartTheme  *theme)
+{
+  g_autoptr (ProcuraChartLayout) own = NULL;
+
+  if (shown != NULL)
+    {
+      own = procura_chart_layout_new ();
+      procura_chart_layout_copy_hidden (own, shown);
+    }
+  procura_chart_draw (chart, own, cr, width, height, theme);
+}
+
+static gboolean
+write_png (ProcuraChart             *chart,
+           const ProcuraChartLayout *shown,
+           const char               *path,
+           double                    width,
+           double                    height,
+           double                    scale,
+           const ProcuraChartTheme  *theme,
+           GError                  **error)
 {
   cairo_surface_t *surface;
   cairo_t *cr;
@@ -87,7 +108,7 @@ procura_chart_write_png (ProcuraChart            *chart,
                                         (int) ceil (height * scale));
   cr = cairo_create (surface);
   cairo_scale (cr, scale, scale);
-  procura_chart_draw (chart, NULL, cr, width, height, theme);
+  draw_as_shown (chart, shown, cr, width, height, theme);
   status = cairo_status (cr);
   cairo_destroy (cr);
   if (status == CAIRO_STATUS_SUCCESS)
@@ -104,13 +125,14 @@ procura_chart_write_png (ProcuraChart            *chart,
   return check_status (status, path, error);
 }
 
-gboolean
-procura_chart_write_svg (ProcuraChart            *chart,
-                         const char              *path,
-                         double                   width,
-                         double                   height,
-                         const ProcuraChartTheme *theme,
-                         GError                 **error)
+static gboolean
+write_svg (ProcuraChart             *chart,
+           const ProcuraChartLayout *shown,
+           const char               *path,
+           double                    width,
+           double                    height,
+           const ProcuraChartTheme  *theme,
+           GError                  **error)
 {
   g_autoptr (GByteArray) bytes = g_byte_array_new ();
   cairo_surface_t *surface;
@@ -127,7 +149,7 @@ procura_chart_write_svg (ProcuraChart            *chart,
       return check_status (status, path, error);
     }
   cr = cairo_create (surface);
-  procura_chart_draw (chart, NULL, cr, width, height, theme);
+  draw_as_shown (chart, shown, cr, width, height, theme);
   status = cairo_status (cr);
   cairo_destroy (cr);
   cairo_surface_finish (surface);
@@ -139,14 +161,15 @@ procura_chart_write_svg (ProcuraChart            *chart,
   return save_bytes (bytes, path, error);
 }
 
-gboolean
-procura_chart_write_pdf_pages (ProcuraChart * const    *charts,
-                               guint                    n_charts,
-                               const char              *path,
-                               double                   width,
-                               double                   height,
-                               const ProcuraChartTheme *theme,
-                               GError                 **error)
+static gboolean
+write_pdf_pages (ProcuraChart * const      *charts,
+                 const ProcuraChartLayout  *shown,
+                 guint                      n_charts,
+                 const char                *path,
+                 double                     width,
+                 double                     height,
+                 const ProcuraChartTheme   *theme,
+                 GError                   **error)
 {
   g_autoptr (GByteArray) bytes = g_byte_array_new ();
   cairo_surface_t *surface;
@@ -168,7 +191,7 @@ procura_chart_write_pdf_pages (ProcuraChart * const    *charts,
   cr = cairo_create (surface);
   for (guint i = 0; i < n_charts; i++)
     {
-      procura_chart_draw (charts[i], NULL, cr, width, height, theme);
+      draw_as_shown (charts[i], shown, cr, width, height, theme);
       cairo_show_page (cr);
     }
   status = cairo_status (cr);
@@ -183,6 +206,41 @@ procura_chart_write_pdf_pages (ProcuraChart * const    *charts,
 }
 
 gboolean
+procura_chart_write_png (ProcuraChart            *chart,
+                         const char              *path,
+                         double                   width,
+                         double                   height,
+                         double                   scale,
+                         const ProcuraChartTheme *theme,
+                         GError                 **error)
+{
+  return write_png (chart, NULL, path, width, height, scale, theme, error);
+}
+
+gboolean
+procura_chart_write_svg (ProcuraChart            *chart,
+                         const char              *path,
+                         double                   width,
+                         double                   height,
+                         const ProcuraChartTheme *theme,
+                         GError                 **error)
+{
+  return write_svg (chart, NULL, path, width, height, theme, error);
+}
+
+gboolean
+procura_chart_write_pdf_pages (ProcuraChart * const    *charts,
+                               guint                    n_charts,
+                               const char              *path,
+                               double                   width,
+                               double                   height,
+                               const ProcuraChartTheme *theme,
+                               GError                 **error)
+{
+  return write_pdf_pages (charts, NULL, n_charts, path, width, height, theme, error);
+}
+
+gboolean
 procura_chart_write_pdf (ProcuraChart            *chart,
                          const char              *path,
                          double                   width,
@@ -190,7 +248,29 @@ procura_chart_write_pdf (ProcuraChart            *chart,
                          const ProcuraChartTheme *theme,
                          GError                 **error)
 {
-  return procura_chart_write_pdf_pages (&chart, 1, path, width, height, theme, error);
+  return write_pdf_pages (&chart, NULL, 1, path, width, height, theme, error);
+}
+
+gboolean
+procura_chart_write_file_as_shown (ProcuraChart             *chart,
+                                   const ProcuraChartLayout *shown,
+                                   const char               *path,
+                                   double                    width,
+                                   double                    height,
+                                   const ProcuraChartTheme  *theme,
+                                   GError                  **error)
+{
+  g_autofree char *lower = g_ascii_strdown (path, -1);
+
+  if (g_str_has_suffix (lower, ".png"))
+    return write_png (chart, shown, path, width, height, 1, theme, error);
+  if (g_str_has_suffix (lower, ".svg"))
+    return write_svg (chart, shown, path, width, height, theme, error);
+  if (g_str_has_suffix (lower, ".pdf"))
+    return write_pdf_pages (&chart, shown, 1, path, width, height, theme, error);
+  g_set_error (error, PROCURA_CHART_ERROR, PROCURA_CHART_ERROR_FORMAT,
+               "%s: the file name must end in .png, .svg or .pdf", path);
+  return FALSE;
 }
 
 gboolean
@@ -201,15 +281,5 @@ procura_chart_write_file (ProcuraChart            *chart,
                           const ProcuraChartTheme *theme,
                           GError                 **error)
 {
-  g_autofree char *lower = g_ascii_strdown (path, -1);
-
-  if (g_str_has_suffix (lower, ".png"))
-    return procura_chart_write_png (chart, path, width, height, 1, theme, error);
-  if (g_str_has_suffix (lower, ".svg"))
-    return procura_chart_write_svg (chart, path, width, height, theme, error);
-  if (g_str_has_suffix (lower, ".pdf"))
-    return procura_chart_write_pdf (chart, path, width, height, theme, error);
-  g_set_error (error, PROCURA_CHART_ERROR, PROCURA_CHART_ERROR_FORMAT,
-               "%s: the file name must end in .png, .svg or .pdf", path);
-  return FALSE;
+  return procura_chart_write_file_as_shown (chart, NULL, path, width, height, theme, error);
 }

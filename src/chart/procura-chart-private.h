@@ -20,9 +20,11 @@ typedef struct {
 } ProcuraChartAxis;
 
 struct _ProcuraChartSeries;
-/* TRUE when @s is hidden, or is a helper series (not in the legend) of a hidden series
- * of the same colour, such as a line's confidence band. */
+/* TRUE when @layout (the view's choice; NULL: nothing hidden) hides @s, or @s is a
+ * helper series (not in the legend) of a hidden series of the same colour, such as a
+ * line's confidence band. */
 gboolean procura_chart_series_is_hidden (const ProcuraChart                *chart,
+                                         const struct _ProcuraChartLayout  *layout,
                                          const struct _ProcuraChartSeries *s);
 
 struct _ProcuraChartSeries {
@@ -40,7 +42,6 @@ struct _ProcuraChartSeries {
   char       *reason;
   gboolean    estimate;
   gboolean    in_legend;
-  gboolean    hidden;     /* toggled off in the legend: not drawn, not looked up */
   gboolean    x_sorted;   /* x ascending (or implicit) */
   gboolean    data_space; /* line segments straight in data space, curved on a log axis */
   /* finite bounds of the data, and the smallest positive values for log axes */
@@ -193,6 +194,7 @@ struct _ProcuraChartLayout {
   gboolean           category;
   gboolean           horizontal;
   ProcuraChartRect   reserved;     /* w 0: none; as the caller gave it */
+  GHashTable        *hidden;       /* names of the legend entries this view hides */
   GArray            *texts;        /* ProcuraChartText */
   GArray            *swatches;     /* ProcuraChartSwatch (legend) */
   gboolean           legend_boxed; /* a legend inside the plot gets a background */

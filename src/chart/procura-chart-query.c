@@ -96,7 +96,7 @@ procura_chart_nearest_point (const ProcuraChart       *chart,
           double v, p, q;
 
           if (!is_bar (s) || (gsize) cat >= s->n || !isfinite (s->y[cat])
-              || procura_chart_series_is_hidden (chart, s))
+              || procura_chart_series_is_hidden (chart, layout, s))
             continue;
           v = s->y[cat];
           if (horizontal)
@@ -123,7 +123,7 @@ procura_chart_nearest_point (const ProcuraChart       *chart,
       const ProcuraChartSeries *s = chart->series->pdata[k];
       gsize a = 0, b = s->n;
 
-      if (!point_like (s) || s->y == NULL || procura_chart_series_is_hidden (chart, s))
+      if (!point_like (s) || s->y == NULL || procura_chart_series_is_hidden (chart, layout, s))
         continue;
       if (s->x_sorted && s->n > 64)
         {
@@ -161,18 +161,20 @@ procura_chart_nearest_point (const ProcuraChart       *chart,
 
 static gboolean
 navigable (const ProcuraChart       *chart,
+           const ProcuraChartLayout *layout,
            const ProcuraChartSeries *s)
 {
   return (point_like (s) || is_bar (s)) && s->n > 0 && s->y != NULL
-         && !procura_chart_series_is_hidden (chart, s);
+         && !procura_chart_series_is_hidden (chart, layout, s);
 }
 
 gboolean
-procura_chart_step_point (const ProcuraChart *chart,
-                          guint              *series,
-                          gsize              *index,
-                          int                 delta,
-                          int                 delta_series)
+procura_chart_step_point (const ProcuraChart       *chart,
+                          const ProcuraChartLayout *layout,
+                          guint                    *series,
+                          gsize                    *index,
+                          int                       delta,
+                          int                       delta_series)
 {
   guint n = chart->series->len;
   const ProcuraChartSeries *s;
@@ -180,13 +182,13 @@ procura_chart_step_point (const ProcuraChart *chart,
   gboolean any = FALSE;
 
   for (guint i = 0; i < n; i++)
-    any |= navigable (chart, chart->series->pdata[i]);
+    any |= navigable (chart, layout, chart->series->pdata[i]);
   if (!any)
     return FALSE;
-  if (si >= n || !navigable (chart, chart->series->pdata[si]))
+  if (si >= n || !navigable (chart, layout, chart->series->pdata[si]))
     {
       si = 0;
-      while (!navigable (chart, chart->series->pdata[si]))
+      while (!navigable (chart, layout, chart->series->pdata[si]))
         si++;
       *series = si;
       *index = 0;
@@ -201,7 +203,7 @@ procura_chart_step_point (const ProcuraChart *chart,
       for (guint tries = 0; tries < n; tries++)
         {
           next = (next + n + dir) % n;
-          if (navigable (chart, chart->series->pdata[next]))
+          if (navigable (chart, layout, chart->series->pdata[next]))
             break;
         }
       s = chart->series->pdata[next];

@@ -497,23 +497,6 @@ procura_chart_get_n_series (const ProcuraChart *chart)
   return chart->series->len;
 }
 
-void
-procura_chart_set_series_hidden (ProcuraChart *chart,
-                                 guint         index,
-                                 gboolean      hidden)
-{
-  g_return_if_fail (index < chart->series->len);
-  ((ProcuraChartSeries *) chart->series->pdata[index])->hidden = hidden;
-}
-
-gboolean
-procura_chart_get_series_hidden (const ProcuraChart *chart,
-                                 guint               index)
-{
-  g_return_val_if_fail (index < chart->series->len, FALSE);
-  return ((ProcuraChartSeries *) chart->series->pdata[index])->hidden;
-}
-
 gboolean
 procura_chart_series_get_in_legend (const ProcuraChart *chart,
                                     guint               index)
@@ -525,18 +508,29 @@ procura_chart_series_get_in_legend (const ProcuraChart *chart,
   return s->in_legend && s->name != NULL && s->name[0] != '\0';
 }
 
+static gboolean
+hides_entry (const ProcuraChartLayout *layout,
+             const ProcuraChartSeries *s)
+{
+  return s->in_legend && s->name != NULL && s->name[0] != '\0'
+         && g_hash_table_contains (layout->hidden, s->name);
+}
+
 gboolean
 procura_chart_series_is_hidden (const ProcuraChart       *chart,
+                                const ProcuraChartLayout *layout,
                                 const ProcuraChartSeries *s)
 {
-  if (s->hidden)
+  if (layout == NULL || g_hash_table_size (layout->hidden) == 0)
+    return FALSE;
+  if (hides_entry (layout, s))
     return TRUE;
   if (s->in_legend || s->color < 0)
     return FALSE;
   for (guint i = 0; i < chart->series->len; i++)
     {
       const ProcuraChartSeries *o = chart->series->pdata[i];
-      if (o != s && o->hidden && o->in_legend && o->color == s->color)
+      if (o != s && o->color == s->color && hides_entry (layout, o))
         return TRUE;
     }
   return FALSE;

@@ -285,14 +285,6 @@ void procura_chart_series_set_in_legend (ProcuraChartSeries *series, gboolean in
 void procura_chart_series_set_data_space (ProcuraChartSeries *series, gboolean data_space);
 /* The unit of the values in the data table and summary (defaults to the axis unit). */
 guint       procura_chart_get_n_series   (const ProcuraChart *chart);
-/* Legend toggles: a hidden series (and the helper series of its colour that are not in
- * the legend, such as its band) is not drawn nor found by the point lookup; its legend
- * entry stays, dimmed. The axes keep their range so the chart does not jump. */
-void        procura_chart_set_series_hidden (ProcuraChart *chart,
-                                             guint         index,
-                                             gboolean      hidden);
-gboolean    procura_chart_get_series_hidden (const ProcuraChart *chart,
-                                             guint               index);
 /* TRUE when series @index has an entry in the legend (and so can be toggled). */
 gboolean    procura_chart_series_get_in_legend (const ProcuraChart *chart,
                                                 guint               index);
@@ -351,6 +343,22 @@ typedef struct _ProcuraChartLayout ProcuraChartLayout;
 ProcuraChartLayout *procura_chart_layout_new  (void);
 void                procura_chart_layout_free (ProcuraChartLayout *layout);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (ProcuraChartLayout, procura_chart_layout_free)
+
+/* Legend toggles, kept by the view (the layout), never in the spec: a page's card and
+ * a slide showing the same spec each hide their own series. The series called @name
+ * (a legend entry; and the helper series of its colour that are not in the legend, such
+ * as its band) is not drawn nor found by the point lookup or the keyboard steps with
+ * this layout; its legend entry stays, dimmed. The axes keep their range so the chart
+ * does not jump. Kept by name across draws, so the choice survives a rebuilt spec
+ * (a new target or demand). A NULL layout (an export) hides nothing. */
+void     procura_chart_layout_set_series_hidden (ProcuraChartLayout       *layout,
+                                                 const char               *name,
+                                                 gboolean                  hidden);
+gboolean procura_chart_layout_get_series_hidden (const ProcuraChartLayout *layout,
+                                                 const char               *name);
+/* Makes @dest hide what @src hides (for an export of what a view shows). */
+void     procura_chart_layout_copy_hidden       (ProcuraChartLayout       *dest,
+                                                 const ProcuraChartLayout *src);
 
 /* An area of the drawing the chart leaves free of text, such as the buttons a card
  * lays over the chart's top-right corner (in the draw's user space; x or y negative:
@@ -432,13 +440,15 @@ gboolean procura_chart_nearest_point (const ProcuraChart       *chart,
                                       guint                    *series,
                                       gsize                    *index);
 /* Keyboard navigation: moves (series, index) by @delta points within the series
- * (clamped) or, with @delta_series, to the same x in the next/previous series.
- * FALSE when the chart has no points. */
-gboolean procura_chart_step_point (const ProcuraChart *chart,
-                                   guint              *series,
-                                   gsize              *index,
-                                   int                 delta,
-                                   int                 delta_series);
+ * (clamped) or, with @delta_series, to the same x in the next/previous series,
+ * skipping the series @layout hides (NULL: none hidden). FALSE when the chart has no
+ * points. */
+gboolean procura_chart_step_point (const ProcuraChart       *chart,
+                                   const ProcuraChartLayout *layout,
+                                   guint                    *series,
+                                   gsize                    *index,
+                                   int                       delta,
+                                   int                       delta_series);
 /* "H100 ×2: 21.3 req/s, 812 ms" for a tooltip. Free with g_free(). */
 char *procura_chart_describe_point (const ProcuraChart *chart,
                                     guint               series,
@@ -501,5 +511,14 @@ gboolean procura_chart_write_file (ProcuraChart            *chart,
                                    double                   height,
                                    const ProcuraChartTheme *theme,
                                    GError                 **error);
+/* The same, drawing what the view whose layout is @shown shows: the series it hides
+ * are left out (NULL: everything). @shown itself is not changed. */
+gboolean procura_chart_write_file_as_shown (ProcuraChart             *chart,
+                                            const ProcuraChartLayout *shown,
+                                            const char               *path,
+                                            double                    width,
+                                            double                    height,
+                                            const ProcuraChartTheme  *theme,
+                                            GError                  **error);
 
 G_END_DECLS

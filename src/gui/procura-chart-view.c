@@ -18,8 +18,8 @@ struct _ProcuraChartView
   GtkWidget      parent_instance;
 
   ProcuraChart  *chart;
-  /* this view's own geometry: a slide and a page showing the same spec each hit-test
-   * with what they drew */
+  /* this view's own geometry and legend choices: a slide and a page showing the same
+   * spec each hit-test with what they drew and hide their own series */
   ProcuraChartLayout *layout;
   GtkWidget     *overlay;        /* weak: buttons laid over the chart, kept free of text */
   graphene_rect_t reserved;      /* where they were at the last draw */
@@ -28,8 +28,6 @@ struct _ProcuraChartView
   int            cache_height;
   double         scale;
   char          *summary;
-
-  GHashTable    *hidden;       /* names of series toggled off in the legend */
 
   gboolean       has_cursor;   /* keyboard or pointer selection */
   guint          cursor_series;
@@ -314,11 +312,11 @@ key_pressed_cb (GtkEventControllerKey *controller,
     {
       self->cursor_series = 0;
       self->cursor_index = 0;
-      if (!procura_chart_step_point (self->chart, &self->cursor_series, &self->cursor_index, 0, 0))
+      if (!procura_chart_step_point (self->chart, self->layout, &self->cursor_series, &self->cursor_index, 0, 0))
         return FALSE;
       self->has_cursor = TRUE;
     }
-  else if (!procura_chart_step_point (self->chart, &self->cursor_series, &self->cursor_index,
+  else if (!procura_chart_step_point (self->chart, self->layout, &self->cursor_series, &self->cursor_index,
                                       delta, delta_series))
     return FALSE;
   update_cursor_description (self);
@@ -334,21 +332,6 @@ procura_chart_view_describe_cursor (ProcuraChartView *self)
   return NULL;
 }
 
-static void
-apply_hidden (ProcuraChartView *self)
-{
-  if (self->chart == NULL)
-    return;
-  for (guint i = 0; i < procura_chart_get_n_series (self->chart); i++)
-    {
-      const char *name = procura_chart_series_get_name (self->chart, i);
-
-      if (procura_chart_series_get_in_legend (self->chart, i))
-        procura_chart_set_series_hidden (self->chart, i,
-                                         name != NULL && g_hash_table_contains (self->hidden, name));
-    }
-}
-
 void
 procura_chart_view_set_series_hidden (ProcuraChartView *self,
                                       const char       *name,
@@ -357,11 +340,8 @@ procura_chart_view_set_series_hidden (ProcuraChartView *self,
   g_return_if_fail (PROCURA_IS_CHART_VIEW (self));
   g_return_if_fail (name != NULL);
 
-  if (hidden)
-    g_hash_table_add (self->hidden, g_strdup (name));
-  else
-    g_hash_table_remove (self->hidden, name);
-  apply_hidden (self);
+  /* kept in this view's layout, never in the spec another view may show */
+  procura_chart_layout_set_series_hidden (self->layout, name, hidden);
   self->has_cursor = FALSE;
   invalidate (self);
 }
@@ -371,7 +351,7 @@ procura_chart_view_get_series_hidden (ProcuraChartView *self,
                                       const char       *name)
 {
   g_return_val_if_fail (PROCURA_IS_CHART_VIEW (self), FALSE);
-  return name != NULL && g_hash_table_contains (self->hidden, name);
+  return procura_chart_layout_get_series_hidden (self->layout, name);
 }
 
 void
@@ -385,7 +365,6 @@ procura_chart_view_set_chart (ProcuraChartView *self,
   g_clear_pointer (&self->chart, procura_chart_unref);
   self->chart = chart;
   g_clear_pointer (&self->summary, g_free);
-  apply_hidden (self);
   if (chart != NULL)
     self->summary = procura_chart_summary (chart);
   self->has_cursor = FALSE;
@@ -447,8 +426,10 @@ procura_chart_view_export (ProcuraChartView *self,
   g_return_val_if_fail (PROCURA_IS_CHART_VIEW (self), FALSE);
   if (self->chart != NULL)
     {
-      /* the export lays the chart out on its own: this view's layout stays as drawn */
-      return procura_chart_write_file (self->chart, path, 960, 600, procura_chart_theme_light (), error);
+      /* what this view shows (its hidden series left out), laid out on its own: this
+       * view's layout stays as drawn */
+      return procura_chart_write_file_as_shown (self->chart, self->layout, path, 960, 600,
+                                                procura_chart_theme_light (), error);
     }
   g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED, _("There is no chart to export"));
   return FALSE;
@@ -467,7 +448,6 @@ procura_chart_view_dispose (GObject *object)
   g_clear_pointer (&self->chart, procura_chart_unref);
   g_clear_pointer (&self->layout, procura_chart_layout_free);
   g_clear_pointer (&self->summary, g_free);
-  g_clear_pointer (&self->hidden, g_hash_table_unref);
   G_OBJECT_CLASS (procura_chart_view_parent_class)->dispose (object);
 }
 
@@ -493,7 +473,6 @@ procura_chart_view_init (ProcuraChartView *self)
 
   self->scale = 1.0;
   self->layout = procura_chart_layout_new ();
-  self->hidden = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   gtk_widget_set_focusable (GTK_WIDGET (self), TRUE);
   gtk_widget_set_has_tooltip (GTK_WIDGET (self), TRUE);
   g_signal_connect (self, "query-tooltip", G_CALLBACK (query_tooltip_cb), self);

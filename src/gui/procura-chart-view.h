@@ -33,8 +33,9 @@ const ProcuraChartLayout *procura_chart_view_get_layout (ProcuraChartView *self)
  * clear of where @overlay is (held weakly; NULL: none). */
 void          procura_chart_view_set_overlay (ProcuraChartView *self,
                                               GtkWidget        *overlay);
-/* Legend toggles: hides or shows the series called @name (and its band). The choice
- * is kept by name, so it survives a rebuilt chart (new SLO or demand). */
+/* Legend toggles: hides or shows the series called @name (and its band) in this view
+ * only (another view of the same spec, such as its slide, keeps its own choice). The
+ * choice is kept by name, so it survives a rebuilt chart (new SLO or demand). */
 void          procura_chart_view_set_series_hidden (ProcuraChartView *self,
                                                     const char       *name,
                                                     gboolean          hidden);
@@ -44,7 +45,8 @@ gboolean      procura_chart_view_get_series_hidden (ProcuraChartView *self,
 const char   *procura_chart_view_get_summary (ProcuraChartView *self);
 /* Moves the keyboard cursor; returns the description of the point now selected. */
 char         *procura_chart_view_describe_cursor (ProcuraChartView *self);
-/* Writes the chart as PNG, SVG or PDF (from the extension) in the light theme. */
+/* Writes the chart as PNG, SVG or PDF (from the extension) in the light theme, as this
+ * view shows it: the series hidden in its legend are left out. */
 gboolean      procura_chart_view_export     (ProcuraChartView *self,
                                              const char       *path,
                                              GError          **error);

@@ -165,14 +165,14 @@ test_layout_and_lookup (void)
   /* keyboard: right from the first point, then to the other series at the same x */
   series = 0;
   index = 0;
-  g_assert_true (procura_chart_step_point (chart, &series, &index, 2, 0));
+  g_assert_true (procura_chart_step_point (chart, NULL, &series, &index, 2, 0));
   g_assert_cmpuint (index, ==, 2);
-  g_assert_true (procura_chart_step_point (chart, &series, &index, 0, 1));
+  g_assert_true (procura_chart_step_point (chart, NULL, &series, &index, 0, 1));
   g_assert_cmpuint (series, ==, 1);
   g_assert_cmpuint (index, ==, 2);
-  g_assert_true (procura_chart_step_point (chart, &series, &index, 100, 0));
+  g_assert_true (procura_chart_step_point (chart, NULL, &series, &index, 100, 0));
   g_assert_cmpuint (index, ==, 5);
-  g_assert_true (procura_chart_step_point (chart, &series, &index, -100, 0));
+  g_assert_true (procura_chart_step_point (chart, NULL, &series, &index, -100, 0));
   g_assert_cmpuint (index, ==, 0);
 
   {
@@ -269,19 +269,40 @@ test_pixels (void)
   cairo_surface_destroy (surface);
 }
 
+static guint32
+pixel_at (cairo_surface_t          *surface,
+          const ProcuraChartLayout *layout,
+          double                    x,
+          double                    y)
+{
+  double px, py;
+
+  g_assert_true (procura_chart_data_to_pixel (layout, x, y, &px, &py));
+  return pixel (surface, (int) px, (int) floor (py));
+}
+
 static void
 test_hidden_series (void)
 {
-  /* A series toggled off in the legend is not drawn, not found by the lookup, and its
-   * band (a helper series of the same colour) goes with it; the other stays. */
+  /* A series toggled off in a view's legend is not drawn with that view's layout, not
+   * found by its lookup nor its keyboard steps, and its band (a helper series of the
+   * same colour) goes with it; the other stays. The choice is the view's, not the
+   * spec's: another layout of the same spec (a slide) still draws it, and an export
+   * draws what the view it comes from shows. */
   g_autoptr (ProcuraChart) chart = procura_chart_new ();
   g_autoptr (ProcuraChartLayout) layout = procura_chart_layout_new ();
+  g_autoptr (ProcuraChartLayout) slide = procura_chart_layout_new ();
   const ProcuraChartTheme *theme = fixed_theme (FALSE);
   const double x[] = { 0, 10 };
   const double low[] = { 30, 30 }, high[] = { 40, 40 }, mid[] = { 35, 35 };
   const double y2[] = { 70, 70 };
+  g_autofree char *dir = g_dir_make_tmp ("procura-chart-XXXXXX", NULL);
+  g_autofree char *shown_png = g_build_filename (dir, "shown.png", NULL);
+  g_autofree char *all_png = g_build_filename (dir, "all.png", NULL);
+  g_autoptr (GError) error = NULL;
+  ProcuraChartPlot before, after;
   ProcuraChartSeries *s;
-  cairo_surface_t *surface;
+  cairo_surface_t *surface, *other;
   double px, py;
   guint series = 99;
   gsize index = 99;
@@ -301,31 +322,67 @@ test_hidden_series (void)
 
   g_assert_false (procura_chart_series_get_in_legend (chart, 0));
   g_assert_true (procura_chart_series_get_in_legend (chart, 1));
-  procura_chart_set_series_hidden (chart, 1, TRUE);
-  g_assert_true (procura_chart_get_series_hidden (chart, 1));
+  procura_chart_layout_set_series_hidden (layout, "first", TRUE);
+  g_assert_true (procura_chart_layout_get_series_hidden (layout, "first"));
+  g_assert_false (procura_chart_layout_get_series_hidden (layout, "second"));
+  g_assert_false (procura_chart_layout_get_series_hidden (slide, "first"));
   surface = render (chart, layout, 400, 300, theme);
+  other = render (chart, slide, 400, 300, theme);
 
   /* where the first line and its band were: background */
-  procura_chart_data_to_pixel (layout, 5, 35, &px, &py);
-  g_assert_true (close_rgb (pixel (surface, (int) px, (int) floor (py)), rgb (&theme->background), 40));
-  procura_chart_data_to_pixel (layout, 5, 32, &px, &py);
-  g_assert_true (close_rgb (pixel (surface, (int) px, (int) floor (py)), rgb (&theme->background), 40));
+  g_assert_true (close_rgb (pixel_at (surface, layout, 5, 35), rgb (&theme->background), 40));
+  g_assert_true (close_rgb (pixel_at (surface, layout, 5, 32), rgb (&theme->background), 40));
   /* the second line is drawn */
-  procura_chart_data_to_pixel (layout, 5, 70, &px, &py);
-  g_assert_true (close_rgb (pixel (surface, (int) px, (int) floor (py)), rgb (&theme->palette[1]), 40));
+  g_assert_true (close_rgb (pixel_at (surface, layout, 5, 70), rgb (&theme->palette[1]), 40));
+  /* the other view of the same spec draws the first line and finds it */
+  g_assert_true (close_rgb (pixel_at (other, slide, 5, 35), rgb (&theme->palette[0]), 40));
+  procura_chart_data_to_pixel (slide, 10, 35, &px, &py);
+  g_assert_true (procura_chart_nearest_point (chart, slide, px, py, 8, &series, &index));
+  g_assert_cmpuint (series, ==, 1);
   /* the lookup at a point of the hidden line finds nothing; at the visible one, it */
   procura_chart_data_to_pixel (layout, 10, 35, &px, &py);
   g_assert_false (procura_chart_nearest_point (chart, layout, px, py, 8, &series, &index));
   procura_chart_data_to_pixel (layout, 10, 70, &px, &py);
   g_assert_true (procura_chart_nearest_point (chart, layout, px, py, 8, &series, &index));
   g_assert_cmpuint (series, ==, 2);
+  /* the keyboard skips the hidden series in this view only */
+  series = 1;
+  index = 0;
+  g_assert_true (procura_chart_step_point (chart, layout, &series, &index, 0, 0));
+  g_assert_cmpuint (series, ==, 2);
+  series = 1;
+  g_assert_true (procura_chart_step_point (chart, slide, &series, &index, 0, 0));
+  g_assert_cmpuint (series, ==, 1);
   cairo_surface_destroy (surface);
+  cairo_surface_destroy (other);
+
+  /* an export as this view shows it leaves the series out and leaves the view's layout
+   * as drawn; a plain export draws everything */
+  before = procura_chart_layout_get_plot (layout);
+  g_assert_true (procura_chart_write_file_as_shown (chart, layout, shown_png, 400, 300, theme, &error));
+  g_assert_no_error (error);
+  g_assert_true (procura_chart_write_file (chart, all_png, 400, 300, theme, &error));
+  g_assert_no_error (error);
+  after = procura_chart_layout_get_plot (layout);
+  g_assert_true (memcmp (&before, &after, sizeof before) == 0);
+  g_assert_true (procura_chart_layout_get_series_hidden (layout, "first"));
+  surface = cairo_image_surface_create_from_png (shown_png);
+  other = cairo_image_surface_create_from_png (all_png);
+  g_assert_cmpint (cairo_surface_status (surface), ==, CAIRO_STATUS_SUCCESS);
+  g_assert_cmpint (cairo_surface_status (other), ==, CAIRO_STATUS_SUCCESS);
+  g_assert_true (close_rgb (pixel_at (surface, layout, 5, 35), rgb (&theme->background), 40));
+  g_assert_true (close_rgb (pixel_at (surface, layout, 5, 70), rgb (&theme->palette[1]), 40));
+  g_assert_true (close_rgb (pixel_at (other, layout, 5, 35), rgb (&theme->palette[0]), 40));
+  cairo_surface_destroy (surface);
+  cairo_surface_destroy (other);
+  g_unlink (shown_png);
+  g_unlink (all_png);
+  g_rmdir (dir);
 
   /* shown again: drawn again */
-  procura_chart_set_series_hidden (chart, 1, FALSE);
+  procura_chart_layout_set_series_hidden (layout, "first", FALSE);
   surface = render (chart, layout, 400, 300, theme);
-  procura_chart_data_to_pixel (layout, 5, 35, &px, &py);
-  g_assert_true (close_rgb (pixel (surface, (int) px, (int) floor (py)), rgb (&theme->palette[0]), 40));
+  g_assert_true (close_rgb (pixel_at (surface, layout, 5, 35), rgb (&theme->palette[0]), 40));
   cairo_surface_destroy (surface);
 }
 
