@@ -312,13 +312,26 @@ save_field (ProcuraBriefPage *self,
   procura_document_save_brief (self->document, brief);
 }
 
+/* The field a row edits: its place in self->rows, which build_rows() filled in the
+ * order of the fields table. */
+static void
+save_row (ProcuraBriefPage *self,
+          gpointer          row)
+{
+  for (gsize i = 0; i < G_N_ELEMENTS (fields); i++)
+    if (self->rows[i] == row)
+      {
+        save_field (self, i);
+        return;
+      }
+  g_return_if_reached ();
+}
+
 static void
 entry_apply_cb (AdwEntryRow *row,
                 gpointer     user_data)
 {
-  ProcuraBriefPage *self = PROCURA_BRIEF_PAGE (user_data);
-
-  save_field (self, GPOINTER_TO_SIZE (g_object_get_data (G_OBJECT (row), "field-index")));
+  save_row (PROCURA_BRIEF_PAGE (user_data), row);
 }
 
 static void
@@ -326,9 +339,7 @@ combo_selected_cb (AdwComboRow *row,
                    GParamSpec  *pspec,
                    gpointer     user_data)
 {
-  ProcuraBriefPage *self = PROCURA_BRIEF_PAGE (user_data);
-
-  save_field (self, GPOINTER_TO_SIZE (g_object_get_data (G_OBJECT (row), "field-index")));
+  save_row (PROCURA_BRIEF_PAGE (user_data), row);
 }
 
 static AdwPreferencesGroup *
@@ -376,7 +387,6 @@ build_rows (ProcuraBriefPage *self)
           g_signal_connect (row, "apply", G_CALLBACK (entry_apply_cb), self);
         }
       adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), _(field->title));
-      g_object_set_data (G_OBJECT (row), "field-index", GSIZE_TO_POINTER (i));
       adw_preferences_group_add (group_for (self, field->group), row);
       self->rows[i] = row;
     }

@@ -44,6 +44,7 @@ struct _ProcuraComparePage
   struct _ProcuraAnalysis *analysis;    /* of the charts shown, what-if included */
   GtkWidget       *brief_button;   /* "Open Brief", when what is missing is in the brief */
   GPtrArray       *views;          /* ProcuraChartView*, one per figure */
+  GPtrArray       *cards;          /* ChartCard*, one per figure (owned) */
 
   ProcuraDocument *document;
   gulong           changed_id;
@@ -62,6 +63,40 @@ enum {
 };
 
 static guint signals[N_SIGNALS];
+
+/* One figure's card: its view and whether presentation mode shows it. */
+typedef struct {
+  ProcuraChartView *view;          /* in the card, which the page holds */
+  gboolean          in_slides;
+} ChartCard;
+
+/* What a button of a card acts on, owned by its "clicked" or "toggled" handler: the
+ * card's view and the extension or series name it stands for. */
+typedef struct {
+  ProcuraChartView *view;
+  char             *text;
+} ViewText;
+
+static void
+view_text_free (gpointer  data,
+                GClosure *closure)
+{
+  ViewText *vt = data;
+
+  g_free (vt->text);
+  g_free (vt);
+}
+
+static ViewText *
+view_text_new (GtkWidget  *view,
+               const char *text)
+{
+  ViewText *vt = g_new0 (ViewText, 1);
+
+  vt->view = PROCURA_CHART_VIEW (view);
+  vt->text = g_strdup (text);
+  return vt;
+}
 
 typedef struct {
   ProcuraDocument        *document;
@@ -357,10 +392,11 @@ export_response_cb (GtkNativeDialog  *dialog,
 }
 
 static void
-export_clicked_cb (GtkButton        *button,
-                   ProcuraChartView *view)
+export_clicked_cb (GtkButton *button,
+                   ViewText  *format)
 {
-  const char *ext = g_object_get_data (G_OBJECT (button), "extension");
+  ProcuraChartView *view = format->view;
+  const char *ext = format->text;
   GtkFileChooserNative *chooser;
   g_autofree char *name = NULL;
   const char *title = NULL;
@@ -378,12 +414,11 @@ export_clicked_cb (GtkButton        *button,
 }
 
 static void
-slide_toggled_cb (GtkToggleButton  *button,
-                  ProcuraChartView *view)
+slide_toggled_cb (GtkToggleButton *button,
+                  ChartCard       *card)
 {
   /* The analyst chooses the slides: a chart left out is skipped by presentation mode. */
-  g_object_set_data (G_OBJECT (view), "left-out-of-slides",
-                     gtk_toggle_button_get_active (button) ? NULL : GINT_TO_POINTER (1));
+  card->in_slides = gtk_toggle_button_get_active (button);
   gtk_widget_set_tooltip_text (GTK_WIDGET (button),
                                gtk_toggle_button_get_active (button)
                                  ? _("In the Presentation (F5): click to leave it out")
@@ -391,11 +426,10 @@ slide_toggled_cb (GtkToggleButton  *button,
 }
 
 static void
-series_toggled_cb (GtkCheckButton   *check,
-                   ProcuraChartView *view)
+series_toggled_cb (GtkCheckButton *check,
+                   ViewText       *series)
 {
-  procura_chart_view_set_series_hidden (view,
-                                        g_object_get_data (G_OBJECT (check), "series-name"),
+  procura_chart_view_set_series_hidden (series->view, series->text,
                                         !gtk_check_button_get_active (check));
 }
 
@@ -423,8 +457,8 @@ series_menu_show_cb (GtkPopover       *popover,
       check = gtk_check_button_new_with_label (name);
       gtk_check_button_set_active (GTK_CHECK_BUTTON (check),
                                    !procura_chart_view_get_series_hidden (view, name));
-      g_object_set_data_full (G_OBJECT (check), "series-name", g_strdup (name), g_free);
-      g_signal_connect (check, "toggled", G_CALLBACK (series_toggled_cb), view);
+      g_signal_connect_data (check, "toggled", G_CALLBACK (series_toggled_cb),
+                             view_text_new (GTK_WIDGET (view), name), view_text_free, 0);
       gtk_box_append (GTK_BOX (box), check);
       n++;
     }
@@ -449,6 +483,7 @@ chart_card (ProcuraComparePage *self,
   GtkWidget *series_popover = gtk_popover_new ();
   GtkWidget *popover = gtk_popover_new ();
   GtkWidget *export_box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  ChartCard *entry = g_new0 (ChartCard, 1);
   static const char *formats[][2] = {
     { "png", N_("Export as _PNG…") }, { "svg", N_("Export as _SVG…") }, { "pdf", N_("Export as P_DF…") },
   };
@@ -477,8 +512,8 @@ chart_card (ProcuraComparePage *self,
 
       gtk_widget_add_css_class (button, "flat");
       gtk_label_set_xalign (GTK_LABEL (gtk_button_get_child (GTK_BUTTON (button))), 0);
-      g_object_set_data (G_OBJECT (button), "extension", (gpointer) formats[i][0]);
-      g_signal_connect (button, "clicked", G_CALLBACK (export_clicked_cb), view);
+      g_signal_connect_data (button, "clicked", G_CALLBACK (export_clicked_cb),
+                             view_text_new (view, formats[i][0]), view_text_free, 0);
       g_signal_connect_swapped (button, "clicked", G_CALLBACK (gtk_popover_popdown), popover);
       gtk_box_append (GTK_BOX (export_box), button);
     }
@@ -487,8 +522,10 @@ chart_card (ProcuraComparePage *self,
   gtk_button_set_icon_name (GTK_BUTTON (slide), "x-office-presentation-symbolic");
   gtk_widget_add_css_class (slide, "flat");
   gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (slide), TRUE);
-  g_signal_connect (slide, "toggled", G_CALLBACK (slide_toggled_cb), view);
-  slide_toggled_cb (GTK_TOGGLE_BUTTON (slide), PROCURA_CHART_VIEW (view));
+  entry->view = PROCURA_CHART_VIEW (view);
+  g_ptr_array_add (self->cards, entry);
+  g_signal_connect (slide, "toggled", G_CALLBACK (slide_toggled_cb), entry);
+  slide_toggled_cb (GTK_TOGGLE_BUTTON (slide), entry);
   gtk_accessible_update_property (GTK_ACCESSIBLE (slide), GTK_ACCESSIBLE_PROPERTY_LABEL,
                                   _("Show in the Presentation"), -1);
   gtk_menu_button_set_icon_name (GTK_MENU_BUTTON (series), "view-continuous-symbolic");
@@ -770,6 +807,24 @@ procura_compare_page_get_chart_views (ProcuraComparePage *self)
   return self->views;
 }
 
+GPtrArray *
+procura_compare_page_get_slide_charts (ProcuraComparePage *self)
+{
+  GPtrArray *charts = g_ptr_array_new ();
+
+  g_return_val_if_fail (PROCURA_IS_COMPARE_PAGE (self), charts);
+  procura_page_ensure_built (PROCURA_PAGE (self));
+  for (guint i = 0; self->cards != NULL && i < self->cards->len; i++)
+    {
+      ChartCard *card = g_ptr_array_index (self->cards, i);
+      ProcuraChart *chart = procura_chart_view_get_chart (card->view);
+
+      if (card->in_slides && chart != NULL)
+        g_ptr_array_add (charts, chart);
+    }
+  return charts;
+}
+
 static void
 procura_compare_page_dispose (GObject *object)
 {
@@ -782,6 +837,7 @@ procura_compare_page_dispose (GObject *object)
     g_clear_signal_handler (&self->changed_id, self->document);
   g_clear_object (&self->document);
   g_clear_pointer (&self->views, g_ptr_array_unref);
+  g_clear_pointer (&self->cards, g_ptr_array_unref);
   g_clear_pointer (&self->brief_before_apply, procura_brief_free);
   g_clear_pointer (&self->analysis, procura_analysis_free);
   G_OBJECT_CLASS (procura_compare_page_parent_class)->dispose (object);
@@ -820,6 +876,7 @@ procura_compare_page_init (ProcuraComparePage *self)
                       _("Charts of cost per accepted output, latency against the target, and where the money goes appear here once candidates have benchmarks and prices."),
                       1200, 1000);
   self->views = g_ptr_array_new ();
+  self->cards = g_ptr_array_new_with_free_func (g_free);
   self->cancellable = g_cancellable_new ();
   g_signal_connect (self, "map", G_CALLBACK (map_cb), self);
 }

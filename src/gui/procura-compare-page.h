@@ -19,6 +19,10 @@ void procura_compare_page_set_document (ProcuraComparePage *self,
 
 /* The chart views, one per figure (ProcuraChartView*, borrowed). */
 GPtrArray *procura_compare_page_get_chart_views (ProcuraComparePage *self);
+/* The charts shown now whose card is in the presentation (its slide toggle on), in the
+ * page's order; the charts are borrowed (the views hold them). Free the array with
+ * g_ptr_array_unref(). */
+GPtrArray *procura_compare_page_get_slide_charts (ProcuraComparePage *self);
 
 /* Sets the SLO and demand controls (as the analyst would). */
 void       procura_compare_page_set_controls (ProcuraComparePage *self,

@@ -550,18 +550,35 @@ icon_row (const char *icon_name,
   return row;
 }
 
+/* The warning an answer row answers: copies of its ids (never pointers into the
+ * snapshot, which a reload frees), owned by the row's "apply" handler. */
+typedef struct {
+  ProcuraDecisionPage *page;        /* holds the row */
+  char                *warning_id;
+  gint64               candidate_id;
+} AnswerTarget;
+
 static void
-answer_apply_cb (AdwEntryRow         *row,
-                 ProcuraDecisionPage *self)
+answer_target_free (gpointer  data,
+                    GClosure *closure)
 {
-  const char *warning_id = g_object_get_data (G_OBJECT (row), "procura-warning-id");
-  const gint64 *candidate_id = g_object_get_data (G_OBJECT (row), "procura-candidate-id");
+  AnswerTarget *target = data;
+
+  g_free (target->warning_id);
+  g_free (target);
+}
+
+static void
+answer_apply_cb (AdwEntryRow  *row,
+                 AnswerTarget *target)
+{
+  ProcuraDecisionPage *self = target->page;
   g_autofree char *answer = NULL;
 
-  if (self->document == NULL || warning_id == NULL || candidate_id == NULL)
+  if (self->document == NULL || target->warning_id == NULL)
     return;
   answer = g_strstrip (g_strdup (gtk_editable_get_text (GTK_EDITABLE (row))));
-  procura_document_answer_warning (self->document, warning_id, *candidate_id, answer);
+  procura_document_answer_warning (self->document, target->warning_id, target->candidate_id, answer);
 }
 
 /* One warning: what is wrong, what to do, and the analyst's answer to it (written in
@@ -614,10 +631,14 @@ warning_row (ProcuraDecisionPage  *self,
   adw_entry_row_set_show_apply_button (ADW_ENTRY_ROW (entry), TRUE);
   gtk_editable_set_text (GTK_EDITABLE (entry), answered ? answer->answer : "");
   gtk_widget_set_sensitive (entry, !procura_document_get_read_only (self->document));
-  g_object_set_data_full (G_OBJECT (entry), "procura-warning-id", g_strdup (w->id), g_free);
-  g_object_set_data_full (G_OBJECT (entry), "procura-candidate-id",
-                          g_memdup2 (&w->candidate_id, sizeof w->candidate_id), g_free);
-  g_signal_connect (entry, "apply", G_CALLBACK (answer_apply_cb), self);
+  {
+    AnswerTarget *target = g_new0 (AnswerTarget, 1);
+
+    target->page = self;
+    target->warning_id = g_strdup (w->id);
+    target->candidate_id = w->candidate_id;
+    g_signal_connect_data (entry, "apply", G_CALLBACK (answer_apply_cb), target, answer_target_free, 0);
+  }
   adw_expander_row_add_row (ADW_EXPANDER_ROW (expander), entry);
   return expander;
 }

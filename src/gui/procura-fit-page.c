@@ -85,6 +85,8 @@ struct _ProcuraFitPage
   GStrv            probe_environ;    /* extra environment (tests point it at the fake driver) */
   double           probe_kill_after;
   guint            pulse_id;
+  gboolean         probe_determinate; /* the run said how far it is: no pulsing */
+  gboolean         probe_progress_seen; /* the run reported progress */
 };
 
 G_DEFINE_FINAL_TYPE (ProcuraFitPage, procura_fit_page, PROCURA_TYPE_PAGE)
@@ -1022,7 +1024,7 @@ pulse_cb (gpointer user_data)
 {
   ProcuraFitPage *self = PROCURA_FIT_PAGE (user_data);
 
-  if (g_object_get_data (G_OBJECT (self->probe_progress), "determinate") == NULL)
+  if (!self->probe_determinate)
     gtk_progress_bar_pulse (GTK_PROGRESS_BAR (self->probe_progress));
   return G_SOURCE_CONTINUE;
 }
@@ -1045,14 +1047,14 @@ probe_event_cb (const char *event,
 
       if (total > 0)
         {
-          g_object_set_data (G_OBJECT (self->probe_progress), "determinate", GINT_TO_POINTER (1));
+          self->probe_determinate = TRUE;
           gtk_progress_bar_set_fraction (GTK_PROGRESS_BAR (self->probe_progress), (double) done / total);
         }
       /* Translators: probe progress, e.g. "bandwidth on GPU 0" */
       text = g_strdup_printf (_("%s on GPU %d"), step,
                               (int) json_object_get_int_member_with_default (object, "device", 0));
       gtk_progress_bar_set_text (GTK_PROGRESS_BAR (self->probe_progress), text);
-      g_object_set_data (G_OBJECT (self), "probe-progress-seen", GINT_TO_POINTER (1));
+      self->probe_progress_seen = TRUE;
     }
   else if (g_str_equal (event, "device"))
     {
@@ -1153,8 +1155,8 @@ procura_fit_page_run_probe (ProcuraFitPage *self)
     self->probe_cancellable = g_cancellable_new ();
     clear_probe_rows (self);
     gtk_widget_set_visible (self->probe_rows, FALSE);
-    g_object_set_data (G_OBJECT (self->probe_progress), "determinate", NULL);
-    g_object_set_data (G_OBJECT (self), "probe-progress-seen", NULL);
+    self->probe_determinate = FALSE;
+    self->probe_progress_seen = FALSE;
     gtk_progress_bar_set_fraction (GTK_PROGRESS_BAR (self->probe_progress), 0);
     gtk_progress_bar_set_text (GTK_PROGRESS_BAR (self->probe_progress), _("Starting…"));
     adw_action_row_set_subtitle (ADW_ACTION_ROW (self->probe_status), _("Running the probe on this machine…"));
@@ -1191,7 +1193,7 @@ fleet_event_cb (const char *host,
                                                (int) json_object_get_int_member_with_default (object, "total", 0));
 
       adw_action_row_set_subtitle (ADW_ACTION_ROW (row), text);
-      g_object_set_data (G_OBJECT (self), "probe-progress-seen", GINT_TO_POINTER (1));
+      self->probe_progress_seen = TRUE;
     }
 }
 
@@ -1320,8 +1322,8 @@ procura_fit_page_run_probe_fleet (ProcuraFitPage     *self,
         g_hash_table_replace (self->probe_host_rows, g_strdup (hosts[i]), row);
       }
     gtk_widget_set_visible (self->probe_rows, TRUE);
-    g_object_set_data (G_OBJECT (self->probe_progress), "determinate", NULL);
-    g_object_set_data (G_OBJECT (self), "probe-progress-seen", NULL);
+    self->probe_determinate = FALSE;
+    self->probe_progress_seen = FALSE;
     gtk_progress_bar_set_fraction (GTK_PROGRESS_BAR (self->probe_progress), 0);
     gtk_progress_bar_set_text (GTK_PROGRESS_BAR (self->probe_progress), _("Starting…"));
     /* Translators: the status while a fleet is probed */
@@ -1360,6 +1362,13 @@ procura_fit_page_cancel_probe (ProcuraFitPage *self)
   g_return_if_fail (PROCURA_IS_FIT_PAGE (self));
   if (self->probe_cancellable != NULL)
     g_cancellable_cancel (self->probe_cancellable);
+}
+
+gboolean
+procura_fit_page_get_probe_progress_seen (ProcuraFitPage *self)
+{
+  g_return_val_if_fail (PROCURA_IS_FIT_PAGE (self), FALSE);
+  return self->probe_progress_seen;
 }
 
 const char *

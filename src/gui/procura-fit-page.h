@@ -24,6 +24,8 @@ void        procura_fit_page_run_probe        (ProcuraFitPage *self);
 void        procura_fit_page_cancel_probe     (ProcuraFitPage *self);
 const char *procura_fit_page_get_probe_state  (ProcuraFitPage *self);
 const char *procura_fit_page_get_probe_result (ProcuraFitPage *self);
+/* TRUE when the last run reported progress (a step on a GPU, or a host's step). */
+gboolean    procura_fit_page_get_probe_progress_seen (ProcuraFitPage *self);
 /* The probe on every ssh target of @hosts at once (the fleet): one row per host with its
  * progress, then the fleet summary in the status row. Also what Run does when the
  * Hosts row holds targets. */

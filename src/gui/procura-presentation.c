@@ -304,6 +304,18 @@ procura_presentation_new_full (GtkWindow  *parent,
   return self;
 }
 
+ProcuraChartView *
+procura_presentation_get_chart_view (ProcuraPresentation *self,
+                                     ProcuraChart        *chart)
+{
+  g_return_val_if_fail (PROCURA_IS_PRESENTATION (self), NULL);
+  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (self->slides));
+       child != NULL; child = gtk_widget_get_next_sibling (child))
+    if (PROCURA_IS_CHART_VIEW (child) && procura_chart_view_get_chart (PROCURA_CHART_VIEW (child)) == chart)
+      return PROCURA_CHART_VIEW (child);
+  return NULL;
+}
+
 static void
 procura_presentation_dispose (GObject *object)
 {

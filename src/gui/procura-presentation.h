@@ -36,5 +36,9 @@ guint                procura_presentation_get_n_slides (ProcuraPresentation *sel
 guint                procura_presentation_get_slide    (ProcuraPresentation *self);
 void                 procura_presentation_move         (ProcuraPresentation *self,
                                                         int                  delta);
+/* The slide's view of @chart (its own view, with its own layout and legend choices);
+ * NULL when no slide shows it. */
+ProcuraChartView    *procura_presentation_get_chart_view (ProcuraPresentation *self,
+                                                          ProcuraChart        *chart);
 
 G_END_DECLS

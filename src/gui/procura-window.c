@@ -1190,21 +1190,12 @@ export_record_action (GtkWidget  *widget,
 ProcuraPresentation *
 procura_window_present_slides (ProcuraWindow *self)
 {
-  GPtrArray *views;
-  g_autoptr (GPtrArray) charts = g_ptr_array_new ();
+  g_autoptr (GPtrArray) charts = NULL;
   ProcuraPresentation *presentation;
   ProcuraProject *project = self->document != NULL ? procura_document_get_project (self->document) : NULL;
   g_autofree char *subtitle = NULL;
 
-  views = procura_compare_page_get_chart_views (self->compare_page);
-  for (guint i = 0; views != NULL && i < views->len; i++)
-    {
-      ProcuraChartView *view = g_ptr_array_index (views, i);
-
-      if (procura_chart_view_get_chart (view) != NULL
-          && g_object_get_data (G_OBJECT (view), "left-out-of-slides") == NULL)
-        g_ptr_array_add (charts, procura_chart_view_get_chart (view));
-    }
+  charts = procura_compare_page_get_slide_charts (self->compare_page);
   if (project != NULL && project->illustrative)
     subtitle = g_strdup (_("Illustrative data: not measurements, not real prices"));
   else if (project != NULL && project->brief != NULL && project->brief->model_shape != NULL)

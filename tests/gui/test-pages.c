@@ -15,6 +15,7 @@
 #include "procura-fit-page.h"
 #include "procura-chart-view.h"
 #include "procura-gui-test.h"
+#include "procura-presentation.h"
 #include "procura-test-util.h"
 
 #include "procura-chart.h"
@@ -596,6 +597,148 @@ test_compare_controls (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* The pixels @view draws now (its cache redrawn when a choice changed). */
+static GBytes *
+view_pixels (GtkWidget *view)
+{
+  g_autoptr (GdkTexture) texture = NULL;
+  g_autoptr (GError) error = NULL;
+  int w, h;
+  guchar *data;
+
+  procura_gui_test_settle ();
+  texture = procura_gui_test_render (view, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (texture);
+  w = gdk_texture_get_width (texture);
+  h = gdk_texture_get_height (texture);
+  g_assert_cmpint (w, >, 100);
+  g_assert_cmpint (h, >, 100);
+  data = g_malloc ((gsize) w * h * 4);
+  gdk_texture_download (texture, data, (gsize) w * 4);
+  return g_bytes_new_take (data, (gsize) w * h * 4);
+}
+
+static GBytes *
+file_bytes (const char *path)
+{
+  g_autoptr (GError) error = NULL;
+  char *contents = NULL;
+  gsize length = 0;
+
+  g_assert_true (g_file_get_contents (path, &contents, &length, &error));
+  g_assert_no_error (error);
+  return g_bytes_new_take (contents, length);
+}
+
+static void
+test_legend_per_view (void)
+{
+  /* issue 22: hiding a series in a Compare card's legend leaves the slide of that chart
+   * as it was, and the reverse; the card's export draws what the card shows. */
+  ProcuraWindow *window = open_demo_window ();
+  ProcuraComparePage *page = PROCURA_COMPARE_PAGE (procura_window_get_page (window, "compare"));
+  ProcuraPresentation *presentation;
+  ProcuraChartView *card = NULL, *slide = NULL;
+  ProcuraChart *chart = NULL;
+  const char *name = NULL;
+  GPtrArray *views;
+  g_autoptr (GPtrArray) slide_charts = NULL;
+  g_autoptr (GBytes) card_all = NULL, card_hidden = NULL, slide_all = NULL;
+  g_autoptr (GBytes) after = NULL, exported = NULL, shown = NULL, everything = NULL;
+  g_autoptr (ProcuraChartLayout) hiding = procura_chart_layout_new ();
+  g_autoptr (GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("procura-legend-XXXXXX", NULL);
+  g_autofree char *export_path = g_build_filename (dir, "card.png", NULL);
+  g_autofree char *shown_path = g_build_filename (dir, "shown.png", NULL);
+  g_autofree char *all_path = g_build_filename (dir, "all.png", NULL);
+
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.page", "i", 3);
+  g_assert_true (procura_gui_test_wait_idle (window, 60));
+  /* a chart in the slides with at least two series in its legend */
+  views = procura_compare_page_get_chart_views (page);
+  slide_charts = procura_compare_page_get_slide_charts (page);
+  for (guint i = 0; i < views->len && card == NULL; i++)
+    {
+      ProcuraChartView *view = g_ptr_array_index (views, i);
+      ProcuraChart *c = procura_chart_view_get_chart (view);
+      guint in_legend = 0;
+      const char *first = NULL;
+
+      if (c == NULL || !g_ptr_array_find (slide_charts, c, NULL))
+        continue;
+      for (guint k = 0; k < procura_chart_get_n_series (c); k++)
+        if (procura_chart_series_get_in_legend (c, k))
+          {
+            in_legend++;
+            if (first == NULL)
+              first = procura_chart_series_get_name (c, k);
+          }
+      if (in_legend >= 2)
+        {
+          card = view;
+          chart = c;
+          name = first;
+        }
+    }
+  g_assert_nonnull (card);
+  g_test_message ("hiding \"%s\" in \"%s\"", name, procura_chart_get_title (chart));
+
+  presentation = procura_window_present_slides (window);
+  procura_gui_test_wait_mapped (GTK_WIDGET (presentation));
+  slide = procura_presentation_get_chart_view (presentation, chart);
+  g_assert_nonnull (slide);
+  for (guint i = 0; i < procura_presentation_get_n_slides (presentation) && !gtk_widget_get_mapped (GTK_WIDGET (slide)); i++)
+    procura_presentation_move (presentation, +1);
+  procura_gui_test_wait_mapped (GTK_WIDGET (slide));
+
+  card_all = view_pixels (GTK_WIDGET (card));
+  slide_all = view_pixels (GTK_WIDGET (slide));
+
+  /* hidden on the card: the card changes, the slide does not */
+  procura_chart_view_set_series_hidden (card, name, TRUE);
+  g_assert_true (procura_chart_view_get_series_hidden (card, name));
+  g_assert_false (procura_chart_view_get_series_hidden (slide, name));
+  card_hidden = view_pixels (GTK_WIDGET (card));
+  g_assert_false (g_bytes_equal (card_hidden, card_all));
+  after = view_pixels (GTK_WIDGET (slide));
+  g_assert_true (g_bytes_equal (after, slide_all));
+  g_clear_pointer (&after, g_bytes_unref);
+
+  /* the card's export is what the card shows: as drawn with the card's hidden series,
+   * not the whole chart */
+  g_assert_true (procura_chart_view_export (card, export_path, &error));
+  g_assert_no_error (error);
+  procura_chart_layout_set_series_hidden (hiding, name, TRUE);
+  g_assert_true (procura_chart_write_file_as_shown (chart, hiding, shown_path, 960, 600,
+                                                    procura_chart_theme_light (), &error));
+  g_assert_no_error (error);
+  g_assert_true (procura_chart_write_file (chart, all_path, 960, 600, procura_chart_theme_light (), &error));
+  g_assert_no_error (error);
+  exported = file_bytes (export_path);
+  shown = file_bytes (shown_path);
+  everything = file_bytes (all_path);
+  g_assert_true (g_bytes_equal (exported, shown));
+  g_assert_false (g_bytes_equal (exported, everything));
+
+  /* and the reverse: shown again on the card, hidden on the slide */
+  procura_chart_view_set_series_hidden (card, name, FALSE);
+  procura_chart_view_set_series_hidden (slide, name, TRUE);
+  g_assert_false (procura_chart_view_get_series_hidden (card, name));
+  after = view_pixels (GTK_WIDGET (slide));
+  g_assert_false (g_bytes_equal (after, slide_all));
+  g_clear_pointer (&after, g_bytes_unref);
+  after = view_pixels (GTK_WIDGET (card));
+  g_assert_true (g_bytes_equal (after, card_all));
+
+  g_unlink (export_path);
+  g_unlink (shown_path);
+  g_unlink (all_path);
+  g_rmdir (dir);
+  gtk_window_destroy (GTK_WINDOW (presentation));
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 static void
 test_presentation (void)
 {
@@ -687,7 +830,7 @@ test_probe_panel (void)
   g_assert_nonnull (procura_fit_page_get_probe_plan (page));
   g_assert_cmpstr (run_probe_panel (page, "FAKE_CUDA_MEMORY_MIB=81559", 0, -1), ==, "done");
   g_assert_cmpstr (procura_fit_page_get_probe_result (page), ==, "ok");
-  g_assert_nonnull (g_object_get_data (G_OBJECT (page), "probe-progress-seen"));
+  g_assert_true (procura_fit_page_get_probe_progress_seen (page));
 
   /* issue 17: the plan is the calculator's: on an 8 GiB GPU the 70B model's share of
    * weights does not fit */
@@ -1070,6 +1213,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/pages/import-cancel-and-export", test_import_cancel_and_export);
   g_test_add_func ("/compare/controls", test_compare_controls);
   g_test_add_func ("/presentation/slides", test_presentation);
+  g_test_add_func ("/presentation/legend-per-view", test_legend_per_view);
   g_test_add_func ("/probe/panel", test_probe_panel);
   g_test_add_func ("/probe/fleet", test_probe_fleet);
   status = g_test_run ();
