@@ -37,7 +37,8 @@ struct _ProcuraFitPage
   ProcuraDocument *document;
   gulong           changed_id;
 
-  /* The calculator (persistent, like the probe panel) */
+  /* The calculator (persistent, like the probe panel; both built with the page's
+   * first content, not with the window) */
   GtkWidget       *calc_panel;
   GtkWidget       *calc_model;
   GtkWidget       *calc_gpu;
@@ -97,6 +98,8 @@ enum {
 };
 
 static guint signals[N_SIGNALS];
+
+static void ensure_built (ProcuraFitPage *self);
 
 static GtkWidget *
 value_row (const char *title,
@@ -691,6 +694,7 @@ procura_fit_page_select_calculator_candidate (ProcuraFitPage *self,
                                               guint           index)
 {
   g_return_if_fail (PROCURA_IS_FIT_PAGE (self));
+  ensure_built (self);
   adw_combo_row_set_selected (ADW_COMBO_ROW (self->calc_gpu), index);
 }
 
@@ -698,6 +702,7 @@ const char *
 procura_fit_page_get_probe_plan (ProcuraFitPage *self)
 {
   g_return_val_if_fail (PROCURA_IS_FIT_PAGE (self), NULL);
+  ensure_built (self);
   return self->calc_plan;
 }
 
@@ -705,6 +710,7 @@ const char *
 procura_fit_page_get_calculator_engine_version (ProcuraFitPage *self)
 {
   g_return_val_if_fail (PROCURA_IS_FIT_PAGE (self), NULL);
+  ensure_built (self);
   return gtk_editable_get_text (GTK_EDITABLE (self->calc_engine_version));
 }
 
@@ -714,6 +720,7 @@ procura_fit_page_get_calculator_parallelism (ProcuraFitPage *self,
                                              int            *pp)
 {
   g_return_if_fail (PROCURA_IS_FIT_PAGE (self));
+  ensure_built (self);
   *tp = gtk_spin_button_get_value_as_int (GTK_SPIN_BUTTON (self->calc_tp));
   *pp = gtk_spin_button_get_value_as_int (GTK_SPIN_BUTTON (self->calc_pp));
 }
@@ -1124,6 +1131,7 @@ void
 procura_fit_page_run_probe (ProcuraFitPage *self)
 {
   g_return_if_fail (PROCURA_IS_FIT_PAGE (self));
+  ensure_built (self);
   {
     g_autoptr (ProcuraProbeOptions) options = procura_probe_options_new ();
     g_autofree char *hosts_text = g_strstrip (g_strdup (self->probe_hosts != NULL
@@ -1297,6 +1305,7 @@ procura_fit_page_run_probe_fleet (ProcuraFitPage     *self,
 {
   g_return_if_fail (PROCURA_IS_FIT_PAGE (self));
   g_return_if_fail (hosts != NULL);
+  ensure_built (self);
   {
     g_autoptr (ProcuraProbeOptions) options = procura_probe_options_new ();
     g_autofree char *status = NULL;
@@ -1353,6 +1362,7 @@ const char *
 procura_fit_page_get_probe_status_text (ProcuraFitPage *self)
 {
   g_return_val_if_fail (PROCURA_IS_FIT_PAGE (self), NULL);
+  ensure_built (self);
   return adw_action_row_get_subtitle (ADW_ACTION_ROW (self->probe_status));
 }
 
@@ -1527,6 +1537,32 @@ build_probe_panel (ProcuraFitPage *self)
   set_probe_state (self, "idle");
 }
 
+/* The calculator and the probe panel: built once, when the page is first built (shown,
+ * or asked for by a caller), then kept across rebuilds (a probe may be running). */
+static void
+ensure_panels (ProcuraFitPage *self)
+{
+  if (self->probe_panel == NULL)
+    build_probe_panel (self);
+  if (self->calc_panel == NULL)
+    build_calculator (self);
+}
+
+/* For the API that reads or drives the panels: the page as it would be shown. */
+static void
+ensure_built (ProcuraFitPage *self)
+{
+  procura_page_ensure_built (PROCURA_PAGE (self));
+  ensure_panels (self);
+}
+
+gboolean
+procura_fit_page_get_panels_built (ProcuraFitPage *self)
+{
+  g_return_val_if_fail (PROCURA_IS_FIT_PAGE (self), FALSE);
+  return self->calc_panel != NULL && self->probe_panel != NULL;
+}
+
 static void
 rebuild (ProcuraFitPage *self)
 {
@@ -1547,6 +1583,7 @@ rebuild (ProcuraFitPage *self)
           return;
         }
     }
+  ensure_panels (self);
   gtk_box_append (self->box, self->calc_panel);
   calc_fill (self, project);
   calculator_group (self, project);
@@ -1638,8 +1675,7 @@ procura_fit_page_init (ProcuraFitPage *self)
   procura_page_setup (PROCURA_PAGE (self), "drive-harddisk-solidstate-symbolic", _("No Memory Plan Yet"),
                       _("Choose a model in the brief to see whether it fits each candidate’s GPUs at the target context and concurrency."),
                       800, 600);
-  build_probe_panel (self);
-  build_calculator (self);
+  self->probe_state = g_strdup ("idle");
   g_signal_connect (self, "map", G_CALLBACK (map_cb), self);
   g_type_ensure (PROCURA_TYPE_CHART_VIEW);
   self->memory_view = g_object_ref_sink (procura_chart_view_new ());

@@ -47,6 +47,9 @@ void        procura_fit_page_set_probe_environment (ProcuraFitPage     *self,
                                                     const char * const *environ_,
                                                     double              kill_after_s);
 
+/* TRUE once the calculator and the probe panel were built: with the page's first
+ * content (when it is first shown, or a call here needs them), never with the window. */
+gboolean    procura_fit_page_get_panels_built (ProcuraFitPage *self);
 /* TRUE while the memory figures are being computed. */
 gboolean    procura_fit_page_get_busy (ProcuraFitPage *self);
 /* The calculator's candidate (an index into its list of GPU candidates), and the TP and

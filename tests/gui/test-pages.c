@@ -632,6 +632,46 @@ file_bytes (const char *path)
 }
 
 static void
+test_fit_page_lazy (void)
+{
+  /* issue 21: the Fit page builds its calculator and probe panel when first shown, not
+   * with the window. The window is waited for by hand: procura_gui_test_wait_idle()
+   * builds every page, as other tests read hidden pages. */
+  ProcuraWindow *window = procura_window_new (app);
+  GtkWidget *fit = procura_gui_test_find (GTK_WIDGET (window), PROCURA_TYPE_FIT_PAGE);
+  gint64 end;
+
+  g_assert_nonnull (fit);
+  g_assert_false (procura_fit_page_get_panels_built (PROCURA_FIT_PAGE (fit)));
+  gtk_window_present (GTK_WINDOW (window));
+  procura_gui_test_wait_mapped (GTK_WIDGET (window));
+  procura_window_open_demo (window);
+  end = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
+  while ((procura_window_get_document (window) == NULL || procura_window_is_loading (window))
+         && g_get_monotonic_time () < end)
+    g_main_context_iteration (NULL, FALSE);
+  g_assert_nonnull (procura_window_get_document (window));
+  procura_gui_test_settle ();
+
+  /* the project is open and shown; the Fit page is hidden and has built nothing */
+  g_assert_false (gtk_widget_get_mapped (fit));
+  g_assert_false (procura_page_is_built (PROCURA_PAGE (fit)));
+  g_assert_false (procura_fit_page_get_panels_built (PROCURA_FIT_PAGE (fit)));
+  g_assert_null (procura_gui_test_find_label (fit, "Memory Fit Calculator"));
+
+  /* shown: the calculator and the probe panel are there, with the demo's model */
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.page", "i", 4);
+  procura_gui_test_wait_mapped (fit);
+  procura_gui_test_settle ();
+  g_assert_true (procura_fit_page_get_panels_built (PROCURA_FIT_PAGE (fit)));
+  g_assert_nonnull (procura_gui_test_find_label (fit, "Memory Fit Calculator"));
+  g_assert_nonnull (procura_gui_test_find_label (fit, "Local Probe"));
+  g_assert_nonnull (procura_gui_test_find_label (fit, "Weights per GPU"));
+  g_assert_cmpstr (procura_fit_page_get_probe_state (PROCURA_FIT_PAGE (fit)), ==, "idle");
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+static void
 test_legend_per_view (void)
 {
   /* issue 22: hiding a series in a Compare card's legend leaves the slide of that chart
@@ -1199,6 +1239,7 @@ main (int argc, char *argv[])
   g_application_register (G_APPLICATION (app), NULL, NULL);
 
   g_test_add_func ("/pages/demo", test_demo_pages);
+  g_test_add_func ("/pages/fit-lazy", test_fit_page_lazy);
   g_test_add_func ("/pages/delete-undo", test_delete_undo);
   g_test_add_func ("/pages/brief-edit", test_brief_edit);
   g_test_add_func ("/pages/edit-cost", test_edit_cost);
