@@ -837,10 +837,11 @@ procura_compare_page_dispose (GObject *object)
     g_clear_signal_handler (&self->changed_id, self->document);
   g_clear_object (&self->document);
   g_clear_pointer (&self->views, g_ptr_array_unref);
-  g_clear_pointer (&self->cards, g_ptr_array_unref);
   g_clear_pointer (&self->brief_before_apply, procura_brief_free);
   g_clear_pointer (&self->analysis, procura_analysis_free);
   G_OBJECT_CLASS (procura_compare_page_parent_class)->dispose (object);
+  /* after the cards' buttons, whose handlers read them, are gone */
+  g_clear_pointer (&self->cards, g_ptr_array_unref);
 }
 
 static void
