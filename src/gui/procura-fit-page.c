@@ -1629,6 +1629,9 @@ procura_fit_page_init (ProcuraFitPage *self)
   procura_page_setup (PROCURA_PAGE (self), "drive-harddisk-solidstate-symbolic", _("No Memory Plan Yet"),
                       _("Choose a model in the brief to see whether it fits each candidate’s GPUs at the target context and concurrency."),
                       800, 600);
+  /* the empty state is for a brief without a model */
+  procura_page_add_empty_action (PROCURA_PAGE (self), _("Choose the _Model"), "win.brief-field", "s", "model_shape");
+  procura_page_add_empty_action (PROCURA_PAGE (self), _("Add _Candidates"), "win.page", "i", 1);
   build_probe_panel (self);
   build_calculator (self);
   g_signal_connect (self, "map", G_CALLBACK (map_cb), self);
