@@ -20,6 +20,8 @@ typedef struct
   AdwClamp      *clamp;
   GtkBox        *box;
   GtkWidget     *empty_actions;   /* the empty state's buttons, or NULL */
+  AdwClamp      *empty_clamp;     /* ... kept together in the middle */
+  guint          n_empty_actions;
   gboolean       dirty;     /* the content is out of date (or was never built) */
   gboolean       building;
 } ProcuraPagePrivate;
@@ -71,6 +73,8 @@ procura_page_setup (ProcuraPage *self,
   adw_clamp_set_tightening_threshold (priv->clamp, tightening_threshold);
 }
 
+#define EMPTY_ACTION_WIDTH 260
+
 GtkWidget *
 procura_page_add_empty_action (ProcuraPage *self,
                                const char  *label,
@@ -85,7 +89,9 @@ procura_page_add_empty_action (ProcuraPage *self,
   if (priv->empty_actions == NULL)
     {
       priv->empty_actions = procura_wrap_box_new (12, 3);   /* one column when narrow */
-      adw_status_page_set_child (priv->status, priv->empty_actions);
+      priv->empty_clamp = ADW_CLAMP (adw_clamp_new ());
+      adw_clamp_set_child (priv->empty_clamp, priv->empty_actions);
+      adw_status_page_set_child (priv->status, GTK_WIDGET (priv->empty_clamp));
     }
   button = gtk_button_new_with_mnemonic (label);
   gtk_widget_add_css_class (button, "pill");
@@ -102,6 +108,11 @@ procura_page_add_empty_action (ProcuraPage *self,
       va_end (args);
     }
   procura_wrap_box_append (priv->empty_actions, button);
+  /* about a button's width each, side by side when there is room */
+  adw_clamp_set_maximum_size (priv->empty_clamp,
+                              EMPTY_ACTION_WIDTH * MIN (3, ++priv->n_empty_actions));
+  adw_clamp_set_tightening_threshold (priv->empty_clamp,
+                                      EMPTY_ACTION_WIDTH * MIN (3, priv->n_empty_actions));
   return button;
 }
 
@@ -196,6 +207,7 @@ procura_page_dispose (GObject *object)
   priv->clamp = NULL;
   priv->box = NULL;
   priv->empty_actions = NULL;
+  priv->empty_clamp = NULL;
   G_OBJECT_CLASS (procura_page_parent_class)->dispose (object);
 }
 

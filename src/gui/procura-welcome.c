@@ -94,7 +94,12 @@ procura_welcome_init (ProcuraWelcome *self)
                                                    _("Create an empty project (Ctrl+N)")));
   procura_wrap_box_append (buttons, action_button (_("_Open…"), "win.open",
                                                    _("Open a project file (Ctrl+O)")));
-  gtk_box_append (GTK_BOX (box), buttons);
+  /* the three side by side in the middle, one above the other when narrow */
+  clamp = adw_clamp_new ();
+  adw_clamp_set_maximum_size (ADW_CLAMP (clamp), 720);
+  adw_clamp_set_tightening_threshold (ADW_CLAMP (clamp), 720);
+  adw_clamp_set_child (ADW_CLAMP (clamp), buttons);
+  gtk_box_append (GTK_BOX (box), clamp);
 
   /* the recent projects, when there are any */
   self->recent_group = gtk_box_new (GTK_ORIENTATION_VERTICAL, 12);

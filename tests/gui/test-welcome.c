@@ -18,6 +18,27 @@
 
 static ProcuraApplication *app;
 
+/* With PROCURA_TEST_SHOTS set to a folder, the window as each check sees it is saved
+ * there as NAME.png, for a person to look at. */
+static void
+shot (ProcuraWindow *window,
+      const char    *name)
+{
+  const char *dir = g_getenv ("PROCURA_TEST_SHOTS");
+  g_autoptr (GdkTexture) texture = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *file = NULL, *path = NULL;
+
+  if (dir == NULL)
+    return;
+  procura_gui_test_settle ();
+  texture = procura_gui_test_render (GTK_WIDGET (window), &error);
+  g_assert_no_error (error);
+  file = g_strconcat (name, ".png", NULL);
+  path = g_build_filename (dir, file, NULL);
+  g_assert_true (gdk_texture_save_to_png (texture, path));
+}
+
 static ProcuraWindow *
 new_window (void)
 {
@@ -148,6 +169,7 @@ test_first_start (void)
   demo = shown_button (welcome, "win.open-demo");
   shown_button (welcome, "win.new");
   shown_button (welcome, "win.open");
+  shot (window, "welcome");
 
   /* Ctrl+N and Ctrl+O are the welcome page's New and Open, and they open their dialog
    * from it */
@@ -210,6 +232,7 @@ test_recent (void)
     }
   g_assert_nonnull (row);
   g_assert_true (gtk_widget_is_drawable (row));
+  shot (window, "welcome-recent");
   g_assert_cmpstr (gtk_actionable_get_action_name (GTK_ACTIONABLE (row)), ==, "win.open-recent");
   g_signal_emit_by_name (row, "activate");
   g_assert_true (procura_gui_test_wait_idle (window, 30));
@@ -354,6 +377,7 @@ test_empty_states (void)
       g_ptr_array_set_size (buttons, 0);
       status = empty_state (window, procura_window_page_names[i]);
       collect_buttons (status, NULL, buttons);
+      shot (window, procura_window_page_names[i]);
       g_test_message ("%s: %u buttons", procura_window_page_names[i], buttons->len);
       g_assert_cmpuint (buttons->len, >=, 1);
       for (guint j = 0; j < buttons->len; j++)
@@ -464,10 +488,21 @@ test_header_name (void)
   g_assert_true (procura_gui_test_wait_idle (window, 30));
   g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (window)), !=, "Procura");
   assert_name_readable (window, 1280, 800);
+  shot (window, "header-1280");
   /* the pages stay one click away: a view switcher shown, in the header or below */
   g_assert_true (shown_switcher (GTK_WIDGET (window)));
+  /* and the bar below does not stop the window from going narrower (where the header
+   * goes compact) */
+  {
+    int min = 0;
+
+    gtk_widget_measure (GTK_WIDGET (window), GTK_ORIENTATION_HORIZONTAL, -1, &min, NULL, NULL, NULL);
+    g_test_message ("minimum width at 1280 px: %d", min);
+    g_assert_cmpint (min, <, 720);
+  }
   g_assert_true (shown_switcher (GTK_WIDGET (window)));
   assert_name_readable (window, 1024, 768);
+  shot (window, "header-1024");
   g_assert_true (shown_switcher (GTK_WIDGET (window)));
   gtk_window_destroy (GTK_WINDOW (window));
   procura_gui_test_settle ();
