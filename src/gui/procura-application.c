@@ -52,7 +52,7 @@ procura_application_activate (GApplication *app)
   if (window == NULL)
     {
       window = GTK_WINDOW (procura_window_new (PROCURA_APPLICATION (app)));
-      /* The first start opens the demo project, later ones the last project. */
+      /* The first start shows the welcome page, later ones open the last project. */
       procura_window_open_default (PROCURA_WINDOW (window));
     }
   gtk_window_present (window);

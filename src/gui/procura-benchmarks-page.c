@@ -227,14 +227,8 @@ procura_benchmarks_page_init (ProcuraBenchmarksPage *self)
   procura_page_setup (PROCURA_PAGE (self), "power-profile-performance-symbolic", _("No Benchmark Results"),
                       _("Import results from vLLM, SGLang, guidellm, GenAI-Perf, AIPerf, llmperf or MLPerf. Drop files onto this window to import them."),
                       800, 600);
-  {
-    /* the empty state's way in without a file of one's own */
-    GtkWidget *published = gtk_button_new_with_mnemonic (_("Import _Published Results…"));
-
-    gtk_actionable_set_action_name (GTK_ACTIONABLE (published), "win.import-published");
-    gtk_widget_set_halign (published, GTK_ALIGN_CENTER);
-    gtk_widget_add_css_class (published, "pill");
-    adw_status_page_set_child (self->status, published);
-  }
+  procura_page_add_empty_action (PROCURA_PAGE (self), _("_Import Results…"), "win.import", NULL);
+  /* the way in without a file of one's own */
+  procura_page_add_empty_action (PROCURA_PAGE (self), _("Import _Published Results…"), "win.import-published", NULL);
   self->expanded = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
 }

@@ -418,6 +418,81 @@ procura_brief_page_set_document (ProcuraBriefPage *self,
   gtk_stack_set_visible_child_name (self->stack, "content");
 }
 
+/* The fields of each part of the brief that procura_brief_missing () names. */
+static const struct
+{
+  const char *part;
+  gsize       offset;
+} part_fields[] = {
+  { "workload_type", BRIEF_STR (workload_type) },
+  { "model_shape", BRIEF_STR (model_shape) },
+  { "request_shape", BRIEF_STR (input_tokens) },
+  { "request_shape", BRIEF_STR (output_tokens) },
+  { "success_unit", BRIEF_STR (success_unit) },
+  { "latency_target", BRIEF_STR (slo_metric) },
+  { "latency_target", BRIEF_STR (slo_percentile) },
+  { "latency_target", BRIEF_STR (slo_threshold_ms) },
+  { "duty_cycle", BRIEF_STR (duty_cycle) },
+  { "operating_boundary", BRIEF_STR (operating_boundary) },
+  { "tooling", BRIEF_STR (tooling) },
+  { "demand", BRIEF_STR (demand_average) },
+  { "demand", BRIEF_STR (demand_peak) },
+};
+
+static gboolean
+field_is_set (ProcuraBrief *brief,
+              const Field  *field)
+{
+  if (field->kind == FIELD_NUMBER)
+    return !isnan (*field_double (brief, field));
+  return *field_str (brief, field) != NULL && **field_str (brief, field) != '\0';
+}
+
+/* The row of the first empty field of @part, or -1. */
+static int
+empty_field_of (ProcuraBrief *brief,
+                const char   *part)
+{
+  for (gsize k = 0; k < G_N_ELEMENTS (part_fields); k++)
+    {
+      if (!g_str_equal (part_fields[k].part, part))
+        continue;
+      for (gsize i = 0; i < G_N_ELEMENTS (fields); i++)
+        if (fields[i].offset == part_fields[k].offset && !field_is_set (brief, &fields[i]))
+          return (int) i;
+    }
+  return -1;
+}
+
+const char *
+procura_brief_page_focus_missing (ProcuraBriefPage *self,
+                                  const char       *part)
+{
+  g_autoptr (ProcuraBrief) empty = NULL;
+  g_auto (GStrv) missing = NULL;
+  ProcuraBrief *brief;
+  int row = -1;
+
+  g_return_val_if_fail (PROCURA_IS_BRIEF_PAGE (self), NULL);
+  if (self->document == NULL)
+    return NULL;
+  brief = procura_document_get_project (self->document)->brief;
+  if (brief == NULL)
+    brief = empty = procura_brief_new ();
+  if (part != NULL)
+    row = empty_field_of (brief, part);
+  else
+    {
+      missing = procura_brief_missing (brief);
+      for (guint i = 0; missing[i] != NULL && row < 0; i++)
+        row = empty_field_of (brief, missing[i]);
+    }
+  if (row < 0)
+    return NULL;
+  gtk_widget_grab_focus (self->rows[row]);
+  return _(fields[row].title);
+}
+
 const char *
 procura_brief_page_get_completeness (ProcuraBriefPage *self)
 {

@@ -15,6 +15,11 @@ G_DECLARE_FINAL_TYPE (ProcuraBriefPage, procura_brief_page, PROCURA, BRIEF_PAGE,
 
 void procura_brief_page_set_document (ProcuraBriefPage *self,
                                       ProcuraDocument  *document);
+/* Moves the focus to the first empty field of the brief's part @part (an id of
+ * procura_brief_missing (): "model_shape", "latency_target"…), or with @part NULL of the
+ * first missing part; returns the field's title (translated), NULL when none is empty. */
+const char *procura_brief_page_focus_missing (ProcuraBriefPage *self,
+                                              const char       *part);
 /* "7 of 9 complete" as shown (for tests). */
 const char *procura_brief_page_get_completeness (ProcuraBriefPage *self);
 

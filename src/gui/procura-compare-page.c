@@ -27,6 +27,7 @@ struct _ProcuraComparePage
   GtkStack        *stack;
   AdwStatusPage   *status;
   GtkBox          *box;
+  GtkWidget       *complete_brief_button;   /* of the empty state */
 
   GtkWidget       *threshold_spin;
   GtkWidget       *percentile_spin;
@@ -629,8 +630,7 @@ build (ProcuraComparePage *self)
   self->brief_button = gtk_button_new_with_mnemonic (_("Open _Brief"));
   gtk_widget_set_tooltip_text (self->brief_button, _("Set the latency target and the other missing fields on the Brief page"));
   gtk_widget_set_valign (self->brief_button, GTK_ALIGN_CENTER);
-  gtk_actionable_set_action_name (GTK_ACTIONABLE (self->brief_button), "win.page");
-  gtk_actionable_set_action_target (GTK_ACTIONABLE (self->brief_button), "i", 0);
+  gtk_actionable_set_action_name (GTK_ACTIONABLE (self->brief_button), "win.complete-brief");
   gtk_box_append (GTK_BOX (self->withheld_box), self->brief_button);
   gtk_widget_set_visible (self->withheld_box, FALSE);
   gtk_box_append (self->box, self->withheld_box);
@@ -641,6 +641,18 @@ build (ProcuraComparePage *self)
   for (guint i = 0; procura_figure_names[i] != NULL; i++)
     procura_wrap_box_append (self->grid, chart_card (self, procura_figure_names[i]));
   gtk_box_append (self->box, self->grid);
+}
+
+/* The empty state asks for the brief only while something of it is missing. */
+static gboolean
+brief_is_complete (ProcuraProject *project)
+{
+  g_auto (GStrv) missing = NULL;
+
+  if (project->brief == NULL)
+    return FALSE;
+  missing = procura_brief_missing (project->brief);
+  return missing[0] == NULL;
 }
 
 static void
@@ -656,6 +668,7 @@ rebuild (ProcuraComparePage *self)
   project = procura_document_get_project (self->document);
   if (project->candidates->len == 0)
     {
+      procura_page_show_empty_action (self->complete_brief_button, !brief_is_complete (project));
       gtk_stack_set_visible_child_name (self->stack, "empty");
       return;
     }
@@ -876,6 +889,9 @@ procura_compare_page_init (ProcuraComparePage *self)
   procura_page_setup (PROCURA_PAGE (self), "view-dual-symbolic", _("Nothing to Compare Yet"),
                       _("Charts of cost per accepted output, latency against the target, and where the money goes appear here once candidates have benchmarks and prices."),
                       1200, 1000);
+  self->complete_brief_button =
+    procura_page_add_empty_action (PROCURA_PAGE (self), _("Complete the _Brief"), "win.complete-brief", NULL);
+  procura_page_add_empty_action (PROCURA_PAGE (self), _("Add _Candidates"), "win.page", "i", 1);
   self->views = g_ptr_array_new ();
   self->cards = g_ptr_array_new_with_free_func (g_free);
   self->cancellable = g_cancellable_new ();

@@ -25,6 +25,7 @@ struct _ProcuraDecisionPage
   GtkStack        *stack;
   AdwStatusPage   *status;
   GtkBox          *box;
+  GtkWidget       *complete_brief_button;   /* of the empty state */
 
   GtkWidget       *candidate_row;
   GtkWidget       *rationale_row;
@@ -930,6 +931,18 @@ what_if_banner (ProcuraDecisionPage *self)
   return banner;
 }
 
+/* The empty state asks for the brief only while something of it is missing. */
+static gboolean
+brief_is_complete (ProcuraProject *project)
+{
+  g_auto (GStrv) missing = NULL;
+
+  if (project->brief == NULL)
+    return FALSE;
+  missing = procura_brief_missing (project->brief);
+  return missing[0] == NULL;
+}
+
 static void
 rebuild (ProcuraDecisionPage *self)
 {
@@ -946,6 +959,7 @@ rebuild (ProcuraDecisionPage *self)
   project = procura_document_get_project (self->document);
   if (project->candidates->len == 0)
     {
+      procura_page_show_empty_action (self->complete_brief_button, !brief_is_complete (project));
       gtk_stack_set_visible_child_name (self->stack, "empty");
       return;
     }
@@ -1034,6 +1048,9 @@ procura_decision_page_init (ProcuraDecisionPage *self)
   procura_page_setup (PROCURA_PAGE (self), "emblem-ok-symbolic", _("No Decision Yet"),
                       _("Record the chosen candidate, the rationale and the approver, and export the decision record for finance, platform and product."),
                       1000, 600);
+  self->complete_brief_button =
+    procura_page_add_empty_action (PROCURA_PAGE (self), _("Complete the _Brief"), "win.complete-brief", NULL);
+  procura_page_add_empty_action (PROCURA_PAGE (self), _("Add _Candidates"), "win.page", "i", 1);
   self->cancellable = g_cancellable_new ();
   self->choices = g_array_new (FALSE, TRUE, sizeof (Choice));
   g_signal_connect (self, "map", G_CALLBACK (map_cb), self);

@@ -1676,6 +1676,9 @@ procura_fit_page_init (ProcuraFitPage *self)
                       _("Choose a model in the brief to see whether it fits each candidate’s GPUs at the target context and concurrency."),
                       800, 600);
   self->probe_state = g_strdup ("idle");
+  /* the empty state is for a brief without a model */
+  procura_page_add_empty_action (PROCURA_PAGE (self), _("Choose the _Model"), "win.brief-field", "s", "model_shape");
+  procura_page_add_empty_action (PROCURA_PAGE (self), _("Add _Candidates"), "win.page", "i", 1);
   g_signal_connect (self, "map", G_CALLBACK (map_cb), self);
   g_type_ensure (PROCURA_TYPE_CHART_VIEW);
   self->memory_view = g_object_ref_sink (procura_chart_view_new ());

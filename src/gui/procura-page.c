@@ -10,6 +10,7 @@
 
 #include "config.h"
 
+#include "procura-layout.h"
 #include "procura-page.h"
 
 typedef struct
@@ -18,6 +19,9 @@ typedef struct
   AdwStatusPage *status;
   AdwClamp      *clamp;
   GtkBox        *box;
+  GtkWidget     *empty_actions;   /* the empty state's buttons, or NULL */
+  AdwClamp      *empty_clamp;     /* ... kept together in the middle */
+  guint          n_empty_actions;
   gboolean       dirty;     /* the content is out of date (or was never built) */
   gboolean       building;
 } ProcuraPagePrivate;
@@ -67,6 +71,61 @@ procura_page_setup (ProcuraPage *self,
   adw_status_page_set_description (priv->status, description);
   adw_clamp_set_maximum_size (priv->clamp, maximum_width);
   adw_clamp_set_tightening_threshold (priv->clamp, tightening_threshold);
+}
+
+#define EMPTY_ACTION_WIDTH 260
+
+GtkWidget *
+procura_page_add_empty_action (ProcuraPage *self,
+                               const char  *label,
+                               const char  *action_name,
+                               const char  *target_format,
+                               ...)
+{
+  ProcuraPagePrivate *priv = procura_page_get_instance_private (self);
+  GtkWidget *button;
+
+  g_return_val_if_fail (PROCURA_IS_PAGE (self), NULL);
+  if (priv->empty_actions == NULL)
+    {
+      priv->empty_actions = procura_wrap_box_new (12, 3);   /* one column when narrow */
+      priv->empty_clamp = ADW_CLAMP (adw_clamp_new ());
+      adw_clamp_set_child (priv->empty_clamp, priv->empty_actions);
+      adw_status_page_set_child (priv->status, GTK_WIDGET (priv->empty_clamp));
+    }
+  button = gtk_button_new_with_mnemonic (label);
+  gtk_widget_add_css_class (button, "pill");
+  if (gtk_widget_get_first_child (priv->empty_actions) == NULL)
+    gtk_widget_add_css_class (button, "suggested-action");
+  gtk_actionable_set_action_name (GTK_ACTIONABLE (button), action_name);
+  if (target_format != NULL)
+    {
+      va_list args;
+
+      va_start (args, target_format);
+      gtk_actionable_set_action_target_value (GTK_ACTIONABLE (button),
+                                              g_variant_new_va (target_format, NULL, &args));
+      va_end (args);
+    }
+  procura_wrap_box_append (priv->empty_actions, button);
+  /* about a button's width each, side by side when there is room */
+  adw_clamp_set_maximum_size (priv->empty_clamp,
+                              EMPTY_ACTION_WIDTH * MIN (3, ++priv->n_empty_actions));
+  adw_clamp_set_tightening_threshold (priv->empty_clamp,
+                                      EMPTY_ACTION_WIDTH * MIN (3, priv->n_empty_actions));
+  return button;
+}
+
+void
+procura_page_show_empty_action (GtkWidget *button,
+                                gboolean   visible)
+{
+  GtkWidget *parent;
+
+  g_return_if_fail (GTK_IS_BUTTON (button));
+  /* the wrap box's cell, so that a hidden button leaves no gap */
+  parent = gtk_widget_get_parent (button);
+  gtk_widget_set_visible (GTK_IS_FLOW_BOX_CHILD (parent) ? parent : button, visible);
 }
 
 void
@@ -147,6 +206,8 @@ procura_page_dispose (GObject *object)
   priv->status = NULL;
   priv->clamp = NULL;
   priv->box = NULL;
+  priv->empty_actions = NULL;
+  priv->empty_clamp = NULL;
   G_OBJECT_CLASS (procura_page_parent_class)->dispose (object);
 }
 

@@ -31,6 +31,18 @@ void           procura_page_setup      (ProcuraPage *self,
                                         int          maximum_width,
                                         int          tightening_threshold);
 
+/* The empty state's next steps: a pill button for @action_name (with @target, a GVariant
+ * format string and its value, or NULL) under the status page's text, the first one
+ * the suggested action. */
+GtkWidget     *procura_page_add_empty_action (ProcuraPage *self,
+                                              const char  *label,
+                                              const char  *action_name,
+                                              const char  *target_format,
+                                              ...);
+/* Shows or hides a button that procura_page_add_empty_action() returned. */
+void           procura_page_show_empty_action (GtkWidget  *button,
+                                               gboolean    visible);
+
 /* The lifecycle: the content is out of date. A shown page rebuilds now, a hidden one
  * when it is next shown. */
 void           procura_page_queue_rebuild (ProcuraPage *self);

@@ -22,6 +22,7 @@
 #include "procura-fit-page.h"
 #include "procura-presentation.h"
 #include "procura-published-dialog.h"
+#include "procura-welcome.h"
 #include "procura-window.h"
 
 #include "procura-analysis.h"
@@ -41,6 +42,10 @@ struct _ProcuraWindow
   GtkWidget             *busy_spinner;
   GtkWidget             *project_label;     /* the project name, when wide */
   GtkWidget             *open_button;
+  GtkWidget             *switcher_bar;      /* narrow: the switcher at the bottom */
+  GtkWidget             *wide_switcher_bar; /* wide, the name in the title: the same */
+  GtkStack              *main_stack;        /* the welcome page, or the project's pages */
+  ProcuraWelcome        *welcome;
   gboolean               narrow;            /* under NARROW_WIDTH: a compact header */
   guint                  compact_idle;
   guint                  project_label_idle;
@@ -114,6 +119,7 @@ procura_window_get_demo_path (void)
 /* Recent projects                                                            */
 
 static void update_recent_menu (ProcuraWindow *self);
+static void update_compact_header (ProcuraWindow *self);
 
 /* A recent project as "Title — ~/folder" (the file's name when it had no title). */
 static char *
@@ -183,6 +189,28 @@ remember_title (ProcuraWindow *self)
     }
 }
 
+/* The welcome page lists the recent projects that are still there, labelled as in the
+ * Open button's menu. */
+static void
+update_welcome_recent (ProcuraWindow      *self,
+                       GSettings          *settings,
+                       const char * const *recent)
+{
+  g_autoptr (GPtrArray) paths = g_ptr_array_new ();
+  g_autoptr (GPtrArray) labels = g_ptr_array_new_with_free_func (g_free);
+
+  for (guint i = 0; recent != NULL && recent[i] != NULL; i++)
+    if (g_file_test (recent[i], G_FILE_TEST_IS_REGULAR))
+      {
+        g_ptr_array_add (paths, (gpointer) recent[i]);
+        g_ptr_array_add (labels, recent_label (settings, recent[i]));
+      }
+  g_ptr_array_add (paths, NULL);
+  g_ptr_array_add (labels, NULL);
+  procura_welcome_set_recent (self->welcome, (const char * const *) paths->pdata,
+                              (const char * const *) labels->pdata);
+}
+
 static void
 update_recent_menu (ProcuraWindow *self)
 {
@@ -206,6 +234,7 @@ update_recent_menu (ProcuraWindow *self)
       g_autoptr (GMenuItem) item = g_menu_item_new (_("No Recent Projects"), "win.no-recent");
       g_menu_append_item (self->recent_section, item);
     }
+  update_welcome_recent (self, settings, (const char * const *) recent);
 }
 
 static void
@@ -260,8 +289,22 @@ document_deleted_cb (ProcuraDocument *document,
   adw_toast_overlay_add_toast (self->toast_overlay, toast);
 }
 
-/* The project's name in the header: the switcher title shows it (as its subtitle) only
- * when narrow, where the view switcher moves to the bottom bar; when wide, this label. */
+/* The view switcher at the bottom when the header shows the title instead: with the
+ * icons above the names when narrow, beside them when wide (a plain bar: GTK 4.8's
+ * revealer draws a bar it reveals before allocating it, see tests/gui/test-polish.c). */
+static void
+update_bottom_bars (ProcuraWindow *self)
+{
+  gboolean welcome = g_strcmp0 (gtk_stack_get_visible_child_name (self->main_stack), "welcome") == 0;
+  gboolean moved = !welcome && adw_view_switcher_title_get_title_visible (self->switcher_title);
+
+  adw_view_switcher_bar_set_reveal (ADW_VIEW_SWITCHER_BAR (self->switcher_bar), moved && self->narrow);
+  gtk_widget_set_visible (self->wide_switcher_bar, moved && !self->narrow);
+}
+
+/* The project's name in the header: the switcher title shows it (as its subtitle) when
+ * the view switcher moved to the bottom (narrow, or a name too long to sit beside it);
+ * beside the switcher, this label. */
 static void
 update_project_label (ProcuraWindow *self)
 {
@@ -271,9 +314,99 @@ update_project_label (ProcuraWindow *self)
   gtk_label_set_label (GTK_LABEL (self->project_label), title != NULL ? title : "");
   gtk_widget_set_tooltip_text (self->project_label, title);
   gtk_widget_set_visible (self->project_label, wide && title != NULL && *title != '\0');
+  update_bottom_bars (self);
 }
 
 static void update_title (ProcuraWindow *self);
+
+/* The view switcher with the icons beside the names (the one the header shows when
+ * there is room), or NULL. */
+static GtkWidget *
+find_wide_switcher (GtkWidget *widget)
+{
+  if (ADW_IS_VIEW_SWITCHER (widget)
+      && adw_view_switcher_get_policy (ADW_VIEW_SWITCHER (widget)) == ADW_VIEW_SWITCHER_POLICY_WIDE)
+    return widget;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_wide_switcher (child);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* What the header's box takes besides its sides and middle (its padding), with room to spare. */
+#define HEADER_SLACK 36
+
+/* Whether a header @width px wide holds the view switcher in its middle and the project's
+ * whole name beside it. The middle is centred (strict centring): each side gets half of
+ * what the switcher leaves, so the wider side counts twice. */
+static gboolean
+switcher_fits_beside_name (ProcuraWindow *self,
+                           int            width)
+{
+  const char *name = adw_view_switcher_title_get_subtitle (self->switcher_title);
+  GtkWidget *wide = find_wide_switcher (GTK_WIDGET (self->switcher_title));
+  GtkWidget *start_side = self->project_label, *end_side;
+  int start = 0, end = 0, middle = 0;
+
+  if (name == NULL || *name == '\0' || wide == NULL)
+    return TRUE;
+  /* the header's sides: the children of its centre box (GTK's or libadwaita's) */
+  while (gtk_widget_get_parent (start_side) != NULL && !GTK_IS_CENTER_BOX (gtk_widget_get_parent (start_side)))
+    start_side = gtk_widget_get_parent (start_side);
+  if (gtk_widget_get_parent (start_side) == NULL)
+    return TRUE;
+  end_side = gtk_widget_get_last_child (gtk_widget_get_parent (start_side));
+  gtk_widget_measure (start_side, GTK_ORIENTATION_HORIZONTAL, -1, NULL, &start, NULL, NULL);
+  gtk_widget_measure (end_side, GTK_ORIENTATION_HORIZONTAL, -1, NULL, &end, NULL, NULL);
+  gtk_widget_measure (wide, GTK_ORIENTATION_HORIZONTAL, -1, NULL, &middle, NULL, NULL);
+  if (!gtk_widget_get_visible (self->project_label))
+    {
+      /* hidden: what it takes once shown, the name unshortened, and the box's spacing */
+      g_autoptr (PangoLayout) layout = gtk_widget_create_pango_layout (self->project_label, name);
+      GtkWidget *box = gtk_widget_get_parent (self->project_label);
+      int text_width = 0;
+
+      pango_layout_get_pixel_size (layout, &text_width, NULL);
+      start += text_width + (GTK_IS_BOX (box) ? gtk_box_get_spacing (GTK_BOX (box)) : 0);
+    }
+  return width >= 2 * MAX (start, end) + middle + HEADER_SLACK;
+}
+
+/* The header's middle: the view switcher when it fits beside the project's name, else
+ * the name as the title (AdwViewSwitcherTitle's subtitle) with the switcher in the bar
+ * at the bottom; on the welcome page neither (there are no pages to switch). */
+static void
+update_switcher_place (ProcuraWindow *self)
+{
+  gboolean welcome = g_strcmp0 (gtk_stack_get_visible_child_name (self->main_stack), "welcome") == 0;
+  int width = 0, height = 0;
+
+  gtk_window_get_default_size (GTK_WINDOW (self), &width, &height);
+  if ((gtk_window_is_maximized (GTK_WINDOW (self)) || gtk_window_is_fullscreen (GTK_WINDOW (self))
+       || width <= 0) && gtk_widget_get_width (GTK_WIDGET (self)) > 0)
+    width = gtk_widget_get_width (GTK_WIDGET (self));
+  adw_view_switcher_title_set_view_switcher_enabled (self->switcher_title,
+                                                     !welcome && switcher_fits_beside_name (self, width));
+}
+
+/* The welcome page when there is no project and none is being opened. */
+static void
+update_welcome (ProcuraWindow *self)
+{
+  gboolean welcome = self->document == NULL && !self->opening;
+
+  /* the recent projects as they are now (the window may have had no application and
+   * so no settings when it was built) */
+  if (welcome)
+    update_recent_menu (self);
+  gtk_stack_set_visible_child_name (self->main_stack, welcome ? "welcome" : "project");
+  update_compact_header (self);
+}
 
 /* Below this width the header keeps only Import, the title and the menus (Open is in
  * the main menu and Ctrl+O), so that the window goes down to 360 px; above it the
@@ -301,6 +434,7 @@ update_compact_header_idle (gpointer user_data)
                                                                     : ADW_CENTERING_POLICY_STRICT);
       update_title (self);
     }
+  update_switcher_place (self);
   update_project_label (self);
   return G_SOURCE_REMOVE;
 }
@@ -361,6 +495,7 @@ update_title (ProcuraWindow *self)
   gtk_widget_set_tooltip_text (self->read_only_badge, procura_document_get_read_only_reason (self->document));
   update_project_label (self);
   remember_title (self);
+  update_compact_header (self);   /* the name's length decides where the switcher goes */
 }
 
 static void
@@ -427,6 +562,7 @@ set_document (ProcuraWindow   *self,
   procura_fit_page_set_document (self->fit_page, document);
   procura_decision_page_set_document (self->decision_page, document);
   update_title (self);
+  update_welcome (self);
   if (document != NULL && g_getenv ("PROCURA_BENCH_FIRST_FRAME") != NULL)
     {
       self->bench_document = TRUE;
@@ -494,6 +630,7 @@ open_done_cb (GObject      *object,
           g_autofree char *message = g_strdup_printf (_("Cannot open “%s”: %s"), base, error->message);
           show_toast (self, message);
         }
+      update_welcome (self);
       g_signal_emit (self, signals[SIGNAL_DOCUMENT_CHANGED], 0);
       open_request_free (request);
       return;
@@ -516,6 +653,7 @@ open_path (ProcuraWindow *self,
   request->path = g_strdup (path);
   request->remember = remember;
   self->opening = TRUE;
+  update_welcome (self);
   procura_document_open_async (path, create, self->cancellable, open_done_cb, request);
 }
 
@@ -551,6 +689,7 @@ demo_written_cb (GObject      *object,
       self->opening = FALSE;
       if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
         show_toast (self, error->message);
+      update_welcome (self);
       g_signal_emit (self, signals[SIGNAL_DOCUMENT_CHANGED], 0);
       g_object_unref (self);
       return;
@@ -566,6 +705,7 @@ procura_window_open_demo (ProcuraWindow *self)
 
   g_return_if_fail (PROCURA_IS_WINDOW (self));
   self->opening = TRUE;
+  update_welcome (self);
   procura_document_write_demo_async (path, self->cancellable, demo_written_cb, g_object_ref (self));
 }
 
@@ -576,10 +716,11 @@ procura_window_open_default (ProcuraWindow *self)
   g_autofree char *last = settings != NULL ? g_settings_get_string (settings, "last-project") : NULL;
 
   g_return_if_fail (PROCURA_IS_WINDOW (self));
+  /* no project yet: the welcome page stays (the demo is one click there) */
   if (last != NULL && *last != '\0' && g_file_test (last, G_FILE_TEST_IS_REGULAR))
     open_path (self, last, FALSE, TRUE);
   else
-    procura_window_open_demo (self);
+    update_welcome (self);
 }
 
 ProcuraDocument *
@@ -1272,6 +1413,22 @@ reset_what_if_action (GtkWidget  *widget,
   procura_compare_page_reset_what_if (PROCURA_WINDOW (widget)->compare_page);
 }
 
+/* "Complete the Brief" (no parameter: the first missing part) and "Choose the Model"
+ * ("model_shape") of the empty states: the Brief page, the focus on the empty field. */
+static void
+brief_field_action (GtkWidget  *widget,
+                    const char *action_name,
+                    GVariant   *parameter)
+{
+  ProcuraWindow *self = PROCURA_WINDOW (widget);
+  const char *part = parameter != NULL ? g_variant_get_string (parameter, NULL) : NULL;
+
+  adw_view_stack_set_visible_child_name (self->stack, "brief");
+  if (procura_brief_page_focus_missing (self->brief_page, part) == NULL
+      && self->document != NULL && part == NULL)
+    show_toast (self, _("The brief is complete"));
+}
+
 static void
 page_action (GtkWidget  *widget,
              const char *action_name,
@@ -1370,6 +1527,7 @@ procura_window_class_init (ProcuraWindowClass *klass)
   g_type_ensure (PROCURA_TYPE_COMPARE_PAGE);
   g_type_ensure (PROCURA_TYPE_FIT_PAGE);
   g_type_ensure (PROCURA_TYPE_DECISION_PAGE);
+  g_type_ensure (PROCURA_TYPE_WELCOME);
 
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/procura/Procura/procura-window.ui");
@@ -1385,13 +1543,17 @@ procura_window_class_init (ProcuraWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, ProcuraWindow, import_label);
   gtk_widget_class_bind_template_child (widget_class, ProcuraWindow, import_progress);
   gtk_widget_class_bind_template_child (widget_class, ProcuraWindow, import_revealer);
+  gtk_widget_class_bind_template_child (widget_class, ProcuraWindow, main_stack);
   gtk_widget_class_bind_template_child (widget_class, ProcuraWindow, project_label);
   gtk_widget_class_bind_template_child (widget_class, ProcuraWindow, open_button);
   gtk_widget_class_bind_template_child (widget_class, ProcuraWindow, read_only_badge);
   gtk_widget_class_bind_template_child (widget_class, ProcuraWindow, recent_section);
   gtk_widget_class_bind_template_child (widget_class, ProcuraWindow, stack);
+  gtk_widget_class_bind_template_child (widget_class, ProcuraWindow, switcher_bar);
   gtk_widget_class_bind_template_child (widget_class, ProcuraWindow, switcher_title);
   gtk_widget_class_bind_template_child (widget_class, ProcuraWindow, toast_overlay);
+  gtk_widget_class_bind_template_child (widget_class, ProcuraWindow, welcome);
+  gtk_widget_class_bind_template_child (widget_class, ProcuraWindow, wide_switcher_bar);
 
   gtk_widget_class_install_action (widget_class, "win.open", NULL, open_action);
   gtk_widget_class_install_action (widget_class, "win.open-recent", "s", open_recent_action);
@@ -1408,6 +1570,8 @@ procura_window_class_init (ProcuraWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.undo-edit", NULL, undo_edit_action);
   gtk_widget_class_install_action (widget_class, "win.toast", "s", toast_action);
   gtk_widget_class_install_action (widget_class, "win.page", "i", page_action);
+  gtk_widget_class_install_action (widget_class, "win.complete-brief", NULL, brief_field_action);
+  gtk_widget_class_install_action (widget_class, "win.brief-field", "s", brief_field_action);
   /* the Compare page's what-if, from the Decision page's banner too */
   gtk_widget_class_install_action (widget_class, "win.apply-what-if", NULL, apply_what_if_action);
   gtk_widget_class_install_action (widget_class, "win.reset-what-if", NULL, reset_what_if_action);
@@ -1437,4 +1601,6 @@ procura_window_init (ProcuraWindow *self)
                             G_CALLBACK (switcher_title_visible_cb), self);
   g_signal_connect_swapped (self, "notify::default-width", G_CALLBACK (update_compact_header), self);
   g_signal_connect_swapped (self, "notify::maximized", G_CALLBACK (update_compact_header), self);
+  g_signal_connect_swapped (self, "notify::fullscreened", G_CALLBACK (update_compact_header), self);
+  update_welcome (self);
 }

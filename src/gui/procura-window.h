@@ -18,7 +18,7 @@ G_DECLARE_FINAL_TYPE (ProcuraWindow, procura_window, PROCURA, WINDOW, AdwApplica
 ProcuraWindow   *procura_window_new          (ProcuraApplication *application);
 void             procura_window_open_file    (ProcuraWindow      *self,
                                               GFile              *file);
-/* The last project, or on the first start the demo project (written first). */
+/* The last project, or on the first start the welcome page (the demo one click away). */
 void             procura_window_open_default (ProcuraWindow      *self);
 void             procura_window_open_demo    (ProcuraWindow      *self);
 /* Writes the decision record of the open project to @path (.pdf, .md or .csv) in a

@@ -7,7 +7,8 @@ app=$1 out=$2
 [ -n "${DISPLAY:-}" ] || { echo "no DISPLAY: skipped"; exit 77; }
 command -v xwininfo >/dev/null && command -v import >/dev/null || { echo "xwininfo/import missing: skipped"; exit 77; }
 mkdir -p "$out"
-# A private data folder: the first start writes the demo project there, not in $HOME.
+# A private data folder: nothing of $HOME is read or written (the first start shows
+# the welcome page).
 XDG_DATA_HOME=$(mktemp -d); export XDG_DATA_HOME
 "$app" & pid=$!
 trap 'kill $pid 2>/dev/null || true; rm -rf "$XDG_DATA_HOME"' EXIT
@@ -19,7 +20,7 @@ for _ in $(seq 50); do
   sleep 0.2
 done
 [ -n "$id" ] || { echo "the window did not appear"; exit 1; }
-# The demo project is written and opened in a thread, then painted: retry for 15 s.
+# The window is painted after it appears: retry for 15 s.
 colors=0
 for _ in $(seq 30); do
   sleep 0.5
