@@ -194,35 +194,38 @@ remove_tree (const char *path)
 /* ------------------------------------------------------------------------- */
 /* Kubernetes                                                                 */
 
-static GPtrArray *
-kubectl_args (const ProcuraProbeClusterOptions *c)
-{
-  GPtrArray *a = g_ptr_array_new_with_free_func (g_free);
-
-  g_ptr_array_add (a, g_strdup ("kubectl"));
-  if (c->context != NULL)
-    g_ptr_array_add (a, g_strdup_printf ("--context=%s", c->context));
-  if (c->namespace != NULL)
-    g_ptr_array_add (a, g_strdup_printf ("--namespace=%s", c->namespace));
-  return a;
-}
-
+/* The one argv builder of both schedulers: the tool's command line starts with @kube's
+ * context and namespace options when @kube is set (then the tool is kubectl), else with
+ * the first of the NULL-ended arguments; runs it as run_tool() does. */
 static gboolean
-kubectl (const ProcuraProbeClusterOptions *c,
-         char                            **out,
-         GError                          **error,
-         ...)
+run_args (const ProcuraProbeClusterOptions *kube,
+          char                            **out,
+          GError                          **error,
+          ...)
 {
-  g_autoptr(GPtrArray) a = kubectl_args (c);
+  g_autoptr(GPtrArray) a = g_ptr_array_new_with_free_func (g_free);
   const char *arg;
   va_list ap;
 
+  if (kube != NULL)
+    {
+      g_ptr_array_add (a, g_strdup ("kubectl"));
+      if (kube->context != NULL)
+        g_ptr_array_add (a, g_strdup_printf ("--context=%s", kube->context));
+      if (kube->namespace != NULL)
+        g_ptr_array_add (a, g_strdup_printf ("--namespace=%s", kube->namespace));
+    }
   va_start (ap, error);
   while ((arg = va_arg (ap, const char *)) != NULL)
     g_ptr_array_add (a, g_strdup (arg));
   va_end (ap);
   return run_tool (a, out, error);
 }
+
+/* kubectl with the cluster's context and namespace, then the arguments */
+#define kubectl(c, out, error, ...) run_args ((c), (out), (error), __VA_ARGS__)
+/* a Slurm command: the tool, then its arguments */
+#define slurm(out, error, ...) run_args (NULL, (out), (error), __VA_ARGS__)
 
 static void
 kubectl_clean_up (const ProcuraProbeClusterOptions *c)
@@ -330,22 +333,6 @@ out:
 
 /* ------------------------------------------------------------------------- */
 /* Slurm                                                                      */
-
-static gboolean
-slurm (char  **out,
-       GError **error,
-       ...)
-{
-  g_autoptr(GPtrArray) a = g_ptr_array_new_with_free_func (g_free);
-  const char *arg;
-  va_list ap;
-
-  va_start (ap, error);
-  while ((arg = va_arg (ap, const char *)) != NULL)
-    g_ptr_array_add (a, g_strdup (arg));
-  va_end (ap);
-  return run_tool (a, out, error);
-}
 
 static int
 compare_names (gconstpointer a,
