@@ -8,6 +8,7 @@
 
 #include <glib/gi18n.h>
 
+#include "procura-busy-window.h"
 #include "procura-diff-dialog.h"
 
 static GtkWidget *
@@ -205,34 +206,24 @@ diff_done_cb (GObject      *object,
               GAsyncResult *result,
               gpointer      user_data)
 {
-  g_autoptr (AdwWindow) window = ADW_WINDOW (user_data);
-  GtkWidget *box = adw_window_get_content (window);
-  GtkWidget *spinner = g_object_get_data (G_OBJECT (window), "procura-spinner");
+  g_autoptr (GtkWindow) window = GTK_WINDOW (user_data);
   g_autoptr (GError) error = NULL;
   g_autoptr (ProcuraDiff) diff = g_task_propagate_pointer (G_TASK (result), &error);
-  GtkWidget *content;
 
   /* Closed before the comparison finished: nothing left to fill. */
-  if (box == NULL || gtk_widget_get_parent (spinner) != box)
+  if (!procura_busy_window_is_waiting (window))
     return;
-  gtk_box_remove (GTK_BOX (box), spinner);
   if (diff == NULL)
-    {
-      content = adw_status_page_new ();
-      adw_status_page_set_icon_name (ADW_STATUS_PAGE (content), "dialog-error-symbolic");
-      adw_status_page_set_title (ADW_STATUS_PAGE (content), _("Cannot compare the projects"));
-      adw_status_page_set_description (ADW_STATUS_PAGE (content), error->message);
-    }
+    procura_busy_window_set_content (window, procura_busy_window_error_page (_("Cannot compare the projects"),
+                                                                             error->message));
   else
     {
       /* Translators: the window title: changes since the other project's title */
       g_autofree char *title = g_strdup_printf (_("Changes since “%s”"),
                                                 diff->old_title != NULL ? diff->old_title : _("Untitled"));
-      gtk_window_set_title (GTK_WINDOW (window), title);
-      content = procura_diff_view_new (diff);
+      gtk_window_set_title (window, title);
+      procura_busy_window_set_content (window, procura_diff_view_new (diff));
     }
-  gtk_widget_set_vexpand (content, TRUE);
-  gtk_box_append (GTK_BOX (box), content);
 }
 
 void
@@ -240,28 +231,9 @@ procura_diff_dialog_present (GtkWindow  *parent,
                              const char *old_path,
                              const char *new_path)
 {
-  GtkWidget *window = adw_window_new ();
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
-  GtkWidget *spinner = gtk_spinner_new ();
+  GtkWindow *window = procura_busy_window_present (parent, _("Compare Projects"), 640, 720);
   DiffTask *t = g_new0 (DiffTask, 1);
   g_autoptr (GTask) task = NULL;
-
-  gtk_window_set_title (GTK_WINDOW (window), _("Compare Projects"));
-  gtk_window_set_transient_for (GTK_WINDOW (window), parent);
-  gtk_window_set_modal (GTK_WINDOW (window), TRUE);
-  gtk_window_set_default_size (GTK_WINDOW (window), 640, 720);
-  gtk_window_set_destroy_with_parent (GTK_WINDOW (window), TRUE);
-  gtk_box_append (GTK_BOX (box), adw_header_bar_new ());
-  gtk_spinner_start (GTK_SPINNER (spinner));
-  gtk_widget_set_vexpand (spinner, TRUE);
-  gtk_widget_set_size_request (spinner, 32, 32);
-  gtk_widget_set_halign (spinner, GTK_ALIGN_CENTER);
-  gtk_box_append (GTK_BOX (box), spinner);
-  /* A reference: the spinner is looked at when the comparison ends, even if the window
-   * was closed (and its content destroyed) meanwhile. */
-  g_object_set_data_full (G_OBJECT (window), "procura-spinner", g_object_ref (spinner), g_object_unref);
-  adw_window_set_content (ADW_WINDOW (window), box);
-  gtk_window_present (GTK_WINDOW (window));
 
   t->old_path = g_strdup (old_path);
   t->new_path = g_strdup (new_path);

@@ -15,6 +15,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "procura-busy-window.h"
 #include "procura-published-dialog.h"
 
 typedef struct {
@@ -391,37 +392,30 @@ parse_done_cb (GObject      *object,
                GAsyncResult *result,
                gpointer      user_data)
 {
-  g_autoptr (AdwWindow) window = ADW_WINDOW (user_data);
-  GtkWidget *box = adw_window_get_content (window);
-  GtkWidget *spinner = g_object_get_data (G_OBJECT (window), "procura-spinner");
+  g_autoptr (GtkWindow) window = GTK_WINDOW (user_data);
   Picker *p = g_object_get_data (G_OBJECT (window), "procura-published-picker");
   g_autoptr (GError) error = NULL;
   ProcuraImportResult *r = g_task_propagate_pointer (G_TASK (result), &error);
-  GtkWidget *content;
 
   /* Closed before the file was read: nothing left to fill */
-  if (box == NULL || p == NULL || gtk_widget_get_parent (spinner) != box)
+  if (p == NULL || !procura_busy_window_is_waiting (window))
     {
       procura_import_result_free (r);
       return;
     }
-  gtk_box_remove (GTK_BOX (box), spinner);
   if (r == NULL || r->runs->len == 0)
     {
-      content = adw_status_page_new ();
-      adw_status_page_set_icon_name (ADW_STATUS_PAGE (content), "dialog-error-symbolic");
-      adw_status_page_set_title (ADW_STATUS_PAGE (content), _("No results to pick"));
-      adw_status_page_set_description (ADW_STATUS_PAGE (content),
-                                       r == NULL ? error->message : _("The file holds no benchmark runs"));
+      procura_busy_window_set_content (window,
+                                       procura_busy_window_error_page (_("No results to pick"),
+                                                                       r == NULL ? error->message
+                                                                                 : _("The file holds no benchmark runs")));
       procura_import_result_free (r);
     }
   else
     {
       p->result = r;
-      content = picker_content (p);
+      procura_busy_window_set_content (window, picker_content (p));
     }
-  gtk_widget_set_vexpand (content, TRUE);
-  gtk_box_append (GTK_BOX (box), content);
 }
 
 GtkWindow *
@@ -429,35 +423,21 @@ procura_published_dialog_present (GtkWindow       *parent,
                                   ProcuraDocument *document,
                                   const char      *path)
 {
-  GtkWidget *window = adw_window_new ();
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
-  GtkWidget *spinner = gtk_spinner_new ();
-  Picker *p = g_new0 (Picker, 1);
-  g_autoptr (GTask) task = NULL;
   g_autofree char *base = g_path_get_basename (path);
   g_autofree char *display = g_filename_display_name (base);
+  GtkWindow *window;
+  Picker *p;
+  g_autoptr (GTask) task = NULL;
 
   g_return_val_if_fail (PROCURA_IS_DOCUMENT (document), NULL);
+  window = procura_busy_window_present (parent, display, 760, 720);
+  p = g_new0 (Picker, 1);
   p->document = g_object_ref (document);
   g_object_set_data_full (G_OBJECT (window), "procura-published-picker", p, (GDestroyNotify) picker_free);
-  gtk_window_set_title (GTK_WINDOW (window), display);
-  gtk_window_set_transient_for (GTK_WINDOW (window), parent);
-  gtk_window_set_modal (GTK_WINDOW (window), TRUE);
-  gtk_window_set_default_size (GTK_WINDOW (window), 760, 720);
-  gtk_window_set_destroy_with_parent (GTK_WINDOW (window), TRUE);
-  gtk_box_append (GTK_BOX (box), adw_header_bar_new ());
-  gtk_spinner_start (GTK_SPINNER (spinner));
-  gtk_widget_set_vexpand (spinner, TRUE);
-  gtk_widget_set_size_request (spinner, 32, 32);
-  gtk_widget_set_halign (spinner, GTK_ALIGN_CENTER);
-  gtk_box_append (GTK_BOX (box), spinner);
-  g_object_set_data_full (G_OBJECT (window), "procura-spinner", g_object_ref (spinner), g_object_unref);
-  adw_window_set_content (ADW_WINDOW (window), box);
-  gtk_window_present (GTK_WINDOW (window));
 
   /* No source object: the task may be finalized in its worker thread */
   task = g_task_new (NULL, NULL, parse_done_cb, g_object_ref (window));
   g_task_set_task_data (task, g_strdup (path), g_free);
   g_task_run_in_thread (task, parse_thread);
-  return GTK_WINDOW (window);
+  return window;
 }

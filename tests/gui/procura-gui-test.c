@@ -96,44 +96,185 @@ procura_gui_test_render (GtkWidget  *widget,
   return texture;
 }
 
-GtkWidget *
-procura_gui_test_find (GtkWidget *widget,
-                       GType      type)
+/* Depth first from @widget; with @all, adds every YES to it and returns NULL, else
+ * returns the first YES. */
+static GtkWidget *
+walk (GtkWidget          *widget,
+      ProcuraGuiTestFunc  match,
+      gconstpointer       data,
+      GPtrArray          *all)
 {
-  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type))
-    return widget;
+  switch (match (widget, data))
+    {
+    case PROCURA_GUI_TEST_PRUNE:
+      return NULL;
+    case PROCURA_GUI_TEST_YES:
+      if (all == NULL)
+        return widget;
+      g_ptr_array_add (all, widget);
+      break;
+    case PROCURA_GUI_TEST_NO:
+    default:
+      break;
+    }
   for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
        child = gtk_widget_get_next_sibling (child))
     {
-      GtkWidget *found = procura_gui_test_find (child, type);
+      GtkWidget *found = walk (child, match, data, all);
       if (found != NULL)
         return found;
     }
   return NULL;
+}
+
+GtkWidget *
+procura_gui_test_find_first (GtkWidget          *widget,
+                             ProcuraGuiTestFunc  match,
+                             gconstpointer       data)
+{
+  return walk (widget, match, data, NULL);
+}
+
+GPtrArray *
+procura_gui_test_find_all (GtkWidget          *widget,
+                           ProcuraGuiTestFunc  match,
+                           gconstpointer       data)
+{
+  GPtrArray *all = g_ptr_array_new ();
+
+  walk (widget, match, data, all);
+  return all;
+}
+
+static ProcuraGuiTestMatch
+is_type (GtkWidget     *widget,
+         gconstpointer  data)
+{
+  return G_TYPE_CHECK_INSTANCE_TYPE (widget, *(const GType *) data) ? PROCURA_GUI_TEST_YES : PROCURA_GUI_TEST_NO;
+}
+
+GtkWidget *
+procura_gui_test_find (GtkWidget *widget,
+                       GType      type)
+{
+  return procura_gui_test_find_first (widget, is_type, &type);
+}
+
+static ProcuraGuiTestMatch
+label_contains (GtkWidget     *widget,
+                gconstpointer  text)
+{
+  return GTK_IS_LABEL (widget) && strstr (gtk_label_get_text (GTK_LABEL (widget)), text) != NULL
+         ? PROCURA_GUI_TEST_YES : PROCURA_GUI_TEST_NO;
 }
 
 GtkWidget *
 procura_gui_test_find_label (GtkWidget  *widget,
                              const char *text)
 {
-  if (GTK_IS_LABEL (widget) && strstr (gtk_label_get_text (GTK_LABEL (widget)), text) != NULL)
-    return widget;
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = procura_gui_test_find_label (child, text);
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
+  return procura_gui_test_find_first (widget, label_contains, text);
+}
+
+static ProcuraGuiTestMatch
+is_named (GtkWidget     *widget,
+          gconstpointer  name)
+{
+  return g_strcmp0 (gtk_widget_get_name (widget), name) == 0 ? PROCURA_GUI_TEST_YES : PROCURA_GUI_TEST_NO;
+}
+
+GtkWidget *
+procura_gui_test_find_named (GtkWidget  *widget,
+                             const char *name)
+{
+  return procura_gui_test_find_first (widget, is_named, name);
+}
+
+static ProcuraGuiTestMatch
+is_button_tipped (GtkWidget     *widget,
+                  gconstpointer  tooltip)
+{
+  return GTK_IS_BUTTON (widget) && g_strcmp0 (gtk_widget_get_tooltip_text (widget), tooltip) == 0
+         ? PROCURA_GUI_TEST_YES : PROCURA_GUI_TEST_NO;
+}
+
+GtkWidget *
+procura_gui_test_find_button (GtkWidget  *widget,
+                              const char *tooltip)
+{
+  return procura_gui_test_find_first (widget, is_button_tipped, tooltip);
+}
+
+static ProcuraGuiTestMatch
+is_button_labelled (GtkWidget     *widget,
+                    gconstpointer  label)
+{
+  return GTK_IS_BUTTON (widget) && g_strcmp0 (gtk_button_get_label (GTK_BUTTON (widget)), label) == 0
+         ? PROCURA_GUI_TEST_YES : PROCURA_GUI_TEST_NO;
+}
+
+GtkWidget *
+procura_gui_test_find_button_labelled (GtkWidget  *widget,
+                                       const char *label)
+{
+  return procura_gui_test_find_first (widget, is_button_labelled, label);
+}
+
+typedef struct {
+  GType       type;
+  const char *title;
+} RowWanted;
+
+static ProcuraGuiTestMatch
+is_row (GtkWidget     *widget,
+        gconstpointer  data)
+{
+  const RowWanted *want = data;
+
+  return G_TYPE_CHECK_INSTANCE_TYPE (widget, want->type) && ADW_IS_PREFERENCES_ROW (widget)
+         && g_strcmp0 (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (widget)), want->title) == 0
+         ? PROCURA_GUI_TEST_YES : PROCURA_GUI_TEST_NO;
+}
+
+GtkWidget *
+procura_gui_test_find_row (GtkWidget  *widget,
+                           GType       type,
+                           const char *title)
+{
+  RowWanted want = { type, title };
+
+  return procura_gui_test_find_first (widget, is_row, &want);
+}
+
+static ProcuraGuiTestMatch
+is_visible_label (GtkWidget     *widget,
+                  gconstpointer  data)
+{
+  return GTK_IS_LABEL (widget) && gtk_widget_get_visible (widget) ? PROCURA_GUI_TEST_YES : PROCURA_GUI_TEST_NO;
+}
+
+void
+procura_gui_test_collect_labels (GtkWidget *widget,
+                                 GString   *out)
+{
+  g_autoptr (GPtrArray) labels = procura_gui_test_find_all (widget, is_visible_label, NULL);
+
+  for (guint i = 0; i < labels->len; i++)
+    g_string_append_printf (out, "%s\n", gtk_label_get_text (GTK_LABEL (labels->pdata[i])));
+}
+
+/* Expands each expander row as it is reached, so that rows its details hold (built on
+ * expansion) are reached too. */
+static ProcuraGuiTestMatch
+expand_row (GtkWidget     *widget,
+            gconstpointer  data)
+{
+  if (ADW_IS_EXPANDER_ROW (widget))
+    adw_expander_row_set_expanded (ADW_EXPANDER_ROW (widget), TRUE);
+  return PROCURA_GUI_TEST_NO;
 }
 
 void
 procura_gui_test_expand_all (GtkWidget *widget)
 {
-  if (ADW_IS_EXPANDER_ROW (widget))
-    adw_expander_row_set_expanded (ADW_EXPANDER_ROW (widget), TRUE);
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    procura_gui_test_expand_all (child);
+  walk (widget, expand_row, NULL, NULL);
 }

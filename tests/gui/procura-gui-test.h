@@ -30,13 +30,53 @@ void           procura_gui_test_settle      (void);
 /* Renders @widget offscreen (cairo renderer) into a texture. */
 GdkTexture    *procura_gui_test_render      (GtkWidget  *widget,
                                              GError    **error);
+
+/* The one tree walker of the tests (depth first, @widget included), and the finders
+ * built on it. What a walker's test says of one widget: */
+typedef enum
+{
+  PROCURA_GUI_TEST_NO,    /* not this one: look under it */
+  PROCURA_GUI_TEST_YES,   /* this one (when collecting, under it too) */
+  PROCURA_GUI_TEST_PRUNE, /* neither this one nor anything under it */
+} ProcuraGuiTestMatch;
+
+typedef ProcuraGuiTestMatch (*ProcuraGuiTestFunc) (GtkWidget     *widget,
+                                                   gconstpointer  data);
+
+/* The first widget @match says YES to, or NULL. */
+GtkWidget     *procura_gui_test_find_first  (GtkWidget          *widget,
+                                             ProcuraGuiTestFunc  match,
+                                             gconstpointer       data);
+/* Every widget @match says YES to, in tree order (the array holds no references). */
+GPtrArray     *procura_gui_test_find_all    (GtkWidget          *widget,
+                                             ProcuraGuiTestFunc  match,
+                                             gconstpointer       data);
+
 /* The first descendant of @widget of @type (depth first), or NULL. */
 GtkWidget     *procura_gui_test_find        (GtkWidget *widget,
                                              GType      type);
 /* The first GtkLabel descendant whose text contains @text, or NULL. */
-/* Expands every expander row under @widget (their details are built on expansion). */
-void           procura_gui_test_expand_all  (GtkWidget  *widget);
 GtkWidget     *procura_gui_test_find_label  (GtkWidget  *widget,
                                              const char *text);
+/* The first widget whose name (gtk_widget_set_name) is @name, or NULL. */
+GtkWidget     *procura_gui_test_find_named  (GtkWidget  *widget,
+                                             const char *name);
+/* The first button whose tooltip (its accessible label too) is @tooltip, or NULL. */
+GtkWidget     *procura_gui_test_find_button (GtkWidget  *widget,
+                                             const char *tooltip);
+/* The first button whose label is @label, or NULL. */
+GtkWidget     *procura_gui_test_find_button_labelled (GtkWidget  *widget,
+                                                      const char *label);
+/* The first AdwPreferencesRow of @type (an entry, combo or expander row) titled @title,
+ * or NULL. */
+GtkWidget     *procura_gui_test_find_row    (GtkWidget  *widget,
+                                             GType       type,
+                                             const char *title);
+/* Every visible label's text under @widget (a hidden parent does not hide it), one per
+ * line, appended to @out. */
+void           procura_gui_test_collect_labels (GtkWidget *widget,
+                                                GString   *out);
+/* Expands every expander row under @widget (their details are built on expansion). */
+void           procura_gui_test_expand_all  (GtkWidget  *widget);
 
 G_END_DECLS

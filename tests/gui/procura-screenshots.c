@@ -34,68 +34,82 @@ save (GtkWidget  *widget,
   return TRUE;
 }
 
+typedef struct {
+  guint     *n;       /* how many more to open */
+  GPtrArray *opened;  /* the ones it opens are closed again after the shot, so that the
+                       * next colour scheme's plain shot is not the expanded one */
+} ExpandFirst;
+
+static ProcuraGuiTestMatch
+expand_first_row (GtkWidget     *widget,
+                  gconstpointer  data)
+{
+  const ExpandFirst *e = data;
+
+  if (*e->n == 0)
+    return PROCURA_GUI_TEST_PRUNE;
+  if (!ADW_IS_EXPANDER_ROW (widget))
+    return PROCURA_GUI_TEST_NO;
+  if (!adw_expander_row_get_expanded (ADW_EXPANDER_ROW (widget)))
+    g_ptr_array_add (e->opened, widget);
+  adw_expander_row_set_expanded (ADW_EXPANDER_ROW (widget), TRUE);
+  (*e->n)--;
+  return PROCURA_GUI_TEST_PRUNE;
+}
+
 /* The first @n expander rows under @widget, depth first. */
 static void
 expand_first (GtkWidget *widget,
               guint     *n,
               GPtrArray *opened)
 {
-  if (*n == 0)
-    return;
-  if (ADW_IS_EXPANDER_ROW (widget))
-    {
-      /* the ones it opens are closed again after the shot (@opened), so that the next
-       * colour scheme's plain shot is not the expanded one */
-      if (!adw_expander_row_get_expanded (ADW_EXPANDER_ROW (widget)))
-        g_ptr_array_add (opened, widget);
-      adw_expander_row_set_expanded (ADW_EXPANDER_ROW (widget), TRUE);
-      (*n)--;
-      return;
-    }
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL && *n > 0;
-       child = gtk_widget_get_next_sibling (child))
-    expand_first (child, n, opened);
+  ExpandFirst e = { n, opened };
+
+  procura_gui_test_find_first (widget, expand_first_row, &e);
+}
+
+typedef struct {
+  const char *title;
+  gboolean    expanded;
+  gboolean    first_only;
+} ExpandTitled;
+
+static ProcuraGuiTestMatch
+expand_titled_row (GtkWidget     *widget,
+                   gconstpointer  data)
+{
+  const ExpandTitled *e = data;
+
+  if (!ADW_IS_EXPANDER_ROW (widget))
+    return PROCURA_GUI_TEST_NO;
+  if (g_strcmp0 (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (widget)), e->title) != 0)
+    return PROCURA_GUI_TEST_PRUNE;
+  adw_expander_row_set_expanded (ADW_EXPANDER_ROW (widget), e->expanded);
+  return e->first_only ? PROCURA_GUI_TEST_YES : PROCURA_GUI_TEST_PRUNE;
 }
 
 /* Expands (or collapses) every expander row titled @title under @widget, or only the
  * first when @first_only. */
-static gboolean
+static void
 expand_titled (GtkWidget  *widget,
                const char *title,
                gboolean    expanded,
                gboolean    first_only)
 {
-  if (ADW_IS_EXPANDER_ROW (widget))
-    {
-      if (g_strcmp0 (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (widget)), title) != 0)
-        return FALSE;
-      adw_expander_row_set_expanded (ADW_EXPANDER_ROW (widget), expanded);
-      return first_only;
-    }
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    if (expand_titled (child, title, expanded, first_only))
-      return TRUE;
-  return FALSE;
+  ExpandTitled e = { title, expanded, first_only };
+
+  procura_gui_test_find_first (widget, expand_titled_row, &e);
 }
 
-/* The first button under @widget whose tooltip starts with @prefix. */
-static GtkWidget *
-find_button (GtkWidget  *widget,
-             const char *prefix)
+/* A button whose tooltip starts with @prefix */
+static ProcuraGuiTestMatch
+is_button_tipped (GtkWidget     *widget,
+                  gconstpointer  prefix)
 {
   const char *tooltip = gtk_widget_get_tooltip_text (widget);
 
-  if (GTK_IS_BUTTON (widget) && tooltip != NULL && g_str_has_prefix (tooltip, prefix))
-    return widget;
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_button (child, prefix);
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
+  return GTK_IS_BUTTON (widget) && tooltip != NULL && g_str_has_prefix (tooltip, prefix)
+         ? PROCURA_GUI_TEST_YES : PROCURA_GUI_TEST_NO;
 }
 
 /* Clicks the first button under @page whose tooltip starts with @prefix, and saves the
@@ -106,7 +120,7 @@ save_dialog (GtkWidget  *page,
              const char *dir,
              const char *name)
 {
-  GtkWidget *button = find_button (page, prefix);
+  GtkWidget *button = procura_gui_test_find_first (page, is_button_tipped, prefix);
   g_autoptr (GList) windows = NULL;
   GtkWidget *dialog = NULL;
   gboolean ok;

@@ -34,41 +34,6 @@ open_window (const char *path)
   return window;
 }
 
-/* The first button under @widget whose tooltip (its accessible label too) is @label. */
-static GtkWidget *
-find_button (GtkWidget  *widget,
-             const char *label)
-{
-  if (GTK_IS_BUTTON (widget) && g_strcmp0 (gtk_widget_get_tooltip_text (widget), label) == 0)
-    return widget;
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_button (child, label);
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
-}
-
-static GtkWidget *
-find_row (GtkWidget  *widget,
-          GType       type,
-          const char *title)
-{
-  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type)
-      && g_strcmp0 (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (widget)), title) == 0)
-    return widget;
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_row (child, type, title);
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
-}
-
 /* The open message dialog (the page's editor), or NULL. */
 static AdwMessageDialog *
 find_dialog (void)
@@ -86,7 +51,7 @@ set_entry (AdwMessageDialog *dialog,
            const char       *title,
            const char       *text)
 {
-  GtkWidget *row = find_row (GTK_WIDGET (dialog), ADW_TYPE_ENTRY_ROW, title);
+  GtkWidget *row = procura_gui_test_find_row (GTK_WIDGET (dialog), ADW_TYPE_ENTRY_ROW, title);
 
   g_assert_nonnull (row);
   gtk_editable_set_text (GTK_EDITABLE (row), text);
@@ -171,7 +136,7 @@ test_checklist_edit (void)
   n = procura_document_get_project (document)->checklist->len;
 
   /* Add: the first "Add Checklist Item…" row is the first candidate's. */
-  add = find_row (page, ADW_TYPE_ACTION_ROW, "_Add Checklist Item…");
+  add = procura_gui_test_find_row (page, ADW_TYPE_ACTION_ROW, "_Add Checklist Item…");
   g_assert_nonnull (add);
   g_assert_true (gtk_widget_is_sensitive (add));
   g_signal_emit_by_name (add, "activated");
@@ -181,12 +146,12 @@ test_checklist_edit (void)
   g_assert_false (adw_message_dialog_get_response_enabled (dialog, "save"));
   set_entry (dialog, "Question", "  Spare GPUs on site?  ");
   g_assert_true (adw_message_dialog_get_response_enabled (dialog, "save"));
-  adw_combo_row_set_selected (ADW_COMBO_ROW (find_row (GTK_WIDGET (dialog), ADW_TYPE_COMBO_ROW, "Section")), 0);
-  adw_combo_row_set_selected (ADW_COMBO_ROW (find_row (GTK_WIDGET (dialog), ADW_TYPE_COMBO_ROW, "Answer")), 2);
+  adw_combo_row_set_selected (ADW_COMBO_ROW (procura_gui_test_find_row (GTK_WIDGET (dialog), ADW_TYPE_COMBO_ROW, "Section")), 0);
+  adw_combo_row_set_selected (ADW_COMBO_ROW (procura_gui_test_find_row (GTK_WIDGET (dialog), ADW_TYPE_COMBO_ROW, "Answer")), 2);
   set_entry (dialog, "Evidence", "two spares per rack");
   set_entry (dialog, "Evidence file (path or URL)", "/srv/evidence/spares.pdf");
   /* the file chooser button is labelled for assistive technologies */
-  g_assert_nonnull (find_button (GTK_WIDGET (dialog), "Choose a File…"));
+  g_assert_nonnull (procura_gui_test_find_button (GTK_WIDGET (dialog), "Choose a File…"));
   respond (window, dialog, "save");
   g_assert_cmpuint (procura_document_get_project (document)->checklist->len, ==, n + 1);
   it = item_named (procura_document_get_project (document), "Spare GPUs on site?");
@@ -200,7 +165,7 @@ test_checklist_edit (void)
   g_assert_nonnull (procura_gui_test_find_label (page, "file: /srv/evidence/spares.pdf"));
 
   /* Rename, through the row's Edit button; the evidence file cleared. */
-  button = find_button (page, "Edit “Spare GPUs on site?”");
+  button = procura_gui_test_find_button (page, "Edit “Spare GPUs on site?”");
   g_assert_nonnull (button);
   g_signal_emit_by_name (button, "clicked");
   dialog = find_dialog ();
@@ -218,7 +183,7 @@ test_checklist_edit (void)
   g_assert_cmpstr (it->evidence_file, ==, "https://example.com/spares");
 
   /* Cancel changes nothing. */
-  g_signal_emit_by_name (find_button (page, "Edit “Two spare GPUs per rack on site?”"), "clicked");
+  g_signal_emit_by_name (procura_gui_test_find_button (page, "Edit “Two spare GPUs per rack on site?”"), "clicked");
   dialog = find_dialog ();
   set_entry (dialog, "Question", "Something else");
   respond (window, dialog, "cancel");
@@ -226,14 +191,14 @@ test_checklist_edit (void)
 
   /* Remove, then Undo from the toast's action: back with its answer and evidence. */
   g_signal_connect (document, "deleted", G_CALLBACK (deleted_cb), &token);
-  button = find_button (page, "Remove “Two spare GPUs per rack on site?”");
+  button = procura_gui_test_find_button (page, "Remove “Two spare GPUs per rack on site?”");
   g_assert_nonnull (button);
   g_signal_emit_by_name (button, "clicked");
   g_assert_true (procura_gui_test_wait_idle (window, 30));
   g_assert_cmpint (token, !=, 0);
   g_assert_cmpuint (procura_document_get_project (document)->checklist->len, ==, n);
   g_assert_null (item_named (procura_document_get_project (document), "Two spare GPUs per rack on site?"));
-  g_assert_null (find_button (page, "Remove “Two spare GPUs per rack on site?”"));
+  g_assert_null (procura_gui_test_find_button (page, "Remove “Two spare GPUs per rack on site?”"));
   gtk_widget_activate_action (GTK_WIDGET (window), "win.undo", "x", token);
   g_assert_true (procura_gui_test_wait_idle (window, 30));
   g_assert_cmpuint (procura_document_get_project (document)->checklist->len, ==, n + 1);
@@ -242,18 +207,18 @@ test_checklist_edit (void)
   g_assert_cmpint (it->candidate_id, ==, candidate_id);
   g_assert_cmpstr (it->answer, ==, "partial");
   g_assert_cmpstr (it->evidence_file, ==, "https://example.com/spares");
-  g_assert_nonnull (find_button (page, "Remove “Two spare GPUs per rack on site?”"));
+  g_assert_nonnull (procura_gui_test_find_button (page, "Remove “Two spare GPUs per rack on site?”"));
 
   /* The project-wide answers (no candidate) are on the page too, and stay project-wide
    * when edited. */
   g_assert_nonnull (procura_gui_test_find_label (page, "Whole Project"));
   g_assert_nonnull (procura_gui_test_find_label (page, "file: https://example.com/legal/data-processing-addendum.pdf"));
-  button = find_button (page, "Edit “Prompts and responses stay in US regions”");
+  button = procura_gui_test_find_button (page, "Edit “Prompts and responses stay in US regions”");
   g_assert_nonnull (button);
   g_signal_emit_by_name (button, "clicked");
   dialog = find_dialog ();
   g_assert_nonnull (dialog);
-  adw_combo_row_set_selected (ADW_COMBO_ROW (find_row (GTK_WIDGET (dialog), ADW_TYPE_COMBO_ROW, "Answer")), 3);
+  adw_combo_row_set_selected (ADW_COMBO_ROW (procura_gui_test_find_row (GTK_WIDGET (dialog), ADW_TYPE_COMBO_ROW, "Answer")), 3);
   respond (window, dialog, "save");
   it = item_named (procura_document_get_project (document), "Prompts and responses stay in US regions");
   g_assert_nonnull (it);
@@ -294,14 +259,14 @@ test_ops_values (void)
   /* the demo's first candidate has not run the bad-deploy test */
   g_assert_null (ops_test (procura_document_get_project (document), candidate_id, "bad-deploy"));
 
-  button = find_button (page, "Edit the measurements of “A bad deploy”");
+  button = procura_gui_test_find_button (page, "Edit the measurements of “A bad deploy”");
   g_assert_nonnull (button);
   g_signal_emit_by_name (button, "clicked");
   dialog = find_dialog ();
   g_assert_nonnull (dialog);
   /* empty values are "not measured": savable */
   g_assert_true (adw_message_dialog_get_response_enabled (dialog, "save"));
-  row = find_row (GTK_WIDGET (dialog), ADW_TYPE_ENTRY_ROW, "Failed requests");
+  row = procura_gui_test_find_row (GTK_WIDGET (dialog), ADW_TYPE_ENTRY_ROW, "Failed requests");
   /* refused as the cost inputs are: negative, not a number, not finite */
   for (guint i = 0; i < 3; i++)
     {
@@ -314,7 +279,7 @@ test_ops_values (void)
   set_entry (dialog, "Recovery time (s)", " 95.5 ");
   set_entry (dialog, "Occurrences per planning window", "0.25");
   set_entry (dialog, "Notes", "rollback by the deploy pipeline");
-  adw_combo_row_set_selected (ADW_COMBO_ROW (find_row (GTK_WIDGET (dialog), ADW_TYPE_COMBO_ROW, "Result")), 1);
+  adw_combo_row_set_selected (ADW_COMBO_ROW (procura_gui_test_find_row (GTK_WIDGET (dialog), ADW_TYPE_COMBO_ROW, "Result")), 1);
   g_assert_true (adw_message_dialog_get_response_enabled (dialog, "save"));
   respond (window, dialog, "save");
   t = ops_test (procura_document_get_project (document), candidate_id, "bad-deploy");
@@ -327,9 +292,9 @@ test_ops_values (void)
   g_assert_nonnull (procura_gui_test_find_label (page, "rollback by the deploy pipeline"));
 
   /* edited again: a value cleared is unknown again, the others stay */
-  g_signal_emit_by_name (find_button (page, "Edit the measurements of “A bad deploy”"), "clicked");
+  g_signal_emit_by_name (procura_gui_test_find_button (page, "Edit the measurements of “A bad deploy”"), "clicked");
   dialog = find_dialog ();
-  row = find_row (GTK_WIDGET (dialog), ADW_TYPE_ENTRY_ROW, "Recovery time (s)");
+  row = procura_gui_test_find_row (GTK_WIDGET (dialog), ADW_TYPE_ENTRY_ROW, "Recovery time (s)");
   g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (row)), ==, "95.5");
   set_entry (dialog, "Failed requests", "");
   respond (window, dialog, "save");
@@ -401,7 +366,7 @@ test_restore_outside_removal (void)
 
   /* Restore, through the row's button. */
   restore_label = g_strdup_printf ("Restore “%s”", name);
-  button = find_button (page, restore_label);
+  button = procura_gui_test_find_button (page, restore_label);
   g_assert_nonnull (button);
   g_assert_true (gtk_widget_is_sensitive (button));
   g_signal_emit_by_name (button, "clicked");
@@ -410,7 +375,7 @@ test_restore_outside_removal (void)
   g_assert_nonnull (procura_project_find_candidate (procura_document_get_project (document), id));
   g_assert_cmpuint (procura_document_get_outside_removals (document)->len, ==, 0);
   g_assert_null (procura_gui_test_find_label (page, "Removed Outside This Window"));
-  g_assert_null (find_button (page, restore_label));
+  g_assert_null (procura_gui_test_find_button (page, restore_label));
   gtk_window_destroy (GTK_WINDOW (window));
   procura_gui_test_settle ();
 

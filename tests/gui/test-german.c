@@ -16,18 +16,6 @@
 
 static ProcuraApplication *app;
 
-/* Every visible label's text under @widget, one per line, into @out. */
-static void
-collect_labels (GtkWidget *widget,
-                GString   *out)
-{
-  if (GTK_IS_LABEL (widget) && gtk_widget_get_visible (widget))
-    g_string_append_printf (out, "%s\n", gtk_label_get_text (GTK_LABEL (widget)));
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    collect_labels (child, out);
-}
-
 static void
 test_decision_page (void)
 {
@@ -59,7 +47,7 @@ test_decision_page (void)
 
   page = procura_window_get_page (window, "decision");
   g_assert_nonnull (page);
-  collect_labels (page, text);
+  procura_gui_test_collect_labels (page, text);
   /* the page shows the analysis: its recommendation and warnings come from core */
   g_assert_cmpuint (text->len, >, 2000);
   g_test_message ("the Decision page shows %" G_GSIZE_FORMAT " bytes of text", text->len);

@@ -83,34 +83,6 @@ open_window (const char *path,
   return window;
 }
 
-static GtkWidget *
-find_named (GtkWidget  *widget,
-            const char *name)
-{
-  if (g_strcmp0 (gtk_widget_get_name (widget), name) == 0)
-    return widget;
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_named (child, name);
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
-}
-
-/* Every label's text under @widget, one per line, into @out. */
-static void
-collect_labels (GtkWidget *widget,
-                GString   *out)
-{
-  if (GTK_IS_LABEL (widget) && gtk_widget_get_visible (widget))
-    g_string_append_printf (out, "%s\n", gtk_label_get_text (GTK_LABEL (widget)));
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    collect_labels (child, out);
-}
-
 /* The finance table at the window's size: no figure is cut (each label gets at least
  * its minimum width, which for an unwrapped figure is its whole text) and every column
  * can be reached (it fits, or the table scrolls with a visible scroll bar). */
@@ -129,7 +101,7 @@ check_finance_table (ProcuraWindow *window,
   gtk_widget_queue_resize (GTK_WIDGET (window));
   procura_gui_test_settle ();
   procura_gui_test_settle ();
-  grid = find_named (page, "finance-table");
+  grid = procura_gui_test_find_named (page, "finance-table");
   g_assert_nonnull (grid);
   scroller = gtk_widget_get_ancestor (grid, GTK_TYPE_SCROLLED_WINDOW);
   g_assert_nonnull (scroller);
@@ -206,7 +178,7 @@ check_finance_table (ProcuraWindow *window,
   if (gtk_adjustment_get_upper (h) > gtk_adjustment_get_page_size (h) + 0.5)
     {
       /* scrolls, and says so: a bar that does not hide */
-      GtkWidget *bar = find_named (page, "finance-scrollbar");
+      GtkWidget *bar = procura_gui_test_find_named (page, "finance-scrollbar");
 
       g_assert_nonnull (bar);
       g_assert_true (gtk_widget_get_mapped (bar));
@@ -228,22 +200,6 @@ test_finance_table (void)
   check_finance_table (window, 800, 600);
   gtk_window_destroy (GTK_WINDOW (window));
   procura_gui_test_settle ();
-}
-
-static GtkWidget *
-find_button_labelled (GtkWidget  *widget,
-                      const char *label)
-{
-  if (GTK_IS_BUTTON (widget) && g_strcmp0 (gtk_button_get_label (GTK_BUTTON (widget)), label) == 0)
-    return widget;
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_button_labelled (child, label);
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
 }
 
 static char *
@@ -293,12 +249,12 @@ test_hybrid_choice (void)
         hybrid = i;
     }
   g_assert_cmpuint (hybrid, !=, GTK_INVALID_LIST_POSITION);
-  grid = find_named (page, "finance-table");
-  collect_labels (grid, table);
+  grid = procura_gui_test_find_named (page, "finance-table");
+  procura_gui_test_collect_labels (grid, table);
   g_assert_nonnull (strstr (table->str, "Hybrid: "));
 
   adw_combo_row_set_selected (combo, hybrid);
-  g_signal_emit_by_name (find_button_labelled (page, "_Save Decision"), "clicked");
+  g_signal_emit_by_name (procura_gui_test_find_button_labelled (page, "_Save Decision"), "clicked");
   g_assert_true (procura_gui_test_wait_idle (window, 60));
   project = procura_document_get_project (procura_window_get_document (window));
   g_assert_cmpint (project->decision.candidate_id, >, 0);
@@ -347,7 +303,7 @@ test_currency (void)
   g_autoptr (GString) text = g_string_new (NULL);
 
   show_page (window, "decision");
-  collect_labels (procura_window_get_page (window, "decision"), text);
+  procura_gui_test_collect_labels (procura_window_get_page (window, "decision"), text);
   g_test_message ("%s", text->str);
   g_assert_nonnull (strstr (text->str, "€"));
   g_assert_null (strstr (text->str, "$"));
@@ -369,11 +325,11 @@ test_no_target (void)
   GtkWidget *button;
 
   show_page (window, "decision");
-  collect_labels (procura_window_get_page (window, "decision"), text);
+  procura_gui_test_collect_labels (procura_window_get_page (window, "decision"), text);
   g_assert_nonnull (strstr (text->str, "no latency target"));
   g_assert_null (strstr (text->str, "has no benchmark"));
   shoot (GTK_WIDGET (window), "decision-no-target", 800, 600);
-  button = find_named (procura_window_get_page (window, "decision"), "open-brief");
+  button = procura_gui_test_find_named (procura_window_get_page (window, "decision"), "open-brief");
   g_assert_nonnull (button);
   g_signal_emit_by_name (button, "clicked");
   g_assert_true (procura_gui_test_wait_idle (window, 60));
@@ -381,9 +337,9 @@ test_no_target (void)
 
   g_string_truncate (text, 0);
   show_page (window, "compare");
-  collect_labels (procura_window_get_page (window, "compare"), text);
+  procura_gui_test_collect_labels (procura_window_get_page (window, "compare"), text);
   g_assert_null (strstr (text->str, "No benchmark"));
-  g_assert_nonnull (find_button_labelled (procura_window_get_page (window, "compare"), "Open _Brief"));
+  g_assert_nonnull (procura_gui_test_find_button_labelled (procura_window_get_page (window, "compare"), "Open _Brief"));
   gtk_window_destroy (GTK_WINDOW (window));
   procura_gui_test_settle ();
   procura_test_rmtree (dir);
@@ -407,24 +363,25 @@ test_what_if (void)
   threshold = project->brief->slo_threshold_ms;
   average = project->brief->demand_average;
   g_assert_null (procura_document_get_what_if (document));
-  g_assert_false (gtk_widget_get_mapped (find_named (compare, "what-if-banner")));
+  g_assert_false (gtk_widget_get_mapped (procura_gui_test_find_named (compare, "what-if-banner")));
 
   procura_compare_page_set_controls (PROCURA_COMPARE_PAGE (compare), 300, 95, 20, 40);
   g_assert_true (procura_gui_test_wait_idle (window, 60));
   g_assert_nonnull (procura_document_get_what_if (document));
-  g_assert_true (gtk_widget_get_mapped (find_named (compare, "what-if-banner")));
+  g_assert_true (gtk_widget_get_mapped (procura_gui_test_find_named (compare, "what-if-banner")));
   shoot (GTK_WIDGET (window), "compare-what-if", 1280, 800);
   shoot (GTK_WIDGET (window), "compare-what-if", 800, 600);
   show_page (window, "decision");
   shoot (GTK_WIDGET (window), "decision-what-if", 800, 600);
-  g_assert_true (gtk_widget_get_mapped (find_named (procura_window_get_page (window, "decision"), "what-if-banner")));
-  collect_labels (procura_window_get_page (window, "decision"), text);
+  g_assert_true (gtk_widget_get_mapped (procura_gui_test_find_named (procura_window_get_page (window, "decision"),
+  "what-if-banner")));
+  procura_gui_test_collect_labels (procura_window_get_page (window, "decision"), text);
   g_assert_nonnull (strstr (text->str, "What-if"));
 
   /* the slides say so too */
   presentation = procura_window_present_slides (window);
   procura_gui_test_wait_mapped (GTK_WIDGET (presentation));
-  g_assert_true (gtk_widget_get_mapped (find_named (GTK_WIDGET (presentation), "what-if-banner")));
+  g_assert_true (gtk_widget_get_mapped (procura_gui_test_find_named (GTK_WIDGET (presentation), "what-if-banner")));
   gtk_window_destroy (GTK_WINDOW (presentation));
   procura_gui_test_settle ();
 
@@ -436,7 +393,7 @@ test_what_if (void)
   g_assert_cmpfloat (project->brief->demand_average, ==, 20);
   g_assert_null (procura_document_get_what_if (document));
   show_page (window, "compare");
-  g_assert_true (gtk_widget_get_mapped (find_button_labelled (compare, "_Undo")));
+  g_assert_true (gtk_widget_get_mapped (procura_gui_test_find_button_labelled (compare, "_Undo")));
   gtk_widget_activate_action (compare, "compare.undo-apply", NULL);
   g_assert_true (procura_gui_test_wait_idle (window, 60));
   project = procura_document_get_project (document);
@@ -451,7 +408,7 @@ test_what_if (void)
   gtk_widget_activate_action (GTK_WIDGET (window), "win.reset-what-if", NULL);
   g_assert_true (procura_gui_test_wait_idle (window, 60));
   g_assert_null (procura_document_get_what_if (document));
-  g_assert_false (gtk_widget_get_mapped (find_named (compare, "what-if-banner")));
+  g_assert_false (gtk_widget_get_mapped (procura_gui_test_find_named (compare, "what-if-banner")));
   project = procura_document_get_project (document);
   g_assert_cmpfloat (project->brief->slo_threshold_ms, ==, threshold);
   gtk_window_destroy (GTK_WINDOW (window));
@@ -471,13 +428,13 @@ test_recommendation_slide (void)
   show_page (window, "compare");
   presentation = procura_window_present_slides (window);
   procura_gui_test_wait_mapped (GTK_WIDGET (presentation));
-  slide = find_named (GTK_WIDGET (presentation), "recommendation-slide");
+  slide = procura_gui_test_find_named (GTK_WIDGET (presentation), "recommendation-slide");
   g_assert_nonnull (slide);
   gtk_widget_activate_action (GTK_WIDGET (presentation), "presentation.next", NULL);
   procura_gui_test_settle ();
   g_assert_cmpuint (procura_presentation_get_slide (presentation), ==, 1);
   g_assert_true (gtk_widget_get_mapped (slide));
-  collect_labels (slide, text);
+  procura_gui_test_collect_labels (slide, text);
   g_test_message ("%s", text->str);
   g_assert_nonnull (strstr (text->str, "GPUs with API overflow"));
   g_assert_nonnull (strstr (text->str, "Cost: $"));

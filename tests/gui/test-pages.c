@@ -124,23 +124,6 @@ test_delete_undo (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
-static GtkWidget *
-find_entry_row (GtkWidget  *widget,
-                const char *title)
-{
-  if (ADW_IS_ENTRY_ROW (widget)
-      && g_strcmp0 (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (widget)), title) == 0)
-    return widget;
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_entry_row (child, title);
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
-}
-
 static void
 test_edit_cost (void)
 {
@@ -152,7 +135,8 @@ test_edit_cost (void)
   window = open_demo_window ();
   document = procura_window_get_document (window);
   /* The first candidate's price per GPU-hour, typed and applied as the analyst would. */
-  row = find_entry_row (procura_window_get_page (window, "candidates"), "Price per GPU-hour (USD)");
+  row = procura_gui_test_find_row (procura_window_get_page (window, "candidates"),
+  ADW_TYPE_ENTRY_ROW, "Price per GPU-hour (USD)");
   g_assert_nonnull (row);
   adw_expander_row_set_expanded (ADW_EXPANDER_ROW (gtk_widget_get_ancestor (row, ADW_TYPE_EXPANDER_ROW)), TRUE);
   gtk_editable_set_text (GTK_EDITABLE (row), "4.75");
@@ -162,11 +146,13 @@ test_edit_cost (void)
   g_assert_cmpfloat (c->price_per_gpu_hour, ==, 4.75);
   /* The page was rebuilt from the reloaded project, and the row the analyst was in is
    * still open. */
-  row = find_entry_row (procura_window_get_page (window, "candidates"), "Price per GPU-hour (USD)");
+  row = procura_gui_test_find_row (procura_window_get_page (window, "candidates"),
+  ADW_TYPE_ENTRY_ROW, "Price per GPU-hour (USD)");
   g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (row)), ==, "4.75");
   g_assert_true (adw_expander_row_get_expanded (ADW_EXPANDER_ROW (gtk_widget_get_ancestor (row, ADW_TYPE_EXPANDER_ROW))));
   /* A bad number is refused on the spot and changes nothing. */
-  row = find_entry_row (procura_window_get_page (window, "candidates"), "Price per GPU-hour (USD)");
+  row = procura_gui_test_find_row (procura_window_get_page (window, "candidates"),
+  ADW_TYPE_ENTRY_ROW, "Price per GPU-hour (USD)");
   gtk_editable_set_text (GTK_EDITABLE (row), "four");
   g_signal_emit_by_name (row, "apply");
   g_assert_true (gtk_widget_has_css_class (row, "error"));
@@ -227,7 +213,8 @@ test_answer_warning (void)
   file = g_file_new_for_path (procura_document_get_path (document));
   show_page (window, "decision");
   /* the demo has warnings, none answered */
-  row = find_entry_row (procura_window_get_page (window, "decision"), "How it was answered");
+  row = procura_gui_test_find_row (procura_window_get_page (window, "decision"),
+  ADW_TYPE_ENTRY_ROW, "How it was answered");
   g_assert_nonnull (row);
   g_assert_cmpuint (procura_document_get_project (document)->warning_answers->len, ==, 0);
   /* the first warning's row: answered through its entry, as the analyst would */

@@ -26,15 +26,11 @@ open_demo_window (void)
   return window;
 }
 
-static void
-collect_shortcuts (GtkWidget *widget,
-                   GPtrArray *out)
+static ProcuraGuiTestMatch
+is_shortcut (GtkWidget     *widget,
+             gconstpointer  data)
 {
-  if (GTK_IS_SHORTCUTS_SHORTCUT (widget))
-    g_ptr_array_add (out, widget);
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    collect_shortcuts (child, out);
+  return GTK_IS_SHORTCUTS_SHORTCUT (widget) ? PROCURA_GUI_TEST_YES : PROCURA_GUI_TEST_NO;
 }
 
 static void
@@ -42,7 +38,7 @@ test_shortcuts (void)
 {
   ProcuraWindow *window = procura_window_new (app);
   GtkShortcutsWindow *overlay;
-  g_autoptr (GPtrArray) shortcuts = g_ptr_array_new ();
+  g_autoptr (GPtrArray) shortcuts = NULL;
   guint with_action = 0;
 
   gtk_window_present (GTK_WINDOW (window));
@@ -51,7 +47,7 @@ test_shortcuts (void)
   g_assert_nonnull (overlay);
   /* not shown: GTK 4.8 warns about its own labels' sizes there; the accels are set on
    * the shortcuts when the window takes the overlay */
-  collect_shortcuts (GTK_WIDGET (overlay), shortcuts);
+  shortcuts = procura_gui_test_find_all (GTK_WIDGET (overlay), is_shortcut, NULL);
   g_assert_cmpuint (shortcuts->len, >, 0);
   for (guint i = 0; i < shortcuts->len; i++)
     {
@@ -80,13 +76,14 @@ test_shortcuts (void)
 
 /* An icon-only button: a GtkButton whose child is an image (a GtkMenuButton's own
  * toggle button is checked through the menu button). */
-static gboolean
-is_icon_only (GtkWidget *widget)
+static ProcuraGuiTestMatch
+is_icon_only (GtkWidget     *widget,
+              gconstpointer  data)
 {
   if (GTK_IS_MENU_BUTTON (widget))
-    return gtk_menu_button_get_icon_name (GTK_MENU_BUTTON (widget)) != NULL;
+    return gtk_menu_button_get_icon_name (GTK_MENU_BUTTON (widget)) != NULL ? PROCURA_GUI_TEST_YES : PROCURA_GUI_TEST_NO;
   if (!GTK_IS_BUTTON (widget))
-    return FALSE;
+    return PROCURA_GUI_TEST_NO;
   if (gtk_widget_get_ancestor (widget, GTK_TYPE_MENU_BUTTON) != NULL
       || gtk_widget_get_ancestor (widget, ADW_TYPE_SPLIT_BUTTON) != NULL
       || gtk_widget_get_ancestor (widget, GTK_TYPE_WINDOW_CONTROLS) != NULL
@@ -94,16 +91,19 @@ is_icon_only (GtkWidget *widget)
       || gtk_widget_get_ancestor (widget, ADW_TYPE_ENTRY_ROW) != NULL
       /* a spin button's − and + (the spin button is the accessible control) */
       || gtk_widget_get_ancestor (widget, GTK_TYPE_SPIN_BUTTON) != NULL)
-    return FALSE;
-  return GTK_IS_IMAGE (gtk_button_get_child (GTK_BUTTON (widget)));
+    return PROCURA_GUI_TEST_NO;
+  return GTK_IS_IMAGE (gtk_button_get_child (GTK_BUTTON (widget))) ? PROCURA_GUI_TEST_YES : PROCURA_GUI_TEST_NO;
 }
 
 static void
-check_icon_buttons (GtkWidget *widget,
+check_icon_buttons (GtkWidget *root,
                     guint     *n_checked)
 {
-  if (is_icon_only (widget))
+  g_autoptr (GPtrArray) buttons = procura_gui_test_find_all (root, is_icon_only, NULL);
+
+  for (guint i = 0; i < buttons->len; i++)
     {
+      GtkWidget *widget = buttons->pdata[i];
       const char *tooltip = gtk_widget_get_tooltip_text (widget);
 
       g_test_message ("icon-only %s (%s) in %s: %s", G_OBJECT_TYPE_NAME (widget),
@@ -118,9 +118,6 @@ check_icon_buttons (GtkWidget *widget,
                                                        GTK_ACCESSIBLE_PROPERTY_LABEL));
       (*n_checked)++;
     }
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    check_icon_buttons (child, n_checked);
 }
 
 static void
@@ -142,22 +139,14 @@ test_icon_buttons (void)
 }
 
 /* A label showing @text, not in a popover (the recent list has it too). */
-static GtkWidget *
-find_shown_label (GtkWidget  *widget,
-                  const char *text)
+static ProcuraGuiTestMatch
+is_shown_label (GtkWidget     *widget,
+                gconstpointer  text)
 {
   if (GTK_IS_POPOVER (widget) || !gtk_widget_is_drawable (widget))
-    return NULL;
-  if (GTK_IS_LABEL (widget) && g_strcmp0 (gtk_label_get_text (GTK_LABEL (widget)), text) == 0)
-    return widget;
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_shown_label (child, text);
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
+    return PROCURA_GUI_TEST_PRUNE;
+  return GTK_IS_LABEL (widget) && g_strcmp0 (gtk_label_get_text (GTK_LABEL (widget)), text) == 0
+         ? PROCURA_GUI_TEST_YES : PROCURA_GUI_TEST_NO;
 }
 
 static void
@@ -174,22 +163,19 @@ test_project_name (void)
   /* wide: the switcher is in the header, the name beside it */
   gtk_window_set_default_size (GTK_WINDOW (window), 1280, 800);
   procura_gui_test_settle ();
-  label = find_shown_label (header, title);
+  label = procura_gui_test_find_first (header, is_shown_label, title);
   g_assert_nonnull (label);
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
-static void
-collect_labels (GtkWidget *widget,
-                GPtrArray *out)
+/* Visible labels, none under a hidden widget */
+static ProcuraGuiTestMatch
+is_shown_text (GtkWidget     *widget,
+               gconstpointer  data)
 {
   if (!gtk_widget_get_visible (widget))
-    return;
-  if (GTK_IS_LABEL (widget))
-    g_ptr_array_add (out, (gpointer) gtk_label_get_text (GTK_LABEL (widget)));
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    collect_labels (child, out);
+    return PROCURA_GUI_TEST_PRUNE;
+  return GTK_IS_LABEL (widget) ? PROCURA_GUI_TEST_YES : PROCURA_GUI_TEST_NO;
 }
 
 static void
@@ -197,13 +183,15 @@ test_decision_says_once (void)
 {
   ProcuraWindow *window = open_demo_window ();
   GtkWidget *page = procura_window_get_page (window, "decision");
-  g_autoptr (GPtrArray) labels = g_ptr_array_new ();
+  g_autoptr (GPtrArray) labels = NULL;
   guint n_distinguishable = 0;
 
   gtk_widget_activate_action (GTK_WIDGET (window), "win.page", "i", 5);
   g_assert_true (procura_gui_test_wait_idle (window, 60));
   procura_gui_test_settle ();
-  collect_labels (page, labels);
+  labels = procura_gui_test_find_all (page, is_shown_text, NULL);
+  for (guint i = 0; i < labels->len; i++)
+    labels->pdata[i] = (gpointer) gtk_label_get_text (GTK_LABEL (labels->pdata[i]));
   g_assert_cmpuint (labels->len, >, 0);
   for (guint i = 0; i < labels->len; i++)
     {
@@ -385,34 +373,14 @@ test_recent_titles (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
-static void
-collect_name_labels (GtkWidget *widget,
-                     GPtrArray *out)
+static ProcuraGuiTestMatch
+is_name_label (GtkWidget     *widget,
+               gconstpointer  data)
 {
-  if (GTK_IS_LABEL (widget)
-      && gtk_label_get_ellipsize (GTK_LABEL (widget)) == PANGO_ELLIPSIZE_MIDDLE
-      && g_strcmp0 (gtk_widget_get_tooltip_text (widget), gtk_label_get_text (GTK_LABEL (widget))) == 0)
-    g_ptr_array_add (out, widget);
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    collect_name_labels (child, out);
-}
-
-static GtkWidget *
-find_combo_row (GtkWidget  *widget,
-                const char *title)
-{
-  if (ADW_IS_COMBO_ROW (widget)
-      && g_strcmp0 (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (widget)), title) == 0)
-    return widget;
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_combo_row (child, title);
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
+  return GTK_IS_LABEL (widget)
+         && gtk_label_get_ellipsize (GTK_LABEL (widget)) == PANGO_ELLIPSIZE_MIDDLE
+         && g_strcmp0 (gtk_widget_get_tooltip_text (widget), gtk_label_get_text (GTK_LABEL (widget))) == 0
+         ? PROCURA_GUI_TEST_YES : PROCURA_GUI_TEST_NO;
 }
 
 static void
@@ -421,13 +389,14 @@ test_candidate_chooser (void)
   ProcuraWindow *window = open_demo_window ();
   GtkWidget *row;
   GListModel *model;
-  g_autoptr (GPtrArray) labels = g_ptr_array_new ();
+  g_autoptr (GPtrArray) labels = NULL;
   guint n_long = 0;
 
   gtk_widget_activate_action (GTK_WIDGET (window), "win.page", "i", 5);
   g_assert_true (procura_gui_test_wait_idle (window, 60));
   procura_gui_test_settle ();
-  row = find_combo_row (procura_window_get_page (window, "decision"), "Chosen candidate");
+  row = procura_gui_test_find_row (procura_window_get_page (window, "decision"), ADW_TYPE_COMBO_ROW,
+                                   "Chosen candidate");
   g_assert_nonnull (row);
   model = adw_combo_row_get_model (ADW_COMBO_ROW (row));
   g_assert_cmpuint (g_list_model_get_n_items (model), >, 2);
@@ -446,7 +415,7 @@ test_candidate_chooser (void)
     gtk_window_set_default_size (GTK_WINDOW (list_window), 400, 600);
     gtk_window_present (GTK_WINDOW (list_window));
     procura_gui_test_wait_mapped (list);
-    collect_name_labels (list, labels);
+    labels = procura_gui_test_find_all (list, is_name_label, NULL);
     g_assert_cmpuint (labels->len, >=, g_list_model_get_n_items (model));
     for (guint i = 0; i < labels->len; i++)
       if (g_utf8_strlen (gtk_label_get_text (labels->pdata[i]), -1) > 28)

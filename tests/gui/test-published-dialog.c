@@ -20,22 +20,6 @@
 
 static ProcuraApplication *app;
 
-static GtkWidget *
-find_named (GtkWidget  *widget,
-            const char *name)
-{
-  if (g_strcmp0 (gtk_widget_get_name (widget), name) == 0)
-    return widget;
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_named (child, name);
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
-}
-
 /* Waits (20 s at most) until the dialog lists its rows */
 static GtkWidget *
 wait_rows (GtkWindow *dialog)
@@ -45,7 +29,7 @@ wait_rows (GtkWindow *dialog)
 
   while (rows == NULL && g_get_monotonic_time () < end)
     {
-      rows = find_named (GTK_WIDGET (dialog), "published-rows");
+      rows = procura_gui_test_find_named (GTK_WIDGET (dialog), "published-rows");
       if (rows == NULL)
         g_main_context_iteration (NULL, TRUE);
     }
@@ -68,7 +52,7 @@ static void
 set_filter (GtkWindow  *dialog,
             const char *text)
 {
-  GtkWidget *filter = find_named (GTK_WIDGET (dialog), "published-filter");
+  GtkWidget *filter = procura_gui_test_find_named (GTK_WIDGET (dialog), "published-filter");
 
   g_assert_nonnull (filter);
   gtk_editable_set_text (GTK_EDITABLE (filter), text);
@@ -79,14 +63,14 @@ set_filter (GtkWindow  *dialog,
 static const char *
 count_text (GtkWindow *dialog)
 {
-  return gtk_label_get_text (GTK_LABEL (find_named (GTK_WIDGET (dialog), "published-count")));
+  return gtk_label_get_text (GTK_LABEL (procura_gui_test_find_named (GTK_WIDGET (dialog), "published-count")));
 }
 
 static void
 click (GtkWindow  *dialog,
        const char *name)
 {
-  GtkWidget *button = find_named (GTK_WIDGET (dialog), name);
+  GtkWidget *button = procura_gui_test_find_named (GTK_WIDGET (dialog), name);
 
   g_assert_nonnull (button);
   g_assert_true (gtk_widget_is_sensitive (button));
@@ -163,7 +147,7 @@ test_pick_rows (void)
   g_assert_nonnull (list);
   g_assert_cmpuint (shown_rows (list), ==, 5);
   g_assert_cmpstr (count_text (dialog), ==, "5 of 5 rows shown, 0 picked");
-  g_assert_false (gtk_widget_is_sensitive (find_named (GTK_WIDGET (dialog), "published-import")));
+  g_assert_false (gtk_widget_is_sensitive (procura_gui_test_find_named (GTK_WIDGET (dialog), "published-import")));
   g_assert_nonnull (procura_gui_test_find_label (GTK_WIDGET (dialog), "8 × NVIDIA H200-SXM-141GB"));
   g_assert_nonnull (procura_gui_test_find_label (GTK_WIDGET (dialog), "30000 output tok/s"));
 
@@ -180,11 +164,11 @@ test_pick_rows (void)
   g_assert_cmpstr (count_text (dialog), ==, "2 of 5 rows shown, 2 picked");
 
   /* A new candidate needs a name */
-  g_assert_cmpuint (gtk_drop_down_get_selected (GTK_DROP_DOWN (find_named (GTK_WIDGET (dialog), "published-candidate"))), ==, 0);
+  g_assert_cmpuint (gtk_drop_down_get_selected (GTK_DROP_DOWN (procura_gui_test_find_named (GTK_WIDGET (dialog), "published-candidate"))), ==, 0);
   click (dialog, "published-import");
-  g_assert_true (gtk_widget_get_visible (find_named (GTK_WIDGET (dialog), "published-message")));
+  g_assert_true (gtk_widget_get_visible (procura_gui_test_find_named (GTK_WIDGET (dialog), "published-message")));
   g_assert_cmpuint (procura_document_get_project (document)->runs->len, ==, 0);
-  gtk_editable_set_text (GTK_EDITABLE (find_named (GTK_WIDGET (dialog), "published-name")), "H200 published");
+  gtk_editable_set_text (GTK_EDITABLE (procura_gui_test_find_named (GTK_WIDGET (dialog), "published-name")), "H200 published");
   click (dialog, "published-import");
   wait_runs (document, 2);
 
@@ -210,9 +194,9 @@ test_pick_rows (void)
   set_filter (dialog, "mi300x server");
   g_assert_cmpuint (shown_rows (list), ==, 1);
   click (dialog, "published-pick-shown");
-  gtk_drop_down_set_selected (GTK_DROP_DOWN (find_named (GTK_WIDGET (dialog), "published-candidate")), 1);
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (procura_gui_test_find_named (GTK_WIDGET (dialog), "published-candidate")), 1);
   procura_gui_test_settle ();
-  g_assert_false (gtk_widget_get_visible (find_named (GTK_WIDGET (dialog), "published-name")));
+  g_assert_false (gtk_widget_get_visible (procura_gui_test_find_named (GTK_WIDGET (dialog), "published-name")));
   click (dialog, "published-import");
   wait_runs (document, 3);
   p = procura_document_get_project (document);

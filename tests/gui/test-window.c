@@ -5,37 +5,11 @@
 #include "config.h"
 
 #include "procura-application.h"
+#include "procura-gui-test.h"
 #include "procura-page.h"
 #include "procura-window.h"
 
-static void
-wait_mapped (GtkWidget *widget)
-{
-  gint64 end = g_get_monotonic_time () + 5 * G_USEC_PER_SEC;
-
-  while (!(gtk_widget_get_mapped (widget) && gtk_widget_get_width (widget) > 0)
-         && g_get_monotonic_time () < end)
-    g_main_context_iteration (NULL, TRUE);
-  for (int i = 0; i < 20; i++)
-    g_main_context_iteration (NULL, FALSE);
-}
-
 static ProcuraApplication *app;
-
-static AdwViewStack *
-find_stack (GtkWidget *widget)
-{
-  if (ADW_IS_VIEW_STACK (widget))
-    return ADW_VIEW_STACK (widget);
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      AdwViewStack *found = find_stack (child);
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
-}
 
 static int
 i_count_pages (AdwViewStack *stack)
@@ -53,9 +27,9 @@ test_six_pages (void)
 
   window = procura_window_new (app);
   gtk_window_present (GTK_WINDOW (window));
-  wait_mapped (GTK_WIDGET (window));
+  procura_gui_test_wait_mapped (GTK_WIDGET (window));
 
-  stack = find_stack (GTK_WIDGET (window));
+  stack = ADW_VIEW_STACK (procura_gui_test_find (GTK_WIDGET (window), ADW_TYPE_VIEW_STACK));
   g_assert_nonnull (stack);
   for (int i = 0; procura_window_page_names[i] != NULL; i++)
     {
@@ -84,7 +58,7 @@ test_pages_built_when_shown (void)
 
   window = procura_window_new (app);
   gtk_window_present (GTK_WINDOW (window));
-  wait_mapped (GTK_WIDGET (window));
+  procura_gui_test_wait_mapped (GTK_WIDGET (window));
   procura_window_open_demo (window);
   end = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
   while ((procura_window_get_document (window) == NULL || procura_window_is_loading (window))
@@ -94,7 +68,7 @@ test_pages_built_when_shown (void)
   for (int i = 0; i < 20; i++)
     g_main_context_iteration (NULL, FALSE);
 
-  stack = find_stack (GTK_WIDGET (window));
+  stack = ADW_VIEW_STACK (procura_gui_test_find (GTK_WIDGET (window), ADW_TYPE_VIEW_STACK));
   g_assert_cmpstr (adw_view_stack_get_visible_child_name (stack), ==, "brief");
   for (int i = 1; procura_window_page_names[i] != NULL; i++)
     {
@@ -107,7 +81,7 @@ test_pages_built_when_shown (void)
 
   gtk_widget_activate_action (GTK_WIDGET (window), "win.page", "i", 1);
   candidates = adw_view_stack_get_child_by_name (stack, "candidates");
-  wait_mapped (candidates);
+  procura_gui_test_wait_mapped (candidates);
   g_assert_true (procura_page_is_built (PROCURA_PAGE (candidates)));
   g_assert_nonnull (gtk_widget_get_first_child (GTK_WIDGET (procura_page_get_box (PROCURA_PAGE (candidates)))));
   g_assert_false (procura_page_is_built (PROCURA_PAGE (adw_view_stack_get_child_by_name (stack, "benchmarks"))));

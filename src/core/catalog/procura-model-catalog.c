@@ -123,7 +123,7 @@ cfg_int (Cfg         *c,
         {
           if (!c->failed)
             g_set_error (c->error, PROCURA_IMPORT_ERROR, PROCURA_IMPORT_ERROR_SCHEMA,
-                         "%s: %s: expected an integer", c->file, keys[i]);
+                         _("%s: %s: expected an integer"), c->file, keys[i]);
           c->failed = TRUE;
           return fallback;
         }
@@ -132,7 +132,7 @@ cfg_int (Cfg         *c,
         {
           if (!c->failed)
             g_set_error (c->error, PROCURA_IMPORT_ERROR, PROCURA_IMPORT_ERROR_SCHEMA,
-                         "%s: %s: expected a non-negative integer, got %g", c->file, keys[i], d);
+                         _("%s: %s: expected a non-negative integer, got %g"), c->file, keys[i], d);
           c->failed = TRUE;
           return fallback;
         }
@@ -466,7 +466,7 @@ read_block_configs (Cfg               *c,
   return TRUE;
 bad:
   g_set_error (c->error, PROCURA_IMPORT_ERROR, PROCURA_IMPORT_ERROR_SCHEMA,
-               "%s: block_configs: expected objects with \"attention\" and \"ffn\"", c->file);
+               _("%s: block_configs: expected objects with \"attention\" and \"ffn\""), c->file);
   c->failed = TRUE;
   return FALSE;
 }
@@ -548,7 +548,7 @@ procura_model_shape_from_config_json (const char  *name,
   if (!JSON_NODE_HOLDS_OBJECT (root))
     {
       g_set_error (error, PROCURA_IMPORT_ERROR, PROCURA_IMPORT_ERROR_SCHEMA,
-                   "%s: expected a JSON object (a Hugging Face config.json)", file);
+                   _("%s: expected a JSON object (a Hugging Face config.json)"), file);
       return NULL;
     }
   c.top = c.text = json_node_get_object (root);
@@ -632,9 +632,10 @@ procura_model_shape_from_config_json (const char  *name,
   if (m->num_layers <= 0 || m->hidden_size <= 0 || m->num_attention_heads <= 0 || m->vocab_size <= 0)
     {
       g_set_error (error, PROCURA_IMPORT_ERROR, PROCURA_IMPORT_ERROR_SCHEMA,
-                   "%s: expected num_hidden_layers, hidden_size, num_attention_heads and "
-                   "vocab_size (positive integers)%s", file,
-                   tc != NULL ? " in text_config" : "");
+                   _("%s: expected num_hidden_layers, hidden_size, num_attention_heads and "
+                     "vocab_size (positive integers)%s"), file,
+                   /* TRANSLATORS: where the fields were looked for (text_config is a JSON key) */
+                   tc != NULL ? _(" in text_config") : "");
       return NULL;
     }
   /* far above any real model: refuse rather than allocate or overflow */
@@ -645,8 +646,8 @@ procura_model_shape_from_config_json (const char  *name,
       m->qk_rope_head_dim > (1 << 16) || m->qk_nope_head_dim > (1 << 16) || m->v_head_dim > (1 << 16))
     {
       g_set_error (error, PROCURA_IMPORT_ERROR, PROCURA_IMPORT_ERROR_LIMIT,
-                   "%s: a dimension is implausibly large (layers ≤ 100000, hidden_size ≤ 2^20, "
-                   "vocab_size ≤ 2^26, experts ≤ 65536 expected)", file);
+                   _("%s: a dimension is implausibly large (layers ≤ 100000, hidden_size ≤ 2^20, "
+                     "vocab_size ≤ 2^26, experts ≤ 65536 expected)"), file);
       return NULL;
     }
   if (m->num_kv_heads <= 0)
@@ -662,7 +663,7 @@ procura_model_shape_from_config_json (const char  *name,
       if (m->experts_per_token > m->num_experts)
         {
           g_set_error (error, PROCURA_IMPORT_ERROR, PROCURA_IMPORT_ERROR_SCHEMA,
-                       "%s: num_experts_per_tok: %d experts per token, but only %d experts",
+                       _("%s: num_experts_per_tok: %d experts per token, but only %d experts"),
                        file, m->experts_per_token, m->num_experts);
           return NULL;
         }
@@ -1028,14 +1029,14 @@ hf_config_parse (const char          *name,
   computed = procura_model_shape_param_count (m);
   if (procura_is_set (m->published_params) && fabs (computed / m->published_params - 1) > 0.02)
     g_ptr_array_add (result->warnings,
-                     g_strdup_printf ("%s: the parameter count computed from the shape (%.2f B) "
-                                      "differs from the published one (%.2f B) by more than 2 %%",
+                     g_strdup_printf (_("%s: the parameter count computed from the shape (%.2f B) "
+                                        "differs from the published one (%.2f B) by more than 2 %%"),
                                       name, computed / 1e9, m->published_params / 1e9));
   if (m->architecture != NULL && strstr (m->architecture, "DeciLM") != NULL)
     g_ptr_array_add (result->warnings,
-                     g_strdup_printf ("%s: the layers differ from one another (block_configs); the shape "
-                                      "keeps per-layer averages of the KV heads and the MLP width, so "
-                                      "memory figures are estimates", name));
+                     g_strdup_printf (_("%s: the layers differ from one another (block_configs); the shape "
+                                        "keeps per-layer averages of the KV heads and the MLP width, so "
+                                        "memory figures are estimates"), name));
   g_ptr_array_add (result->model_shapes, m);
   return TRUE;
 }

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <glib/gi18n-lib.h>
 
 #include "procura-csv.h"
 #include "procura-gpu-catalog.h"
@@ -343,37 +344,39 @@ sink_finish (Sink                *s,
       g_autofree char *why = NULL;
 
       if (m->spec != NULL)
-        what = g_strdup_printf ("a %s has %g GB", m->spec->name, m->spec->memory_gb_marketed);
+        /* TRANSLATORS: completes "but …": a GPU's name and its marketed memory */
+        what = g_strdup_printf (_("a %s has %g GB"), m->spec->name, m->spec->memory_gb_marketed);
       else
-        what = g_strdup ("no GPU has that much");
+        /* TRANSLATORS: completes "but …" */
+        what = g_strdup (_("no GPU has that much"));
       if (m->host_ram)
-        why = g_strdup_printf ("; it is the host RAM (MemoryGiB %g, per GPU or in all): the "
-                               "known catalog bug of GPU memory holding host RAM", m->host_gib);
+        why = g_strdup_printf (_("; it is the host RAM (MemoryGiB %g, per GPU or in all): the "
+                                 "known catalog bug of GPU memory holding host RAM"), m->host_gib);
       g_ptr_array_add (msgs, g_strdup_printf (
-        "%s:%u: GpuInfo gives %s %g GiB of memory per GPU (%u rows), but %s%s; "
-        "the file's GPU memory is ignored%s",
+        _("%s:%u: GpuInfo gives %s %g GiB of memory per GPU (%u rows), but %s%s; "
+          "the file's GPU memory is ignored%s"),
         s->file, m->first_line, m->gpu, m->gib_per_gpu, m->rows, what,
         why != NULL ? why : "",
-        m->spec != NULL ? " and the catalog's figure is used" : ""));
+        m->spec != NULL ? _(" and the catalog's figure is used") : ""));
     }
   g_hash_table_iter_init (&it, s->unknown);
   while (g_hash_table_iter_next (&it, &k, &v))
-    g_ptr_array_add (msgs, g_strdup_printf ("%s: GPU \"%s\" (%u quotes) is not in the GPU catalog: "
-                                            "its quotes are kept without specs",
+    g_ptr_array_add (msgs, g_strdup_printf (_("%s: GPU \"%s\" (%u quotes) is not in the GPU catalog: "
+                                              "its quotes are kept without specs"),
                                             s->file, (const char *) k, GPOINTER_TO_UINT (v)));
   g_ptr_array_sort (msgs, compare_strings);
   if (s->gpu_only > 0)
-    g_ptr_array_add (msgs, g_strdup_printf ("%s: %u GPU prices have no host VM row of their own "
-                                            "(GPUs attached to a VM you choose): they exclude the "
-                                            "host VM's price, as their notes say", s->file, s->gpu_only));
+    g_ptr_array_add (msgs, g_strdup_printf (_("%s: %u GPU prices have no host VM row of their own "
+                                              "(GPUs attached to a VM you choose): they exclude the "
+                                              "host VM's price, as their notes say"), s->file, s->gpu_only));
   if (s->skipped_cpu > 0)
-    g_ptr_array_add (msgs, g_strdup_printf ("%s: %u CPU-only rows skipped (no GPU)", s->file, s->skipped_cpu));
+    g_ptr_array_add (msgs, g_strdup_printf (_("%s: %u CPU-only rows skipped (no GPU)"), s->file, s->skipped_cpu));
   if (s->skipped_tpu > 0)
-    g_ptr_array_add (msgs, g_strdup_printf ("%s: %u TPU rows skipped (not GPUs)", s->file, s->skipped_tpu));
+    g_ptr_array_add (msgs, g_strdup_printf (_("%s: %u TPU rows skipped (not GPUs)"), s->file, s->skipped_tpu));
   if (s->skipped_no_price > 0)
-    g_ptr_array_add (msgs, g_strdup_printf ("%s: %u GPU rows skipped: no price", s->file, s->skipped_no_price));
-  g_ptr_array_add (msgs, g_strdup_printf ("%s: the file carries no date: its %u prices are dated %s, "
-                                          "the day of the import", s->file, s->quotes->len, s->seen));
+    g_ptr_array_add (msgs, g_strdup_printf (_("%s: %u GPU rows skipped: no price"), s->file, s->skipped_no_price));
+  g_ptr_array_add (msgs, g_strdup_printf (_("%s: the file carries no date: its %u prices are dated %s, "
+                                            "the day of the import"), s->file, s->quotes->len, s->seen));
 
   for (guint i = 0; i < s->quotes->len; i++)
     g_ptr_array_add (result->quotes, g_ptr_array_steal_index (s->quotes, i--));
@@ -562,7 +565,7 @@ skypilot_parse (const char          *name,
     if (missing != NULL)
       {
         g_set_error (error, PROCURA_IMPORT_ERROR, PROCURA_IMPORT_ERROR_SCHEMA,
-                     "%s:1: header has no column \"%s\" (expected a SkyPilot vms.csv header)",
+                     _("%s:1: header has no column \"%s\" (expected a SkyPilot vms.csv header)"),
                      file, missing);
         return FALSE;
       }
@@ -774,7 +777,7 @@ gpuhunt_parse (const char          *name,
     if (missing != NULL)
       {
         g_set_error (error, PROCURA_IMPORT_ERROR, PROCURA_IMPORT_ERROR_SCHEMA,
-                     "%s:1: header has no column \"%s\" (expected a gpuhunt catalog header)",
+                     _("%s:1: header has no column \"%s\" (expected a gpuhunt catalog header)"),
                      file, missing);
         return FALSE;
       }

@@ -8,6 +8,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <glib/gi18n-lib.h>
 
 #include "procura-gpu-catalog.h"
 #include "procura-json.h"
@@ -121,23 +122,23 @@ get_number (Ctx        *c,
   if (n == NULL)
     {
       if (required)
-        schema_error (c, path, "missing (expected a number ≥ %g)", min);
+        schema_error (c, path, _("missing (expected a number ≥ %g)"), min);
       return;
     }
   if (!is_number_node (n))
     {
-      schema_error (c, path, "expected a number ≥ %g", min);
+      schema_error (c, path, _("expected a number ≥ %g"), min);
       return;
     }
   v = json_node_get_double (n);
   if (!isfinite (v) || v < min)
     {
-      schema_error (c, path, "expected a number ≥ %g, got %g", min, v);
+      schema_error (c, path, _("expected a number ≥ %g, got %g"), min, v);
       return;
     }
   if (v > PROCURA_QUOTE_MAX_NUMBER)
     {
-      schema_error (c, path, "expected a number ≤ %g, got %g (implausibly large)", PROCURA_QUOTE_MAX_NUMBER, v);
+      schema_error (c, path, _("expected a number ≤ %g, got %g (implausibly large)"), PROCURA_QUOTE_MAX_NUMBER, v);
       return;
     }
   *out = v;
@@ -156,13 +157,13 @@ get_string (Ctx        *c,
   if (n == NULL)
     {
       if (required)
-        schema_error (c, path, "missing (expected a non-empty string)");
+        schema_error (c, path, _("missing (expected a non-empty string)"));
       return NULL;
     }
   if (!JSON_NODE_HOLDS_VALUE (n) || json_node_get_value_type (n) != G_TYPE_STRING ||
       *json_node_get_string (n) == '\0')
     {
-      schema_error (c, path, "expected a non-empty string");
+      schema_error (c, path, _("expected a non-empty string"));
       return NULL;
     }
   return json_node_get_string (n);
@@ -216,7 +217,7 @@ check_keys (Ctx                *c,
       {
         g_autofree char *path = g_strdup_printf ("%s.%s", prefix, k);
         g_autofree char *list = g_strjoinv (", ", (char **) allowed);
-        schema_error (c, path, "unknown key (expected one of %s, or a key starting with \"x-\")", list);
+        schema_error (c, path, _("unknown key (expected one of %s, or a key starting with \"x-\")"), list);
       }
     }
   g_list_free (names);
@@ -235,7 +236,7 @@ read_quote (Ctx        *c,
 
   if (!JSON_NODE_HOLDS_OBJECT (node))
     {
-      schema_error (c, prefix, "expected an object");
+      schema_error (c, prefix, _("expected an object"));
       return NULL;
     }
   o = json_node_get_object (node);
@@ -245,7 +246,7 @@ read_quote (Ctx        *c,
   if (!g_str_equal (kind, "gpu") && !g_str_equal (kind, "api"))
     {
       g_autofree char *path = g_strdup_printf ("%s.kind", prefix);
-      schema_error (c, path, "expected \"gpu\" or \"api\", got \"%s\"", kind);
+      schema_error (c, path, _("expected \"gpu\" or \"api\", got \"%s\""), kind);
       return NULL;
     }
   q->kind = g_str_equal (kind, "api") ? PROCURA_QUOTE_API : PROCURA_QUOTE_GPU;
@@ -256,7 +257,7 @@ read_quote (Ctx        *c,
   if (s != NULL && !valid_date (s))
     {
       g_autofree char *path = g_strdup_printf ("%s.seen", prefix);
-      schema_error (c, path, "expected a date YYYY-MM-DD, got \"%s\"", s);
+      schema_error (c, path, _("expected a date YYYY-MM-DD, got \"%s\""), s);
     }
   else if (s != NULL && procura_days_since (s) < 0)
     {
@@ -265,9 +266,12 @@ read_quote (Ctx        *c,
       g_autofree char *path = g_strdup_printf ("%s.seen", prefix);
       g_autofree char *today = procura_now_iso8601 ();
       const char *who = get_string (c, o, prefix, "provider", FALSE);
-      schema_error (c, path, "the quote%s%s is dated %s, in the future (today is %.10s UTC): "
-                    "expected the day the price was seen", who != NULL ? " from " : "", who != NULL ? who : "",
-                    s, today);
+      if (who != NULL)
+        schema_error (c, path, _("the quote from %s is dated %s, in the future (today is %.10s UTC): "
+                                 "expected the day the price was seen"), who, s, today);
+      else
+        schema_error (c, path, _("the quote is dated %s, in the future (today is %.10s UTC): "
+                                 "expected the day the price was seen"), s, today);
     }
   q->seen_date = g_strdup (s);
   if ((s = get_string (c, o, prefix, "currency", FALSE)) != NULL)
@@ -275,7 +279,7 @@ read_quote (Ctx        *c,
       if (!valid_currency (s))
         {
           g_autofree char *path = g_strdup_printf ("%s.currency", prefix);
-          schema_error (c, path, "expected an ISO 4217 code such as \"USD\", got \"%s\"", s);
+          schema_error (c, path, _("expected an ISO 4217 code such as \"USD\", got \"%s\""), s);
         }
       g_free (q->currency);
       q->currency = g_strdup (s);
@@ -308,7 +312,7 @@ read_quote (Ctx        *c,
           if (count != floor (count) || count > 100000)
             {
               g_autofree char *path = g_strdup_printf ("%s.gpu_count", prefix);
-              schema_error (c, path, "expected a whole number of GPUs from 1 to 100000, got %g", count);
+              schema_error (c, path, _("expected a whole number of GPUs from 1 to 100000, got %g"), count);
             }
           else
             q->gpu_count = (int) count;
@@ -321,7 +325,7 @@ read_quote (Ctx        *c,
           !g_str_equal (s, "reserved") && !g_str_equal (s, "committed"))
         {
           g_autofree char *path = g_strdup_printf ("%s.pricing_model", prefix);
-          schema_error (c, path, "expected \"on-demand\", \"spot\", \"reserved\" or \"committed\", got \"%s\"", s);
+          schema_error (c, path, _("expected \"on-demand\", \"spot\", \"reserved\" or \"committed\", got \"%s\""), s);
         }
       q->pricing_model = g_strdup (s);
       get_number (c, o, prefix, "term_months", 0, FALSE, &q->term_months);
@@ -330,7 +334,7 @@ read_quote (Ctx        *c,
           (isnan (q->term_months) || q->term_months <= 0))
         {
           g_autofree char *path = g_strdup_printf ("%s.term_months", prefix);
-          schema_error (c, path, "missing (a %s price needs its term in months, a number > 0)", s);
+          schema_error (c, path, _("missing (a %s price needs its term in months, a number > 0)"), s);
         }
       if (member (o, "extras") != NULL)
         {
@@ -338,7 +342,7 @@ read_quote (Ctx        *c,
           g_autofree char *ep = g_strdup_printf ("%s.extras", prefix);
 
           if (!JSON_NODE_HOLDS_OBJECT (en))
-            schema_error (c, ep, "expected an object");
+            schema_error (c, ep, _("expected an object"));
           else
             {
               JsonObject *e = json_node_get_object (en);
@@ -350,7 +354,7 @@ read_quote (Ctx        *c,
               if (!c->failed && q->support_pct > 100)
                 {
                   g_autofree char *path = g_strdup_printf ("%s.support_pct", ep);
-                  schema_error (c, path, "expected a percentage 0..100, got %g", q->support_pct);
+                  schema_error (c, path, _("expected a percentage 0..100, got %g"), q->support_pct);
                 }
             }
         }
@@ -361,8 +365,8 @@ read_quote (Ctx        *c,
             q->gpu_id = g_strdup (spec->id);
           else
             g_ptr_array_add (warnings,
-                             g_strdup_printf ("%s: %s.gpu: \"%s\" is not in the GPU catalog "
-                                              "(memory fit and specs are unavailable for it)",
+                             g_strdup_printf (_("%s: %s.gpu: \"%s\" is not in the GPU catalog "
+                                                "(memory fit and specs are unavailable for it)"),
                                               c->file, prefix, q->gpu_name));
         }
     }
@@ -406,14 +410,14 @@ quote_json_parse (const char          *name,
     return FALSE;
   if (!JSON_NODE_HOLDS_OBJECT (root))
     {
-      schema_error (&c, "(top level)", "expected an object with \"procura_quotes\" and \"quotes\"");
+      schema_error (&c, "(top level)", _("expected an object with \"procura_quotes\" and \"quotes\""));
       return FALSE;
     }
   top = json_node_get_object (root);
   version = member (top, "procura_quotes");
   if (version == NULL || !is_number_node (version) || json_node_get_double (version) != 1)
     {
-      schema_error (&c, "procura_quotes", "expected the format version 1");
+      schema_error (&c, "procura_quotes", _("expected the format version 1"));
       return FALSE;
     }
   {
@@ -425,7 +429,7 @@ quote_json_parse (const char          *name,
   qn = member (top, "quotes");
   if (qn == NULL || !JSON_NODE_HOLDS_ARRAY (qn))
     {
-      schema_error (&c, "quotes", "expected an array of quotes");
+      schema_error (&c, "quotes", _("expected an array of quotes"));
       return FALSE;
     }
   arr = json_node_get_array (qn);
@@ -447,8 +451,8 @@ quote_json_parse (const char          *name,
     }
   if (stale > 0)
     g_ptr_array_add (warnings,
-                     g_strdup_printf ("%s: %u of %u prices are older than %g days (the oldest %d days): "
-                                      "they are flagged as stale wherever they are used",
+                     g_strdup_printf (_("%s: %u of %u prices are older than %g days (the oldest %d days): "
+                                        "they are flagged as stale wherever they are used"),
                                       c.file, stale, quotes->len, PROCURA_DEFAULT_STALE_DAYS, oldest));
   /* all or nothing: only now move into the result */
   result->format_version = g_strdup ("1");

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include <gio/gio.h>
+#include <glib/gi18n-lib.h>
 
 #include "procura-fit.h"
 
@@ -126,23 +127,23 @@ procura_fit_map_full (const ProcuraFitRequest            *base,
     if (tps[i] < 1)
       {
         g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
-                     "fit map: TP %d is not a positive integer", tps[i]);
+                     _("fit map: TP %d is not a positive integer"), tps[i]);
         return NULL;
       }
   for (gsize i = 0; i < n_contexts; i++)
     if (contexts[i] < 1)
       {
         g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
-                     "fit map: context %" G_GINT64_FORMAT " is not a positive number of tokens",
-                     contexts[i]);
+                     _("fit map: context %lld is not a positive number of tokens"),
+                     (long long) contexts[i]);
         return NULL;
       }
   for (gsize i = 0; i < n_concurrencies; i++)
     if (concurrencies[i] < 1)
       {
         g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
-                     "fit map: concurrency %" G_GINT64_FORMAT " is not a positive integer",
-                     concurrencies[i]);
+                     _("fit map: concurrency %lld is not a positive integer"),
+                     (long long) concurrencies[i]);
         return NULL;
       }
 

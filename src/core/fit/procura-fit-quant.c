@@ -12,6 +12,7 @@
 
 #include <gio/gio.h>
 #include <json-glib/json-glib.h>
+#include <glib/gi18n-lib.h>
 
 #include "procura-fit.h"
 #include "procura-import.h"
@@ -72,7 +73,7 @@ procura_fit_read_hf_quant_config (const char   *path,
   if (json == NULL)
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                   "not readable as JSON (an hf_quant_config.json was expected): %s",
+                   _("not readable as JSON (an hf_quant_config.json was expected): %s"),
                    local->message);
       return FALSE;
     }
@@ -82,7 +83,7 @@ procura_fit_read_hf_quant_config (const char   *path,
   if (q == NULL || !JSON_NODE_HOLDS_OBJECT (q))
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                   "%s: expected an object “quantization” (hf_quant_config.json of NVIDIA ModelOpt)",
+                   _("%s: expected an object “quantization” (hf_quant_config.json of NVIDIA ModelOpt)"),
                    path);
       return FALSE;
     }
@@ -93,8 +94,8 @@ procura_fit_read_hf_quant_config (const char   *path,
   if (algo == NULL || !algo_dtype (algo, &w))
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                   "%s: quantization.quant_algo “%s” is not one the calculator knows "
-                   "(expected FP8, NVFP4, W4A16_AWQ, W4A8_AWQ, W8A8 or INT8)",
+                   _("%s: quantization.quant_algo “%s” is not one the calculator knows "
+                     "(expected FP8, NVFP4, W4A16_AWQ, W4A8_AWQ, W8A8 or INT8)"),
                    path, algo ? algo : "(missing)");
       return FALSE;
     }
@@ -106,8 +107,8 @@ procura_fit_read_hf_quant_config (const char   *path,
   else if (kv_algo != NULL && g_ascii_strcasecmp (kv_algo, "none") != 0)
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                   "%s: quantization.kv_cache_quant_algo “%s” is not one the calculator knows "
-                   "(expected FP8 or none)", path, kv_algo);
+                   _("%s: quantization.kv_cache_quant_algo “%s” is not one the calculator knows "
+                     "(expected FP8 or none)"), path, kv_algo);
       return FALSE;
     }
   if (weights)

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include <gio/gio.h>
+#include <glib/gi18n-lib.h>
 
 #include "procura-fit.h"
 
@@ -150,8 +151,8 @@ procura_fit_request_apply_log (ProcuraFitRequest      *r,
       if (!procura_dtype_parse (log->kv_dtype, &d))
         {
           g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                       "engine log: KV cache dtype “%s” is not one the calculator knows "
-                       "(expected auto, bf16, fp16, fp32 or fp8)", log->kv_dtype);
+                       _("engine log: KV cache dtype “%s” is not one the calculator knows "
+                         "(expected auto, bf16, fp16, fp32 or fp8)"), log->kv_dtype);
           return FALSE;
         }
       r->kv_dtype = d;
@@ -225,13 +226,14 @@ procura_fit_log_choose_start (const GPtrArray *logs,
     *successful = FALSE;
   if (n == 0)
     {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT, "the log holds no start of the engine");
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT, _("the log holds no start of the engine"));
       return -1;
     }
   if (start > n)
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
-                   "start %d: the log holds %d start%s of the engine", start, n, n == 1 ? "" : "s");
+                   g_dngettext (GETTEXT_PACKAGE, "start %d: the log holds %d start of the engine",
+                               "start %d: the log holds %d starts of the engine", n), start, n);
       return -1;
     }
   if (start > 0)

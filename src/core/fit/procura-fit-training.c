@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include <gio/gio.h>
+#include <glib/gi18n-lib.h>
 
 #include "procura-fit.h"
 #include "procura-fit-private.h"
@@ -142,35 +143,34 @@ procura_fit_training (const ProcuraTrainRequest *r,
       || m->num_attention_heads <= 0)
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
-                   "training fit: the model shape is missing or lacks layers, hidden size, "
-                   "heads or vocabulary");
+                   _("training fit: the model shape is missing or lacks layers, hidden size, "
+                     "heads or vocabulary"));
       return FALSE;
     }
   if (r->zero_stage < 0 || r->zero_stage > 3)
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
-                   "training fit: ZeRO stage %d is not 0, 1, 2 or 3", r->zero_stage);
+                   _("training fit: ZeRO stage %d is not 0, 1, 2 or 3"), r->zero_stage);
       return FALSE;
     }
   if (r->n_gpus < 1 || r->seq_len < 1 || r->micro_batch < 1)
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
-                   "training fit: GPUs (%d), sequence length (%" G_GINT64_FORMAT
-                   ") and micro-batch (%d) must be at least 1",
-                   r->n_gpus, r->seq_len, r->micro_batch);
+                   _("training fit: GPUs (%d), sequence length (%lld) and micro-batch (%d) must be at least 1"),
+                   r->n_gpus, (long long) r->seq_len, r->micro_batch);
       return FALSE;
     }
   if (r->method != PROCURA_TRAIN_FULL && r->lora_rank < 1)
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
-                   "training fit: LoRA rank %d must be at least 1", r->lora_rank);
+                   _("training fit: LoRA rank %d must be at least 1"), r->lora_rank);
       return FALSE;
     }
   if (!(r->usable_memory_bytes > 0))
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
-                   "training fit: usable GPU memory is not known (expected a positive "
-                   "number of bytes)");
+                   _("training fit: usable GPU memory is not known (expected a positive "
+                     "number of bytes)"));
       return FALSE;
     }
 
@@ -178,8 +178,8 @@ procura_fit_training (const ProcuraTrainRequest *r,
   if (pd != PROCURA_DTYPE_FP32 && pd != PROCURA_DTYPE_BF16 && pd != PROCURA_DTYPE_FP16)
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
-                   "training fit: parameter dtype %s is not fp32, bf16 or fp16 "
-                   "(QLoRA's NF4 base is chosen by the method)", procura_dtype_to_string (pd));
+                   _("training fit: parameter dtype %s is not fp32, bf16 or fp16 "
+                     "(QLoRA's NF4 base is chosen by the method)"), procura_dtype_to_string (pd));
       return FALSE;
     }
   pb = procura_dtype_bytes (pd, 0);
@@ -268,7 +268,7 @@ procura_fit_training (const ProcuraTrainRequest *r,
     {
       g_strlcpy (res->limit, "none", sizeof res->limit);
       g_snprintf (res->limit_text, sizeof res->limit_text,
-                  "fits: %.2f GiB of %.2f GiB per GPU", res->total_bytes / PROCURA_GIB,
+                  _("fits: %.2f GiB of %.2f GiB per GPU"), res->total_bytes / PROCURA_GIB,
                   r->usable_memory_bytes / PROCURA_GIB);
     }
   else
@@ -283,8 +283,8 @@ procura_fit_training (const ProcuraTrainRequest *r,
           }
       g_strlcpy (res->limit, train_part_ids[worst], sizeof res->limit);
       g_snprintf (res->limit_text, sizeof res->limit_text,
-                  "needs %.2f GiB per GPU, %.2f GiB more than the %.2f GiB usable; the "
-                  "largest part is %s (%.2f GiB)", res->total_bytes / PROCURA_GIB,
+                  _("needs %.2f GiB per GPU, %.2f GiB more than the %.2f GiB usable; the "
+                    "largest part is %s (%.2f GiB)"), res->total_bytes / PROCURA_GIB,
                   -res->headroom_bytes / PROCURA_GIB, r->usable_memory_bytes / PROCURA_GIB,
                   train_part_ids[worst], largest / PROCURA_GIB);
     }

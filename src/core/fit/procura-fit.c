@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include <gio/gio.h>
+#include <glib/gi18n-lib.h>
 
 #include "procura-fit.h"
 #include "procura-fit-private.h"
@@ -731,62 +732,62 @@ check_request (const ProcuraFitRequest *r,
 
   if (m == NULL)
     {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT, "fit: no model given");
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT, _("fit: no model given"));
       return FALSE;
     }
   if (m->num_layers <= 0 || m->hidden_size <= 0 || m->num_attention_heads <= 0
       || m->vocab_size <= 0)
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
-                   "fit: model “%s” lacks num_hidden_layers, hidden_size, "
-                   "num_attention_heads or vocab_size (expected positive integers)",
+                   _("fit: model “%s” lacks num_hidden_layers, hidden_size, "
+                     "num_attention_heads or vocab_size (expected positive integers)"),
                    m->id ? m->id : "(unnamed)");
       return FALSE;
     }
   if (r->tp < 1 || r->pp < 1)
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
-                   "fit: tp and pp must be at least 1 (got tp %d, pp %d)", r->tp, r->pp);
+                   _("fit: tp and pp must be at least 1 (got tp %d, pp %d)"), r->tp, r->pp);
       return FALSE;
     }
   if (!(r->usable_memory_bytes > 0) || !isfinite (r->usable_memory_bytes))
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
-                   "fit: usable GPU memory is not known (expected a positive number of "
-                   "bytes: a catalog GPU or --gpu-memory-gib)");
+                   _("fit: usable GPU memory is not known (expected a positive number of "
+                     "bytes: a catalog GPU or --gpu-memory-gib)"));
       return FALSE;
     }
   if (r->context_tokens < 1 || r->concurrency < 1)
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
-                   "fit: context (%" G_GINT64_FORMAT ") and concurrency (%" G_GINT64_FORMAT
-                   ") must be at least 1", r->context_tokens, r->concurrency);
+                   _("fit: context (%lld) and concurrency (%lld) must be at least 1"),
+                   (long long) r->context_tokens, (long long) r->concurrency);
       return FALSE;
     }
   if (procura_is_set (r->gpu_memory_utilization)
       && !(r->gpu_memory_utilization > 0 && r->gpu_memory_utilization <= 1))
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
-                   "fit: gpu_memory_utilization %g is outside (0, 1]", r->gpu_memory_utilization);
+                   _("fit: gpu_memory_utilization %g is outside (0, 1]"), r->gpu_memory_utilization);
       return FALSE;
     }
   if (procura_is_set (r->mem_fraction_static)
       && !(r->mem_fraction_static > 0 && r->mem_fraction_static <= 1))
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
-                   "fit: mem_fraction_static %g is outside (0, 1]", r->mem_fraction_static);
+                   _("fit: mem_fraction_static %g is outside (0, 1]"), r->mem_fraction_static);
       return FALSE;
     }
   if (r->block_size < 0 || r->max_num_batched_tokens < 0 || r->max_num_seqs < 0)
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
-                   "fit: block size, max_num_batched_tokens and max_num_seqs must not be negative");
+                   _("fit: block size, max_num_batched_tokens and max_num_seqs must not be negative"));
       return FALSE;
     }
   if (procura_is_set (r->kv_pool_bytes) && r->kv_pool_bytes < 0)
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
-                   "fit: the KV pool must not be negative (got %g bytes)", r->kv_pool_bytes);
+                   _("fit: the KV pool must not be negative (got %g bytes)"), r->kv_pool_bytes);
       return FALSE;
     }
   return TRUE;
@@ -856,8 +857,8 @@ procura_fit_compute (const ProcuraFitRequest *r,
   if (r->weights_dtype == PROCURA_DTYPE_AUTO && m->weights_dtype != NULL
       && !procura_dtype_parse (m->weights_dtype, NULL))
     g_snprintf (res->caveat, sizeof res->caveat,
-                "the checkpoint's weight format “%s” is not one the calculator knows; "
-                "bf16 assumed (give the weights dtype)", m->weights_dtype);
+                _("the checkpoint's weight format “%s” is not one the calculator knows; "
+                  "bf16 assumed (give the weights dtype)"), m->weights_dtype);
 
   if (r->weights_dtype == PROCURA_DTYPE_AUTO
       && (m->weights_dtype == NULL || g_ascii_strcasecmp (m->weights_dtype, "bf16") == 0
@@ -867,8 +868,8 @@ procura_fit_compute (const ProcuraFitRequest *r,
       gsize used_len = strlen (res->caveat);
 
       g_snprintf (res->caveat + used_len, sizeof res->caveat - used_len,
-                  "%sthe model's name says %s but its config.json declares no quantisation: "
-                  "sized as %s (give the weights dtype, or the hf_quant_config.json)",
+                  _("%sthe model's name says %s but its config.json declares no quantisation: "
+                    "sized as %s (give the weights dtype, or the hf_quant_config.json)"),
                   used_len > 0 ? "; " : "",
                   procura_dtype_to_string (procura_fit_quant_from_name (m->id)),
                   procura_dtype_to_string (wd));
@@ -891,8 +892,8 @@ procura_fit_compute (const ProcuraFitRequest *r,
       gsize used_len = strlen (res->caveat);
 
       g_snprintf (res->caveat + used_len, sizeof res->caveat - used_len,
-                  "%svision tower: %.2f GiB of encoder and projector weights per GPU (at %s, "
-                  "unquantised)", used_len > 0 ? "; " : "",
+                  _("%svision tower: %.2f GiB of encoder and projector weights per GPU (at %s, "
+                    "unquantised)"), used_len > 0 ? "; " : "",
                   vision_weights_bytes (m, tp, act_b) / PROCURA_GIB, act_b > 2 ? "fp32" : "bf16");
     }
   if (procura_is_set (r->weights_bytes))
@@ -904,20 +905,20 @@ procura_fit_compute (const ProcuraFitRequest *r,
 
     if (m->num_attention_heads % tp != 0)
       set_limit (res, PROCURA_FIT_LIMIT_PARALLELISM,
-                 "TP %d does not divide the %d attention heads", tp, m->num_attention_heads);
+                 _("TP %d does not divide the %d attention heads"), tp, m->num_attention_heads);
     else if (m->kv_lora_rank == 0 && ((kv >= tp && kv % tp != 0) || (kv < tp && tp % kv != 0)))
       set_limit (res, PROCURA_FIT_LIMIT_PARALLELISM,
-                 "TP %d and the %d KV heads do not divide one another", tp, kv);
+                 _("TP %d and the %d KV heads do not divide one another"), tp, kv);
     else if (pp > m->num_layers)
       set_limit (res, PROCURA_FIT_LIMIT_PARALLELISM,
-                 "PP %d exceeds the %d layers", pp, m->num_layers);
+                 _("PP %d exceeds the %d layers"), pp, m->num_layers);
   }
   res->model_max_context = m->max_position_embeddings;
   if (m->max_position_embeddings > 0 && r->context_tokens > m->max_position_embeddings)
     set_limit (res, PROCURA_FIT_LIMIT_CONTEXT,
-               "the context of %" G_GINT64_FORMAT " tokens exceeds the model's own window of %"
-               G_GINT64_FORMAT " tokens (max_position_embeddings with rope scaling); the engine "
-               "refuses such a max_model_len", r->context_tokens, m->max_position_embeddings);
+               _("the context of %lld tokens exceeds the model's own window of %lld tokens "
+                 "(max_position_embeddings with rope scaling); the engine refuses such a "
+                 "max_model_len"), (long long) r->context_tokens, (long long) m->max_position_embeddings);
 
   /* KV cache layout: the stage with the most layers */
   if (r->kv_rule != PROCURA_KV_RULE_AUTO)
@@ -967,28 +968,28 @@ procura_fit_compute (const ProcuraFitRequest *r,
         }
       if (res->kv_rule == PROCURA_KV_RULE_VLLM_HYBRID)
         g_snprintf (end, room,
-                    "hybrid attention: %d of %d layers use a %d-token sliding window; "
-                    "vLLM V1 hybrid allocator rule: %d full and %d sliding groups of %d "
-                    "layers, \"GPU KV cache size\" counts every layer as full attention, "
-                    "a sequence holds min(window - 1 + %" G_GINT64_FORMAT ", context) tokens "
-                    "(+1 block) in each sliding group; max concurrency follows from that",
+                    _("hybrid attention: %d of %d layers use a %d-token sliding window; vLLM V1 hybrid "
+                      "allocator rule: %d full and %d sliding groups of %d layers, \"GPU KV cache "
+                      "size\" counts every layer as full attention, a sequence holds min(window - 1 + "
+                      "%lld, context) tokens (+1 block) in each sliding group; max concurrency follows "
+                      "from that"),
                     kl.n_sliding, kl.n_full + kl.n_sliding, window, kl.full_groups,
-                    kl.sliding_groups, kl.group_size, chunk);
+                    kl.sliding_groups, kl.group_size, (long long) chunk);
       else if (res->kv_rule == PROCURA_KV_RULE_SGLANG_SWA)
         g_snprintf (end, room,
-                    "hybrid attention: %d of %d layers use a %d-token sliding window; "
-                    "SGLang's hybrid SWA rule: a full-attention pool and a sliding-window pool "
-                    "of %.2f times its tokens (swa_full_tokens_ratio), a sequence holds its "
-                    "context in the first and min(window, context) tokens in the second",
+                    _("hybrid attention: %d of %d layers use a %d-token sliding window; "
+                      "SGLang's hybrid SWA rule: a full-attention pool and a sliding-window pool "
+                      "of %.2f times its tokens (swa_full_tokens_ratio), a sequence holds its "
+                      "context in the first and min(window, context) tokens in the second"),
                     kl.n_sliding, kl.n_full + kl.n_sliding, window, swa_ratio);
       else
         g_snprintf (end, room,
-                    "hybrid attention: %d of %d layers use a %d-token sliding window, "
-                    "counted here as full attention (%s)",
+                    _("hybrid attention: %d of %d layers use a %d-token sliding window, "
+                      "counted here as full attention (%s)"),
                     kl.n_sliding, kl.n_full + kl.n_sliding, window,
                     r->engine == PROCURA_ENGINE_SGLANG
-                    ? "SGLang keeps one pool for this architecture, or --disable-hybrid-swa-memory"
-                    : "vLLM with --disable-sliding-window");
+                    ? _("SGLang keeps one pool for this architecture, or --disable-hybrid-swa-memory")
+                    : _("vLLM with --disable-sliding-window"));
       if (kl.n_sliding > 0)
         res->kv_bytes_per_token_needed = kv_layer * (kl.n_full + (double) kl.n_sliding
                                                      * MIN ((double) window - 1 + chunk,
@@ -1019,15 +1020,15 @@ procura_fit_compute (const ProcuraFitRequest *r,
           res->activation_bytes += mm;
           if (mm > 0)
             g_snprintf (res->caveat + used_len, sizeof res->caveat - used_len,
-                        "%sthe profiling run holds %" G_GINT64_FORMAT " dummy images and their "
-                        "encoder outputs through the decoder's pass (%.2f GiB, in the activations)",
-                        used_len > 0 ? "; " : "", items, mm / PROCURA_GIB);
+                        _("%sthe profiling run holds %lld dummy images and their encoder outputs through "
+                          "the decoder's pass (%.2f GiB, in the activations)"),
+                        used_len > 0 ? "; " : "", (long long) items, mm / PROCURA_GIB);
           else
             g_snprintf (res->caveat + used_len, sizeof res->caveat - used_len,
-                        "%sthe encoder's share of the profiling run is not estimated (%s)",
+                        _("%sthe encoder's share of the profiling run is not estimated (%s)"),
                         used_len > 0 ? "; " : "",
                         r->engine == PROCURA_ENGINE_VLLM
-                        ? "config.json gives no tokens per image" : "SGLang's rule is not modelled");
+                        ? _("config.json gives no tokens per image") : _("SGLang's rule is not modelled"));
         }
     }
   if (procura_is_set (r->non_torch_bytes))
@@ -1059,7 +1060,7 @@ procura_fit_compute (const ProcuraFitRequest *r,
   cum = res->weights_bytes;
   if (cum > res->budget_bytes)
     set_limit (res, PROCURA_FIT_LIMIT_WEIGHTS,
-               "weights need %.2f GiB per GPU; the budget is %.2f GiB (%.2f GiB x %.2f)",
+               _("weights need %.2f GiB per GPU; the budget is %.2f GiB (%.2f GiB x %.2f)"),
                cum / PROCURA_GIB, res->budget_bytes / PROCURA_GIB,
                r->usable_memory_bytes / PROCURA_GIB, fraction);
   if (r->engine == PROCURA_ENGINE_SGLANG)
@@ -1068,21 +1069,21 @@ procura_fit_compute (const ProcuraFitRequest *r,
       cum += res->cuda_context_bytes;
       if (cum > res->budget_bytes)
         set_limit (res, PROCURA_FIT_LIMIT_OVERHEAD,
-                   "weights and the CUDA context (%.2f GiB) exceed mem_fraction_static x "
-                   "memory (%.2f GiB)", cum / PROCURA_GIB, res->budget_bytes / PROCURA_GIB);
+                   _("weights and the CUDA context (%.2f GiB) exceed mem_fraction_static x "
+                     "memory (%.2f GiB)"), cum / PROCURA_GIB, res->budget_bytes / PROCURA_GIB);
     }
   else
     {
       cum += res->activation_bytes;
       if (cum > res->budget_bytes)
         set_limit (res, PROCURA_FIT_LIMIT_ACTIVATIONS,
-                   "weights and the activation peak (%.2f GiB) exceed the budget of %.2f GiB",
+                   _("weights and the activation peak (%.2f GiB) exceed the budget of %.2f GiB"),
                    cum / PROCURA_GIB, res->budget_bytes / PROCURA_GIB);
       cum += res->non_torch_bytes + (graphs_in_budget ? res->cuda_graph_bytes : 0.0);
       if (cum > res->budget_bytes)
         set_limit (res, PROCURA_FIT_LIMIT_OVERHEAD,
-                   "weights, activations, non-torch memory and CUDA graphs (%.2f GiB) "
-                   "exceed the budget of %.2f GiB", cum / PROCURA_GIB,
+                   _("weights, activations, non-torch memory and CUDA graphs (%.2f GiB) "
+                     "exceed the budget of %.2f GiB"), cum / PROCURA_GIB,
                    res->budget_bytes / PROCURA_GIB);
     }
   if (pool_given)
@@ -1149,9 +1150,10 @@ procura_fit_compute (const ProcuraFitRequest *r,
 
           res->max_context = m->max_position_embeddings;
           g_snprintf (res->caveat + used_len, sizeof res->caveat - used_len,
-                      "%smax context capped at the model's own window of %" G_GINT64_FORMAT
-                      " tokens (the KV pool alone would hold %" G_GINT64_FORMAT ")",
-                      used_len > 0 ? "; " : "", m->max_position_embeddings, res->max_context_pool);
+                      _("%smax context capped at the model's own window of %lld tokens (the KV pool "
+                        "alone would hold %lld)"),
+                      used_len > 0 ? "; " : "", (long long) m->max_position_embeddings,
+                      (long long) res->max_context_pool);
         }
     }
   else
@@ -1179,23 +1181,23 @@ procura_fit_compute (const ProcuraFitRequest *r,
 
           res->max_context = m->max_position_embeddings;
           g_snprintf (res->caveat + used_len, sizeof res->caveat - used_len,
-                      "%smax context capped at the model's own window of %" G_GINT64_FORMAT
-                      " tokens (the KV pool alone would hold %" G_GINT64_FORMAT ")",
-                      used_len > 0 ? "; " : "", m->max_position_embeddings, res->max_context_pool);
+                      _("%smax context capped at the model's own window of %lld tokens (the KV pool "
+                        "alone would hold %lld)"),
+                      used_len > 0 ? "; " : "", (long long) m->max_position_embeddings,
+                      (long long) res->max_context_pool);
         }
     }
 
   /* (kv_blocks < bps and kv_blocks < concurrency x bps, in whole sequences, for every rule) */
   if (res->max_concurrency_int < 1)
     set_limit (res, PROCURA_FIT_LIMIT_CONTEXT,
-               "the KV pool (%.2f GiB per GPU, %" G_GINT64_FORMAT " tokens) holds less than "
-               "one %" G_GINT64_FORMAT "-token sequence", res->kv_pool_bytes / PROCURA_GIB,
-               res->kv_tokens, r->context_tokens);
+               _("the KV pool (%.2f GiB per GPU, %lld tokens) holds less than one %lld-token sequence"),
+               res->kv_pool_bytes / PROCURA_GIB, (long long) res->kv_tokens, (long long) r->context_tokens);
   else if (res->max_concurrency_int < r->concurrency)
     set_limit (res, PROCURA_FIT_LIMIT_KV_CACHE,
-               "the KV pool holds %.2f sequences of %" G_GINT64_FORMAT " tokens, "
-               "not %" G_GINT64_FORMAT " (%" G_GINT64_FORMAT " tokens in the pool)",
-               res->max_concurrency, r->context_tokens, r->concurrency, res->kv_tokens);
+               _("the KV pool holds %.2f sequences of %lld tokens, not %lld (%lld tokens in the pool)"),
+               res->max_concurrency, (long long) r->context_tokens, (long long) r->concurrency,
+               (long long) res->kv_tokens);
 
   /* Everything that is allocated, and what is left */
   used = res->weights_bytes + res->kv_pool_bytes + res->activation_bytes
@@ -1203,7 +1205,7 @@ procura_fit_compute (const ProcuraFitRequest *r,
   res->headroom_bytes = r->usable_memory_bytes - used;
   if (res->headroom_bytes < 0)
     set_limit (res, PROCURA_FIT_LIMIT_HEADROOM,
-               "the parts need %.2f GiB per GPU, %.2f GiB more than the %.2f GiB usable",
+               _("the parts need %.2f GiB per GPU, %.2f GiB more than the %.2f GiB usable"),
                used / PROCURA_GIB, -res->headroom_bytes / PROCURA_GIB,
                r->usable_memory_bytes / PROCURA_GIB);
 
@@ -1231,9 +1233,8 @@ procura_fit_compute (const ProcuraFitRequest *r,
 
   if (res->limit == PROCURA_FIT_LIMIT_NONE)
     g_snprintf (res->limit_text, sizeof res->limit_text,
-                "fits: %" G_GINT64_FORMAT " tokens in the KV pool, %.2f sequences of %"
-                G_GINT64_FORMAT " tokens", res->kv_tokens, res->max_concurrency,
-                r->context_tokens);
+                _("fits: %lld tokens in the KV pool, %.2f sequences of %lld tokens"),
+                (long long) res->kv_tokens, res->max_concurrency, (long long) r->context_tokens);
   return TRUE;
 }
 

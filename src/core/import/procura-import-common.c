@@ -6,6 +6,7 @@
 
 #include <math.h>
 #include <string.h>
+#include <glib/gi18n-lib.h>
 
 #include "procura-import-private.h"
 #include "procura-stats.h"
@@ -130,7 +131,7 @@ procura_import_json_lines (const char          *name,
   if (n == 0)
     {
       g_set_error (error, PROCURA_IMPORT_ERROR, PROCURA_IMPORT_ERROR_SYNTAX,
-                   "%s: the file holds no JSON line; expected one JSON object per line", name);
+                   _("%s: the file holds no JSON line; expected one JSON object per line"), name);
       return FALSE;
     }
   return TRUE;
@@ -628,23 +629,23 @@ procura_import_drop_empty_runs (const char          *name,
   if (n_runs > 0 && result->runs->len == 0)
     {
       g_set_error (error, PROCURA_IMPORT_ERROR, PROCURA_IMPORT_ERROR_SCHEMA,
-                   "%s: read as %s, but none of its %u runs holds a metric (no latency, throughput "
-                   "or request count): the file is not in this format, or in a layout of it "
-                   "that Procura does not read (runs: %s)",
+                   _("%s: read as %s, but none of its %u runs holds a metric (no latency, throughput "
+                     "or request count): the file is not in this format, or in a layout of it "
+                     "that Procura does not read (runs: %s)"),
                    name, importer_id, n_runs, dropped->str);
       return FALSE;
     }
   if (n_dropped > 0)
     g_ptr_array_add (result->warnings,
-                     g_strdup_printf ("%s: %u of %u runs hold no metric (no latency, throughput or "
-                                      "request count) and were left out: %s",
+                     g_strdup_printf (_("%s: %u of %u runs hold no metric (no latency, throughput or "
+                                        "request count) and were left out: %s"),
                                       name, n_dropped, n_runs, dropped->str));
   if (result->runs->len == 0 && result->quotes->len == 0 && result->model_shapes->len == 0
       && result->engine_logs->len == 0 && result->probe_results->len == 0)
     {
       g_set_error (error, PROCURA_IMPORT_ERROR, PROCURA_IMPORT_ERROR_SCHEMA,
-                   "%s: read as %s, but it yields nothing (no run, quote, model, engine log or "
-                   "probe result)", name, importer_id);
+                   _("%s: read as %s, but it yields nothing (no run, quote, model, engine log or "
+                     "probe result)"), name, importer_id);
       return FALSE;
     }
   return TRUE;

@@ -14,6 +14,7 @@
 
 #include <math.h>
 #include <string.h>
+#include <glib/gi18n-lib.h>
 
 #include "procura-import-private.h"
 #include "procura-pyliteral.h"
@@ -301,7 +302,7 @@ parse_vllm_log (const char          *name,
   if (memchr (data, '\0', len) != NULL)
     {
       g_set_error (error, PROCURA_IMPORT_ERROR, PROCURA_IMPORT_ERROR_SYNTAX,
-                   "%s: binary data (a NUL byte); expected a vLLM server log (text)", name);
+                   _("%s: binary data (a NUL byte); expected a vLLM server log (text)"), name);
       return FALSE;
     }
   text = g_utf8_make_valid (data, (gssize) len);
@@ -335,8 +336,8 @@ parse_vllm_log (const char          *name,
   if (starts->len == 0)
     {
       g_set_error (error, PROCURA_IMPORT_ERROR, PROCURA_IMPORT_ERROR_SCHEMA,
-                   "%s: no vLLM startup line found (engine config, “Model loading took”, “GPU KV cache size”); "
-                   "expected a vLLM server log", name);
+                   _("%s: no vLLM startup line found (engine config, “Model loading took”, “GPU KV cache size”); "
+                     "expected a vLLM server log"), name);
       return FALSE;
     }
   result->format_version = g_strdup ("log");
@@ -348,10 +349,10 @@ parse_vllm_log (const char          *name,
         {
           if (starts->len > 1)
             g_ptr_array_add (result->warnings,
-                             g_strdup_printf ("start %u of %u: the engine failed to start: %s", k + 1, starts->len,
+                             g_strdup_printf (_("start %u of %u: the engine failed to start: %s"), k + 1, starts->len,
                                               (const char *) g_ptr_array_index (l->errors, i)));
           else
-            g_ptr_array_add (result->warnings, g_strdup_printf ("the engine failed to start: %s",
+            g_ptr_array_add (result->warnings, g_strdup_printf (_("the engine failed to start: %s"),
                                                                 (const char *) g_ptr_array_index (l->errors, i)));
         }
       g_ptr_array_add (result->engine_logs, l);
@@ -359,7 +360,7 @@ parse_vllm_log (const char          *name,
   g_ptr_array_set_free_func (starts, NULL);
   if (result->engine_logs->len > 1)
     g_ptr_array_add (result->warnings,
-                     g_strdup_printf ("%s: the log holds %u starts of the server, each read as its own engine log, in order",
+                     g_strdup_printf (_("%s: the log holds %u starts of the server, each read as its own engine log, in order"),
                                       name, result->engine_logs->len));
   return TRUE;
 }

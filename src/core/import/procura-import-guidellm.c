@@ -14,6 +14,7 @@
 
 #include <math.h>
 #include <string.h>
+#include <glib/gi18n-lib.h>
 
 #include "procura-csv.h"
 #include "procura-import-private.h"
@@ -208,7 +209,7 @@ parse_benchmark (const char          *name,
   if (metrics == NULL)
     {
       g_set_error (error, PROCURA_IMPORT_ERROR, PROCURA_IMPORT_ERROR_SCHEMA,
-                   "%s: %s.metrics: expected an object of metric distributions, found nothing", name, path);
+                   _("%s: %s.metrics: expected an object of metric distributions, found nothing"), name, path);
       return FALSE;
     }
 
@@ -281,7 +282,7 @@ parse_guidellm_root (const char          *name,
   if (!JSON_NODE_HOLDS_OBJECT (root))
     {
       g_set_error (error, PROCURA_IMPORT_ERROR, PROCURA_IMPORT_ERROR_SCHEMA,
-                   "%s: $: expected an object with \"benchmarks\", found %s", name,
+                   _("%s: $: expected an object with \"benchmarks\", found %s"), name,
                    procura_json_node_type_name (root));
       return FALSE;
     }
@@ -292,7 +293,7 @@ parse_guidellm_root (const char          *name,
   if (benchmarks == NULL)
     {
       g_set_error (error, PROCURA_IMPORT_ERROR, PROCURA_IMPORT_ERROR_SCHEMA,
-                   "%s: $.benchmarks: expected a list of benchmarks, found nothing", name);
+                   _("%s: $.benchmarks: expected a list of benchmarks, found nothing"), name);
       return FALSE;
     }
   if (meta != NULL)
@@ -303,8 +304,8 @@ parse_guidellm_root (const char          *name,
       if (generation != 1 && generation != 2)
         {
           g_set_error (error, PROCURA_IMPORT_ERROR, PROCURA_IMPORT_ERROR_SCHEMA,
-                       "%s: $.metadata.version: expected 1 or 2 (the report generations Procura knows), found %" G_GINT64_FORMAT,
-                       name, generation);
+                       _("%s: $.metadata.version: expected 1 or 2 (the report generations Procura knows), found %lld"),
+                       name, (long long) generation);
           return FALSE;
         }
     }
@@ -328,7 +329,7 @@ parse_guidellm_root (const char          *name,
   if (n == 0)
     {
       g_set_error (error, PROCURA_IMPORT_ERROR, PROCURA_IMPORT_ERROR_SCHEMA,
-                   "%s: $.benchmarks: the list is empty; expected at least one benchmark", name);
+                   _("%s: $.benchmarks: the list is empty; expected at least one benchmark"), name);
       return FALSE;
     }
   for (guint i = 0; i < n; i++)
@@ -341,7 +342,7 @@ parse_guidellm_root (const char          *name,
       if (!JSON_NODE_HOLDS_OBJECT (e))
         {
           g_set_error (error, PROCURA_IMPORT_ERROR, PROCURA_IMPORT_ERROR_SCHEMA,
-                       "%s: %s: expected a benchmark object, found %s", name, path,
+                       _("%s: %s: expected a benchmark object, found %s"), name, path,
                        procura_json_node_type_name (e));
           return FALSE;
         }
@@ -504,7 +505,7 @@ gcsv_number (const char     *name,
   if (end == f || *end != '\0')
     {
       g_set_error (error, PROCURA_IMPORT_ERROR, PROCURA_IMPORT_ERROR_SCHEMA,
-                   "%s:%u: column “%s / %s / %s”: expected a number, found “%s”", name,
+                   _("%s:%u: column “%s / %s / %s”: expected a number, found “%s”"), name,
                    procura_csv_row_line (g->csv, row), procura_csv_get (g->csv, 0, (guint) col),
                    procura_csv_get (g->csv, 1, (guint) col), procura_csv_get (g->csv, 2, (guint) col), f);
       return FALSE;
@@ -565,8 +566,8 @@ gcsv_distribution (const char     *name,
 
 bad:
   g_set_error (error, PROCURA_IMPORT_ERROR, PROCURA_IMPORT_ERROR_SCHEMA,
-               "%s:%u: column “%s / %s / Percentiles”: expected a list of %u numbers "
-               "[min, p0.1, p1, p5, p10, p25, p75, p90, p95, p99, max], found “%s”", name,
+               _("%s:%u: column “%s / %s / Percentiles”: expected a list of %u numbers "
+                 "[min, p0.1, p1, p5, p10, p25, p75, p90, p95, p99, max], found “%s”"), name,
                procura_csv_row_line (g->csv, row), group, field,
                (guint) G_N_ELEMENTS (pct_stats), list);
   return FALSE;
@@ -591,8 +592,8 @@ parse_guidellm_csv (const char          *name,
   if (procura_csv_n_rows (csv) < 4 || gcsv_col (&g, "Request Counts", "Successful", NULL) < 0)
     {
       g_set_error (error, PROCURA_IMPORT_ERROR, PROCURA_IMPORT_ERROR_SCHEMA,
-                   "%s: expected guidellm's benchmarks.csv: three header rows (group, field, unit) "
-                   "with a “Request Counts / Successful” column, then one row per benchmark", name);
+                   _("%s: expected guidellm's benchmarks.csv: three header rows (group, field, unit) "
+                     "with a “Request Counts / Successful” column, then one row per benchmark"), name);
       return FALSE;
     }
   c_strategy = gcsv_col (&g, "Benchmark", "Strategy", NULL);

@@ -12,6 +12,7 @@
 
 #include <math.h>
 #include <string.h>
+#include <glib/gi18n-lib.h>
 
 #include "procura-import-private.h"
 #include "procura-pyliteral.h"
@@ -46,7 +47,7 @@ parse_summary (const char          *name,
   if (!JSON_NODE_HOLDS_OBJECT (root))
     {
       g_set_error (error, PROCURA_IMPORT_ERROR, PROCURA_IMPORT_ERROR_SCHEMA,
-                   "%s: $: expected an object (an llmperf summary), found %s", name,
+                   _("%s: $: expected an object (an llmperf summary), found %s"), name,
                    procura_json_node_type_name (root));
       return FALSE;
     }
@@ -195,7 +196,7 @@ parse_individual (const char          *name,
   if (!JSON_NODE_HOLDS_ARRAY (root))
     {
       g_set_error (error, PROCURA_IMPORT_ERROR, PROCURA_IMPORT_ERROR_SCHEMA,
-                   "%s: $: expected a list of llmperf responses, found %s", name,
+                   _("%s: $: expected a list of llmperf responses, found %s"), name,
                    procura_json_node_type_name (root));
       return FALSE;
     }
@@ -222,7 +223,7 @@ parse_individual (const char          *name,
       if (!JSON_NODE_HOLDS_OBJECT (e))
         {
           g_set_error (error, PROCURA_IMPORT_ERROR, PROCURA_IMPORT_ERROR_SCHEMA,
-                       "%s: %s: expected a response object, found %s", name, path,
+                       _("%s: %s: expected a response object, found %s"), name, path,
                        procura_json_node_type_name (e));
           goto fail;
         }

@@ -11,6 +11,7 @@
 
 #include <math.h>
 #include <string.h>
+#include <glib/gi18n-lib.h>
 
 #include "procura-csv.h"
 #include "procura-import-private.h"
@@ -38,7 +39,7 @@ field_number (const char       *name,
   if (end == s || *end != '\0' || !isfinite (*out))
     {
       g_set_error (error, PROCURA_IMPORT_ERROR, PROCURA_IMPORT_ERROR_SCHEMA,
-                   "%s:%u: column “%s”: expected a number, found “%.40s”", name,
+                   _("%s:%u: column “%s”: expected a number, found “%.40s”"), name,
                    procura_csv_row_line (csv, row), column, s);
       return FALSE;
     }
@@ -67,7 +68,7 @@ parse_lmbench (const char          *name,
     if (procura_csv_column (csv, *r) < 0)
       {
         g_set_error (error, PROCURA_IMPORT_ERROR, PROCURA_IMPORT_ERROR_SCHEMA,
-                     "%s:1: no “%s” column; expected the LMBench columns prompt_tokens, generation_tokens, ttft, generation_time",
+                     _("%s:1: no “%s” column; expected the LMBench columns prompt_tokens, generation_tokens, ttft, generation_time"),
                      name, *r);
         return FALSE;
       }
@@ -81,7 +82,7 @@ parse_lmbench (const char          *name,
   if (rows < 2)
     {
       g_set_error (error, PROCURA_IMPORT_ERROR, PROCURA_IMPORT_ERROR_SCHEMA,
-                   "%s: the CSV has a header but no request rows", name);
+                   _("%s: the CSV has a header but no request rows"), name);
       return FALSE;
     }
   run = procura_run_new ();

@@ -12,6 +12,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <glib/gi18n-lib.h>
 
 #include "procura-import-private.h"
 #include "procura-json-out.h"
@@ -115,7 +116,7 @@ parse_summary (const char          *name,
   if (memchr (data, '\0', len) != NULL || !g_utf8_validate (text, -1, NULL))
     {
       g_set_error (error, PROCURA_IMPORT_ERROR, PROCURA_IMPORT_ERROR_SYNTAX,
-                   "%s: not UTF-8 text; expected an MLPerf mlperf_log_summary.txt", name);
+                   _("%s: not UTF-8 text; expected an MLPerf mlperf_log_summary.txt"), name);
       return FALSE;
     }
   lines = procura_import_split_lines (text);
@@ -154,7 +155,7 @@ parse_summary (const char          *name,
           if (!ok)
             {
               g_set_error (error, PROCURA_IMPORT_ERROR, PROCURA_IMPORT_ERROR_SCHEMA,
-                           "%s:%u: “%s”: expected a number of nanoseconds, found “%s”", name, lineno, key, value);
+                           _("%s:%u: “%s”: expected a number of nanoseconds, found “%s”"), name, lineno, key, value);
               return FALSE;
             }
           procura_import_reported (run, metric, stat, v, 1e-6);
@@ -194,7 +195,8 @@ parse_summary (const char          *name,
   if (!header || scenario == NULL)
     {
       g_set_error (error, PROCURA_IMPORT_ERROR, PROCURA_IMPORT_ERROR_SCHEMA,
-                   "%s: expected “MLPerf Results Summary” and a “Scenario :” line (an mlperf_log_summary.txt)", name);
+                   _("%s: expected “MLPerf Results Summary” and a “Scenario :” line (an mlperf_log_summary.txt)"),
+                   name);
       return FALSE;
     }
   finish_run (run, scenario, target_qps, validity);
@@ -298,7 +300,7 @@ detail_line (JsonNode  *node,
   if (!JSON_NODE_HOLDS_OBJECT (node))
     {
       g_set_error (error, PROCURA_IMPORT_ERROR, PROCURA_IMPORT_ERROR_SCHEMA,
-                   "%s:%u: expected a JSON object after :::MLLOG", name, line);
+                   _("%s:%u: expected a JSON object after :::MLLOG"), name, line);
       return FALSE;
     }
   o = json_node_get_object (node);
@@ -371,7 +373,7 @@ parse_detail (const char          *name,
   if (ok && n == 0)
     {
       g_set_error (error, PROCURA_IMPORT_ERROR, PROCURA_IMPORT_ERROR_SCHEMA,
-                   "%s: no “:::MLLOG {…}” line; expected an MLPerf mlperf_log_detail.txt", name);
+                   _("%s: no “:::MLLOG {…}” line; expected an MLPerf mlperf_log_detail.txt"), name);
       ok = FALSE;
     }
   if (ok)

@@ -12,6 +12,7 @@
 
 #include <math.h>
 #include <string.h>
+#include <glib/gi18n-lib.h>
 
 #include "procura-csv.h"
 #include "procura-import-private.h"
@@ -61,7 +62,7 @@ add_metric (const char *name,
   if (isnan (factor))
     {
       g_set_error (error, PROCURA_IMPORT_ERROR, PROCURA_IMPORT_ERROR_SCHEMA,
-                   "%s: %s.unit: expected a time unit (ms, s, us, ns), found “%s”", name, path, unit);
+                   _("%s: %s.unit: expected a time unit (ms, s, us, ns), found “%s”"), name, path, unit);
       return FALSE;
     }
   members = json_object_get_members (m);
@@ -331,7 +332,7 @@ parse_summary (const char          *name,
   if (!JSON_NODE_HOLDS_OBJECT (root))
     {
       g_set_error (error, PROCURA_IMPORT_ERROR, PROCURA_IMPORT_ERROR_SCHEMA,
-                   "%s: $: expected an object of metrics, found %s", name, procura_json_node_type_name (root));
+                   _("%s: $: expected an object of metrics, found %s"), name, procura_json_node_type_name (root));
       return FALSE;
     }
   o = json_node_get_object (root);
@@ -552,7 +553,7 @@ jsonl_line (JsonNode  *node,
   if (!JSON_NODE_HOLDS_OBJECT (node))
     {
       g_set_error (error, PROCURA_IMPORT_ERROR, PROCURA_IMPORT_ERROR_SCHEMA,
-                   "%s:%u: expected a JSON object (one AIPerf record per line), found %s",
+                   _("%s:%u: expected a JSON object (one AIPerf record per line), found %s"),
                    d->name, line, procura_json_node_type_name (node));
       return FALSE;
     }
@@ -564,7 +565,7 @@ jsonl_line (JsonNode  *node,
   if (meta == NULL || metrics == NULL)
     {
       g_set_error (error, PROCURA_IMPORT_ERROR, PROCURA_IMPORT_ERROR_SCHEMA,
-                   "%s:%u: expected \"metadata\" and \"metrics\" objects (an AIPerf record)", d->name, line);
+                   _("%s:%u: expected \"metadata\" and \"metrics\" objects (an AIPerf record)"), d->name, line);
       return FALSE;
     }
   {
@@ -780,7 +781,7 @@ csv_number (const char *name,
   if (end == field || *end != '\0' || !isfinite (*out))
     {
       g_set_error (error, PROCURA_IMPORT_ERROR, PROCURA_IMPORT_ERROR_SCHEMA,
-                   "%s:%u: column “%s”: expected a number, found “%s”", name, line, column, field);
+                   _("%s:%u: column “%s”: expected a number, found “%s”"), name, line, column, field);
       return FALSE;
     }
   return TRUE;
@@ -882,7 +883,7 @@ parse_aiperf_csv (const char          *name,
           if (isnan (factor))
             {
               g_set_error (error, PROCURA_IMPORT_ERROR, PROCURA_IMPORT_ERROR_SCHEMA,
-                           "%s:%u: “%s”: expected a time unit (ms, s, us, ns)", name, line, label);
+                           _("%s:%u: “%s”: expected a time unit (ms, s, us, ns)"), name, line, label);
               return FALSE;
             }
           for (guint c = 1; c < nf; c++)
@@ -937,7 +938,7 @@ parse_aiperf_csv (const char          *name,
   if (!any)
     {
       g_set_error (error, PROCURA_IMPORT_ERROR, PROCURA_IMPORT_ERROR_SCHEMA,
-                   "%s: no AIPerf metric row found; expected rows such as “Time to First Token (ms)”", name);
+                   _("%s: no AIPerf metric row found; expected rows such as “Time to First Token (ms)”"), name);
       return FALSE;
     }
   run->scenario.input_len = run->input_tokens_mean;
@@ -1062,7 +1063,7 @@ parse_aiperf_aggregate (const char          *name,
   if (!JSON_NODE_HOLDS_OBJECT (root))
     {
       g_set_error (error, PROCURA_IMPORT_ERROR, PROCURA_IMPORT_ERROR_SCHEMA,
-                   "%s: $: expected an object (an AIPerf multi-run aggregate), found %s", name,
+                   _("%s: $: expected an object (an AIPerf multi-run aggregate), found %s"), name,
                    procura_json_node_type_name (root));
       return FALSE;
     }
@@ -1101,7 +1102,7 @@ parse_aiperf_aggregate (const char          *name,
       if (isnan (factor))
         {
           g_set_error (error, PROCURA_IMPORT_ERROR, PROCURA_IMPORT_ERROR_SCHEMA,
-                       "%s: $.%s.unit: expected a time unit (ms, s, us, ns), found “%s”", name, key, unit);
+                       _("%s: $.%s.unit: expected a time unit (ms, s, us, ns), found “%s”"), name, key, unit);
           g_list_free (members);
           return FALSE;
         }

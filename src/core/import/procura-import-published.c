@@ -14,6 +14,7 @@
 
 #include <math.h>
 #include <string.h>
+#include <glib/gi18n-lib.h>
 
 #include "procura-import-private.h"
 #include "procura-yaml.h"
@@ -225,7 +226,7 @@ parse_inferencex (const char          *name,
       if (str (o, "hw") == NULL || isnan (num (o, "tput_per_gpu")))
         {
           g_set_error (error, PROCURA_IMPORT_ERROR, PROCURA_IMPORT_ERROR_SCHEMA,
-                       "%s: $: expected an InferenceX result with \"hw\" and \"tput_per_gpu\"", name);
+                       _("%s: $: expected an InferenceX result with \"hw\" and \"tput_per_gpu\""), name);
           return FALSE;
         }
       add_config (result, o, o, 0);
@@ -247,7 +248,7 @@ parse_inferencex (const char          *name,
           if (!JSON_NODE_HOLDS_OBJECT (e))
             {
               g_set_error (error, PROCURA_IMPORT_ERROR, PROCURA_IMPORT_ERROR_SCHEMA,
-                           "%s: $[%u]: expected a benchmark row (an object), found %s", name, i,
+                           _("%s: $[%u]: expected a benchmark row (an object), found %s"), name, i,
                            procura_json_node_type_name (e));
               return FALSE;
             }
@@ -256,7 +257,7 @@ parse_inferencex (const char          *name,
           if (mn == NULL || !JSON_NODE_HOLDS_OBJECT (mn) || str (row, "hardware") == NULL)
             {
               g_set_error (error, PROCURA_IMPORT_ERROR, PROCURA_IMPORT_ERROR_SCHEMA,
-                           "%s: $[%u]: expected \"hardware\" and a \"metrics\" object (an InferenceX dashboard row)",
+                           _("%s: $[%u]: expected \"hardware\" and a \"metrics\" object (an InferenceX dashboard row)"),
                            name, i);
               return FALSE;
             }
@@ -267,7 +268,7 @@ parse_inferencex (const char          *name,
       return TRUE;
     }
   g_set_error (error, PROCURA_IMPORT_ERROR, PROCURA_IMPORT_ERROR_SCHEMA,
-               "%s: $: expected an InferenceX result object or a list of dashboard rows, found %s", name,
+               _("%s: $: expected an InferenceX result object or a list of dashboard rows, found %s"), name,
                procura_json_node_type_name (root));
   return FALSE;
 }
@@ -334,7 +335,7 @@ parse_mlperf_results (const char          *name,
   if (!JSON_NODE_HOLDS_ARRAY (root))
     {
       g_set_error (error, PROCURA_IMPORT_ERROR, PROCURA_IMPORT_ERROR_SCHEMA,
-                   "%s: $: expected the list of an MLPerf round's results, found %s", name,
+                   _("%s: $: expected the list of an MLPerf round's results, found %s"), name,
                    procura_json_node_type_name (root));
       return FALSE;
     }
@@ -354,7 +355,7 @@ parse_mlperf_results (const char          *name,
       if (!JSON_NODE_HOLDS_OBJECT (e))
         {
           g_set_error (error, PROCURA_IMPORT_ERROR, PROCURA_IMPORT_ERROR_SCHEMA,
-                       "%s: $[%u]: expected a result row (an object), found %s", name, i,
+                       _("%s: $[%u]: expected a result row (an object), found %s"), name, i,
                        procura_json_node_type_name (e));
           return FALSE;
         }
@@ -421,11 +422,11 @@ parse_mlperf_results (const char          *name,
     }
   if (other > 0)
     g_ptr_array_add (result->warnings,
-                     g_strdup_printf ("%s: %u rows are not LLM results in tokens per second (samples or queries "
-                                      "per second, latency) and were left out", name, other));
+                     g_strdup_printf (_("%s: %u rows are not LLM results in tokens per second (samples or queries "
+                                        "per second, latency) and were left out"), name, other));
   if (bad > 0)
     g_ptr_array_add (result->warnings,
-                     g_strdup_printf ("%s: %u rows in tokens per second have no result or scenario and were left out",
+                     g_strdup_printf (_("%s: %u rows in tokens per second have no result or scenario and were left out"),
                                       name, bad));
   result->format_version = round ? g_strdup_printf ("mlperf-results-%s", round) : g_strdup ("mlperf-results");
   return TRUE;
@@ -525,7 +526,7 @@ parse_llmd_report (const char          *name,
   if (!JSON_NODE_HOLDS_OBJECT (root))
     {
       g_set_error (error, PROCURA_IMPORT_ERROR, PROCURA_IMPORT_ERROR_SCHEMA,
-                   "%s: expected an llm-d benchmark report (a mapping with version, scenario, results)", name);
+                   _("%s: expected an llm-d benchmark report (a mapping with version, scenario, results)"), name);
       return FALSE;
     }
   o = json_node_get_object (root);
@@ -535,7 +536,7 @@ parse_llmd_report (const char          *name,
   if (version == NULL || !g_str_has_prefix (version, "0.2"))
     {
       g_set_error (error, PROCURA_IMPORT_ERROR, PROCURA_IMPORT_ERROR_SCHEMA,
-                   "%s: $.version: expected a benchmark report version 0.2 or 0.2.x, found %s", name,
+                   _("%s: $.version: expected a benchmark report version 0.2 or 0.2.x, found %s"), name,
                    version ? version : "nothing");
       return FALSE;
     }
@@ -543,7 +544,8 @@ parse_llmd_report (const char          *name,
   if (agg == NULL)
     {
       g_set_error (error, PROCURA_IMPORT_ERROR, PROCURA_IMPORT_ERROR_SCHEMA,
-                   "%s: $.results.request_performance.aggregate: expected the aggregate results, found nothing", name);
+                   _("%s: $.results.request_performance.aggregate: expected the aggregate results, found nothing"),
+                   name);
       return FALSE;
     }
   run = procura_run_new ();
@@ -559,8 +561,8 @@ parse_llmd_report (const char          *name,
       if (isnan (factor))
         {
           g_set_error (error, PROCURA_IMPORT_ERROR, PROCURA_IMPORT_ERROR_SCHEMA,
-                       "%s: $.results.request_performance.aggregate.latency.%s.units: expected ms, s or "
-                       "ms/token, found “%s”", name, lat[i].key, str (m, "units"));
+                       _("%s: $.results.request_performance.aggregate.latency.%s.units: expected ms, s or "
+                         "ms/token, found “%s”"), name, lat[i].key, str (m, "units"));
           return FALSE;
         }
       for (gsize k = 0; k < G_N_ELEMENTS (st); k++)

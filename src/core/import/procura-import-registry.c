@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include <glib/gstdio.h>
+#include <glib/gi18n-lib.h>
 
 #include "procura-import-private.h"
 #include "procura-json-bulk.h"
@@ -110,7 +111,7 @@ pick (const char  *name,
         {
           g_autofree char *ids = list_ids ();
           g_set_error (error, PROCURA_IMPORT_ERROR, PROCURA_IMPORT_ERROR_UNKNOWN,
-                       "%s: unknown format “%s”; expected one of: %s", name, format, ids);
+                       _("%s: unknown format “%s”; expected one of: %s"), name, format, ids);
         }
       return imp;
     }
@@ -142,12 +143,12 @@ pick (const char  *name,
       /* Saying "no importer recognises it" would send the analyst looking for a format */
       if (len == 0)
         g_set_error (error, PROCURA_IMPORT_ERROR, PROCURA_IMPORT_ERROR_SYNTAX,
-                     "%s: the file is empty; expected a benchmark result, an engine log or a price list",
+                     _("%s: the file is empty; expected a benchmark result, an engine log or a price list"),
                      name);
       else
         g_set_error (error, PROCURA_IMPORT_ERROR, PROCURA_IMPORT_ERROR_SYNTAX,
-                     "%s: the file holds only white space (%" G_GSIZE_FORMAT " bytes); "
-                     "expected a benchmark result, an engine log or a price list", name, len);
+                     _("%s: the file holds only white space (%zu bytes); expected a benchmark result, "
+                       "an engine log or a price list"), name, len);
       return NULL;
     }
   if (best == NULL && (first == '{' || first == '['))
@@ -161,7 +162,7 @@ pick (const char  *name,
                                &rewritten_len, &broken))
         {
           g_propagate_prefixed_error (error, g_steal_pointer (&broken),
-                                      "no importer recognises this content, which is not valid JSON: ");
+                                      _("no importer recognises this content, which is not valid JSON: "));
           return NULL;
         }
       g_free (rewritten);
@@ -170,7 +171,7 @@ pick (const char  *name,
     {
       g_autofree char *ids = list_ids ();
       g_set_error (error, PROCURA_IMPORT_ERROR, PROCURA_IMPORT_ERROR_UNKNOWN,
-                   "%s: no importer recognises this content; name the format with --format (one of: %s)",
+                   _("%s: no importer recognises this content; name the format with --format (one of: %s)"),
                    name, ids);
       return NULL;
     }
@@ -184,7 +185,7 @@ pick (const char  *name,
           g_string_append_printf (s, "%s%s (%s)", i ? ", " : "", imp->id, imp->description);
         }
       g_set_error (error, PROCURA_IMPORT_ERROR, PROCURA_IMPORT_ERROR_AMBIGUOUS,
-                   "%s: the content could be any of: %s; choose one with --format", name, s->str);
+                   _("%s: the content could be any of: %s; choose one with --format"), name, s->str);
       g_string_free (s, TRUE);
       return NULL;
     }

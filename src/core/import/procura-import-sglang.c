@@ -8,6 +8,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <glib/gi18n-lib.h>
 
 #include "procura-import-private.h"
 
@@ -122,7 +123,7 @@ sglang_line (JsonNode  *node,
   if (!JSON_NODE_HOLDS_OBJECT (node))
     {
       g_set_error (error, PROCURA_IMPORT_ERROR, PROCURA_IMPORT_ERROR_SCHEMA,
-                   "%s:%u: expected a JSON object (one SGLang result per line), found %s",
+                   _("%s:%u: expected a JSON object (one SGLang result per line), found %s"),
                    name, line, procura_json_node_type_name (node));
       return FALSE;
     }
@@ -346,7 +347,7 @@ parse_sglang_log (const char          *name,
   if (!g_utf8_validate (text, -1, NULL))
     {
       g_set_error (error, PROCURA_IMPORT_ERROR, PROCURA_IMPORT_ERROR_SYNTAX,
-                   "%s: not UTF-8 text; expected an SGLang server log", name);
+                   _("%s: not UTF-8 text; expected an SGLang server log"), name);
       return FALSE;
     }
   lines = procura_import_split_lines (text);
@@ -392,7 +393,7 @@ parse_sglang_log (const char          *name,
   if (!any)
     {
       g_set_error (error, PROCURA_IMPORT_ERROR, PROCURA_IMPORT_ERROR_SCHEMA,
-                   "%s: no SGLang KV cache, weight or CUDA graph line found; expected an SGLang server log", name);
+                   _("%s: no SGLang KV cache, weight or CUDA graph line found; expected an SGLang server log"), name);
       return FALSE;
     }
   result->format_version = g_strdup ("log");

@@ -7,6 +7,7 @@
 
 #include <math.h>
 #include <string.h>
+#include <glib/gi18n-lib.h>
 
 #include "procura-import-private.h"
 #include "procura-json-bulk.h"
@@ -160,7 +161,7 @@ get_arr_unchecked (const char     *name,
           if (!JSON_NODE_HOLDS_ARRAY (e))
             {
               g_set_error (error, PROCURA_IMPORT_ERROR, PROCURA_IMPORT_ERROR_SCHEMA,
-                           "%s: %s[%u]: expected a list of numbers, found %s", name, p, i,
+                           _("%s: %s[%u]: expected a list of numbers, found %s"), name, p, i,
                            procura_json_node_type_name (e));
               return FALSE;
             }
@@ -202,7 +203,7 @@ get_arr_unchecked (const char     *name,
           else
             {
               g_set_error (error, PROCURA_IMPORT_ERROR, PROCURA_IMPORT_ERROR_SCHEMA,
-                           "%s: %s[%u]: expected a string, found %s", name, p, i,
+                           _("%s: %s[%u]: expected a string, found %s"), name, p, i,
                            procura_json_node_type_name (e));
               return FALSE;
             }
@@ -247,8 +248,8 @@ shape_error (const char *name,
              GError    **error)
 {
   g_set_error (error, PROCURA_IMPORT_ERROR, PROCURA_IMPORT_ERROR_SCHEMA,
-               "%s: %s.%s has %" G_GSIZE_FORMAT " entries but %s.ttfts has %" G_GSIZE_FORMAT
-               "; expected one per request", name, path, key, n, path, expected);
+               _("%s: %s.%s has %zu entries but %s.ttfts has %zu; expected one per request"),
+               name, path, key, n, path, expected);
   return FALSE;
 }
 
@@ -289,7 +290,7 @@ procura_import_vllm_per_request (const char     *name,
   if (itls.present && !(itls.nested || itls.n == 0))
     {
       g_set_error (error, PROCURA_IMPORT_ERROR, PROCURA_IMPORT_ERROR_SCHEMA,
-                   "%s: %s.itls: expected a list of lists of seconds (one list per request)", name, path);
+                   _("%s: %s.itls: expected a list of lists of seconds (one list per request)"), name, path);
       goto out;
     }
   if (itls.present && itls.nested && itls.rows != n)
@@ -683,7 +684,7 @@ serve_line (JsonNode  *node,
   if (!JSON_NODE_HOLDS_OBJECT (node))
     {
       g_set_error (error, PROCURA_IMPORT_ERROR, PROCURA_IMPORT_ERROR_SCHEMA,
-                   "%s:%u: expected a JSON object (one vLLM result per line), found %s",
+                   _("%s:%u: expected a JSON object (one vLLM result per line), found %s"),
                    d->name, line, procura_json_node_type_name (node));
       return FALSE;
     }
@@ -753,7 +754,7 @@ parse_serve_impl (const char          *name,
       if (n == 0)
         {
           g_set_error (error, PROCURA_IMPORT_ERROR, PROCURA_IMPORT_ERROR_SCHEMA,
-                       "%s: $: the sweep summary is an empty list; expected one result per run", name);
+                       _("%s: $: the sweep summary is an empty list; expected one result per run"), name);
           return FALSE;
         }
       for (guint i = 0; i < n; i++)
@@ -764,7 +765,7 @@ parse_serve_impl (const char          *name,
           if (!JSON_NODE_HOLDS_OBJECT (e))
             {
               g_set_error (error, PROCURA_IMPORT_ERROR, PROCURA_IMPORT_ERROR_SCHEMA,
-                           "%s: %s: expected an object (one bench-serve result), found %s",
+                           _("%s: %s: expected an object (one bench-serve result), found %s"),
                            name, path, procura_json_node_type_name (e));
               return FALSE;
             }
@@ -776,7 +777,7 @@ parse_serve_impl (const char          *name,
   if (!JSON_NODE_HOLDS_OBJECT (root))
     {
       g_set_error (error, PROCURA_IMPORT_ERROR, PROCURA_IMPORT_ERROR_SCHEMA,
-                   "%s: $: expected an object (a vLLM bench serve result), found %s",
+                   _("%s: $: expected an object (a vLLM bench serve result), found %s"),
                    name, procura_json_node_type_name (root));
       return FALSE;
     }
@@ -874,7 +875,7 @@ parse_latency (const char          *name,
   if (!JSON_NODE_HOLDS_OBJECT (root))
     {
       g_set_error (error, PROCURA_IMPORT_ERROR, PROCURA_IMPORT_ERROR_SCHEMA,
-                   "%s: $: expected an object, found %s", name, procura_json_node_type_name (root));
+                   _("%s: $: expected an object, found %s"), name, procura_json_node_type_name (root));
       return FALSE;
     }
   o = json_node_get_object (root);
@@ -886,7 +887,7 @@ parse_latency (const char          *name,
   if (isnan (avg) && lat == NULL)
     {
       g_set_error (error, PROCURA_IMPORT_ERROR, PROCURA_IMPORT_ERROR_SCHEMA,
-                   "%s: $: expected avg_latency or latencies (seconds)", name);
+                   _("%s: $: expected avg_latency or latencies (seconds)"), name);
       return FALSE;
     }
   run->label = g_strdup ("offline batch latency");
@@ -972,7 +973,7 @@ parse_throughput (const char          *name,
   if (!JSON_NODE_HOLDS_OBJECT (root))
     {
       g_set_error (error, PROCURA_IMPORT_ERROR, PROCURA_IMPORT_ERROR_SCHEMA,
-                   "%s: $: expected an object, found %s", name, procura_json_node_type_name (root));
+                   _("%s: $: expected an object, found %s"), name, procura_json_node_type_name (root));
       return FALSE;
     }
   o = json_node_get_object (root);
@@ -986,7 +987,7 @@ parse_throughput (const char          *name,
   if (isnan (run->request_throughput))
     {
       g_set_error (error, PROCURA_IMPORT_ERROR, PROCURA_IMPORT_ERROR_SCHEMA,
-                   "%s: $.requests_per_second: expected a number (requests/s)", name);
+                   _("%s: $.requests_per_second: expected a number (requests/s)"), name);
       return FALSE;
     }
   /* tokens_per_second counts prompt and output tokens together */

@@ -13,6 +13,7 @@
 
 #include <math.h>
 #include <string.h>
+#include <glib/gi18n-lib.h>
 
 #include "procura-import-private.h"
 #include "procura-yaml.h"
@@ -206,7 +207,7 @@ quoted_scalar (Parser     *p,
                 rest++;
               if (*rest != '\0' && *rest != '#')
                 {
-                  fail (p, error, line, "text after the closing quote; expected the end of the line");
+                  fail (p, error, line, _("text after the closing quote; expected the end of the line"));
                   return NULL;
                 }
               n = json_node_new (JSON_NODE_VALUE);
@@ -232,14 +233,14 @@ quoted_scalar (Parser     *p,
                       {
                         if (!g_ascii_isxdigit (c[k]))
                           {
-                            fail (p, error, line, "bad \\%c escape; expected %d hex digits", *c, digits);
+                            fail (p, error, line, _("bad \\%c escape; expected %d hex digits"), *c, digits);
                             return NULL;
                           }
                         u = u * 16 + (gunichar) g_ascii_xdigit_value (c[k]);
                       }
                     if (!g_unichar_validate (u))
                       {
-                        fail (p, error, line, "escape of an invalid character U+%04X", u);
+                        fail (p, error, line, _("escape of an invalid character U+%04X"), u);
                         return NULL;
                       }
                     g_string_append_unichar (out, u);
@@ -252,7 +253,7 @@ quoted_scalar (Parser     *p,
                   first = TRUE;
                   goto next_line;
                 default:
-                  fail (p, error, line, "unknown escape \\%c in a double-quoted string", *c);
+                  fail (p, error, line, _("unknown escape \\%c in a double-quoted string"), *c);
                   return NULL;
                 }
               continue;
@@ -265,7 +266,7 @@ next_line:
       p->pos++;
       if (cur (p) == NULL)
         {
-          fail (p, error, line, "the quoted string does not end (the file is truncated?)");
+          fail (p, error, line, _("the quoted string does not end (the file is truncated?)"));
           return NULL;
         }
       if (!first)
@@ -359,7 +360,7 @@ flow (Parser     *p,
   len = strlen (body);
   if (len < 2 || body[len - 1] != (map ? '}' : ']'))
     {
-      fail (p, error, line, "a flow %s that spans lines; only one-line flow collections are read",
+      fail (p, error, line, _("a flow %s that spans lines; only one-line flow collections are read"),
             map ? "mapping" : "sequence");
       return NULL;
     }
@@ -367,7 +368,7 @@ flow (Parser     *p,
   items = flow_items (inner);
   if (items == NULL)
     {
-      fail (p, error, line, "an unterminated quoted string in a flow collection");
+      fail (p, error, line, _("an unterminated quoted string in a flow collection"));
       return NULL;
     }
   for (guint i = 0; i < items->len; i++)
@@ -375,7 +376,7 @@ flow (Parser     *p,
       const char *it = g_ptr_array_index (items, i);
       if (*it == '\0' || *it == '[' || *it == '{')
         {
-          fail (p, error, line, "a nested or empty item in a flow collection; only flat one-line flow collections are read");
+          fail (p, error, line, _("a nested or empty item in a flow collection; only flat one-line flow collections are read"));
           return NULL;
         }
     }
@@ -411,7 +412,7 @@ flow (Parser     *p,
           if (colon == NULL || key == NULL)
             {
               json_object_unref (o);
-              fail (p, error, line, "“%s” in a flow mapping; expected key: value", it);
+              fail (p, error, line, _("“%s” in a flow mapping; expected key: value"), it);
               return NULL;
             }
           v = flow_scalar (p, g_strstrip (colon + 1), line, error);
@@ -462,12 +463,12 @@ scalar_value (Parser     *p,
     return flow (p, t, line, error);
   if (*t == '&' || *t == '*' || *t == '!')
     {
-      fail (p, error, line, "anchors, aliases and tags are not read; expected a plain value");
+      fail (p, error, line, _("anchors, aliases and tags are not read; expected a plain value"));
       return NULL;
     }
   if ((*t == '|' || *t == '>') && (t[1] == '\0' || t[1] == '-' || t[1] == '+' || g_ascii_isdigit (t[1])))
     {
-      fail (p, error, line, "block scalars (| and >) are not read; expected a plain value");
+      fail (p, error, line, _("block scalars (| and >) are not read; expected a plain value"));
       return NULL;
     }
   {
@@ -550,7 +551,7 @@ parse_mapping (Parser  *p,
       if (colon == NULL)
         {
           json_object_unref (o);
-          fail (p, error, l->line, "expected “key: value” at this indentation");
+          fail (p, error, l->line, _("expected “key: value” at this indentation"));
           return NULL;
         }
       key = g_strndup (l->text, (gsize) (colon - l->text));
@@ -563,7 +564,7 @@ parse_mapping (Parser  *p,
       if (key[0] == '?' || key[0] == '&' || key[0] == '*' || key[0] == '!')
         {
           json_object_unref (o);
-          fail (p, error, l->line, "complex keys, anchors, aliases and tags are not read");
+          fail (p, error, l->line, _("complex keys, anchors, aliases and tags are not read"));
           return NULL;
         }
       value = colon + 1;
@@ -592,7 +593,7 @@ parse_mapping (Parser  *p,
         {
           json_node_unref (v);
           json_object_unref (o);
-          fail (p, error, l->line, "the key “%s” appears twice in the same mapping", key);
+          fail (p, error, l->line, _("the key “%s” appears twice in the same mapping"), key);
           return NULL;
         }
       json_object_set_member (o, key, v);
@@ -614,7 +615,7 @@ parse_node (Parser  *p,
     return json_node_new (JSON_NODE_NULL);
   if (++p->depth > MAX_DEPTH)
     {
-      fail (p, error, l->line, "nesting deeper than %d levels; refused", MAX_DEPTH);
+      fail (p, error, l->line, _("nesting deeper than %d levels; refused"), MAX_DEPTH);
       return NULL;
     }
   if (is_seq_item (l->text))
@@ -648,7 +649,7 @@ procura_yaml_parse (const char  *name,
   if (memchr (data, '\0', len) != NULL || !g_utf8_validate_len (data, len, NULL))
     {
       g_set_error (error, PROCURA_IMPORT_ERROR, PROCURA_IMPORT_ERROR_SYNTAX,
-                   "%s: not UTF-8 text; expected YAML", name);
+                   _("%s: not UTF-8 text; expected YAML"), name);
       return NULL;
     }
   text = g_strndup (data, len);
@@ -666,7 +667,7 @@ procura_yaml_parse (const char  *name,
         indent++;
       if (s[indent] == '\t')
         {
-          fail (&p, error, i + 1, "a tab in the indentation; YAML indents with spaces");
+          fail (&p, error, i + 1, _("a tab in the indentation; YAML indents with spaces"));
           goto out;
         }
       if (s[indent] == '\0' || s[indent] == '#')
@@ -677,7 +678,7 @@ procura_yaml_parse (const char  *name,
             {
               if (s[0] == '.')
                 continue;
-              fail (&p, error, i + 1, "a second YAML document; expected one");
+              fail (&p, error, i + 1, _("a second YAML document; expected one"));
               goto out;
             }
           started = TRUE;
@@ -692,14 +693,14 @@ procura_yaml_parse (const char  *name,
   if (p.lines->len == 0)
     {
       g_set_error (error, PROCURA_IMPORT_ERROR, PROCURA_IMPORT_ERROR_SYNTAX,
-                   "%s: the YAML document is empty", name);
+                   _("%s: the YAML document is empty"), name);
       goto out;
     }
   root = parse_node (&p, g_array_index (p.lines, Line, 0).indent, error);
   if (root != NULL && p.pos < p.lines->len)
     {
-      fail (&p, error, cur (&p)->line, "unexpected indentation; expected the end of the document "
-            "or a line at the indentation of its parent");
+      fail (&p, error, cur (&p)->line, _("unexpected indentation; expected the end of the document "
+                                         "or a line at the indentation of its parent"));
       g_clear_pointer (&root, json_node_unref);
     }
 

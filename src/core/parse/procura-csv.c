@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include <string.h>
+#include <glib/gi18n-lib.h>
 
 #include "procura-csv.h"
 #include "procura-import.h"
@@ -156,8 +157,8 @@ procura_csv_parse (const char  *name,
           break;
         case ST_AFTER_QUOTE:
           g_set_error (error, PROCURA_IMPORT_ERROR, PROCURA_IMPORT_ERROR_SYNTAX,
-                       "%s:%u:%u: unexpected character after a quoted field "
-                       "(expected '%c' or a line end)", name, line, col, separator);
+                       _("%s:%u:%u: unexpected character after a quoted field "
+                         "(expected '%c' or a line end)"), name, line, col, separator);
           return NULL;
         case ST_QUOTED:
         default:
@@ -168,7 +169,7 @@ procura_csv_parse (const char  *name,
   if (st == ST_QUOTED)
     {
       g_set_error (error, PROCURA_IMPORT_ERROR, PROCURA_IMPORT_ERROR_SYNTAX,
-                   "%s:%u:%u: quoted field never closed (expected a closing \")",
+                   _("%s:%u:%u: quoted field never closed (expected a closing \")"),
                    name, qline, qcol);
       return NULL;
     }
@@ -186,7 +187,7 @@ procura_csv_parse (const char  *name,
 
 nul_byte:
   g_set_error (error, PROCURA_IMPORT_ERROR, PROCURA_IMPORT_ERROR_SYNTAX,
-               "%s:%u: NUL byte in a field (expected text)", name, line);
+               _("%s:%u: NUL byte in a field (expected text)"), name, line);
   return NULL;
 }
 

@@ -6,6 +6,7 @@
 
 #include <math.h>
 #include <string.h>
+#include <glib/gi18n-lib.h>
 
 #include "procura-import.h"
 #include "procura-json.h"
@@ -107,7 +108,7 @@ scanner_fail (Scanner    *s,
   what = g_strdup_vprintf (format, args);
   va_end (args);
   position_of (s->data, s->pos, &line, &column);
-  g_set_error (error, PROCURA_IMPORT_ERROR, code, "%s:%u:%u: %s (at %s)",
+  g_set_error (error, PROCURA_IMPORT_ERROR, code, _("%s:%u:%u: %s (at %s)"),
                s->name, line + s->line_base, column, what, path);
   return FALSE;
 }
@@ -202,7 +203,7 @@ scan_string (Scanner  *s,
         }
       if (c < 0x20)
         return scanner_fail (s, error, PROCURA_IMPORT_ERROR_SYNTAX,
-                             "control character U+%04X inside a string; expected it escaped", c);
+                             _("control character U+%04X inside a string; expected it escaped"), c);
       if (c == '\\')
         {
           if (s->pos + 1 >= s->len)
@@ -214,10 +215,10 @@ scan_string (Scanner  *s,
 
               if (s->pos + 6 > s->len || (v = hex4 (s->data + s->pos + 2)) < 0)
                 return scanner_fail (s, error, PROCURA_IMPORT_ERROR_SYNTAX,
-                                     "bad \\u escape; expected four hex digits");
+                                     _("bad \\u escape; expected four hex digits"));
               if (v >= 0xDC00 && v <= 0xDFFF)
                 return scanner_fail (s, error, PROCURA_IMPORT_ERROR_SYNTAX,
-                                     "lone low surrogate \\u%04X in a string", (guint) v);
+                                     _("lone low surrogate \\u%04X in a string"), (guint) v);
               if (v >= 0xD800 && v <= 0xDBFF)
                 {
                   int w;
@@ -225,7 +226,7 @@ scan_string (Scanner  *s,
                   if (s->pos + 12 > s->len || s->data[s->pos + 6] != '\\' || s->data[s->pos + 7] != 'u'
                       || (w = hex4 (s->data + s->pos + 8)) < 0xDC00 || w > 0xDFFF)
                     return scanner_fail (s, error, PROCURA_IMPORT_ERROR_SYNTAX,
-                                         "high surrogate \\u%04X not followed by a low surrogate",
+                                         _("high surrogate \\u%04X not followed by a low surrogate"),
                                          (guint) v);
                   s->pos += 12;
                 }
@@ -235,14 +236,14 @@ scan_string (Scanner  *s,
             }
           if (strchr ("\"\\/bfnrt", (char) c) == NULL || c == 0)
             return scanner_fail (s, error, PROCURA_IMPORT_ERROR_SYNTAX,
-                                 "bad escape \\%c in a string", g_ascii_isprint (c) ? c : '?');
+                                 _("bad escape \\%c in a string"), g_ascii_isprint (c) ? c : '?');
           s->pos += 2;
           continue;
         }
       s->pos++;
     }
   return scanner_fail (s, error, PROCURA_IMPORT_ERROR_SYNTAX,
-                       "unexpected end of file inside a string; expected a closing '\"'");
+                       _("unexpected end of file inside a string; expected a closing '\"'"));
 }
 
 static gboolean
@@ -268,7 +269,7 @@ scan_number (Scanner  *s,
           return TRUE;
         }
       return scanner_fail (s, error, PROCURA_IMPORT_ERROR_SYNTAX,
-                           "'-' not followed by a digit; expected a number");
+                           _("'-' not followed by a digit; expected a number"));
     }
   if (s->data[s->pos] == '0')
     {
@@ -276,7 +277,7 @@ scan_number (Scanner  *s,
       if (s->pos < s->len && (g_ascii_isdigit (s->data[s->pos]) || s->data[s->pos] == 'x'
                               || s->data[s->pos] == 'X'))
         return scanner_fail (s, error, PROCURA_IMPORT_ERROR_SYNTAX,
-                             "number with a leading zero or in hex; expected a decimal number");
+                             _("number with a leading zero or in hex; expected a decimal number"));
     }
   else
     while (s->pos < s->len && g_ascii_isdigit (s->data[s->pos]))
@@ -287,7 +288,7 @@ scan_number (Scanner  *s,
       s->pos++;
       if (s->pos >= s->len || !g_ascii_isdigit (s->data[s->pos]))
         return scanner_fail (s, error, PROCURA_IMPORT_ERROR_SYNTAX,
-                             "'.' not followed by a digit in a number");
+                             _("'.' not followed by a digit in a number"));
       while (s->pos < s->len && g_ascii_isdigit (s->data[s->pos]))
         s->pos++;
     }
@@ -299,7 +300,7 @@ scan_number (Scanner  *s,
         s->pos++;
       if (s->pos >= s->len || !g_ascii_isdigit (s->data[s->pos]))
         return scanner_fail (s, error, PROCURA_IMPORT_ERROR_SYNTAX,
-                             "exponent without digits in a number");
+                             _("exponent without digits in a number"));
       while (s->pos < s->len && g_ascii_isdigit (s->data[s->pos]))
         s->pos++;
     }
@@ -316,7 +317,7 @@ scan_number (Scanner  *s,
         {
           s->pos = start;
           return scanner_fail (s, error, PROCURA_IMPORT_ERROR_SYNTAX,
-                               "number out of the range of a double");
+                               _("number out of the range of a double"));
         }
     }
   if (!is_float && !has_exp)
@@ -331,7 +332,7 @@ scan_number (Scanner  *s,
 
           if (nd > 300)
             return scanner_fail (s, error, PROCURA_IMPORT_ERROR_SYNTAX,
-                                 "integer with %" G_GSIZE_FORMAT " digits; out of range", nd);
+                                 _("integer with %zu digits; out of range"), nd);
           scanner_replace (s, start, s->pos, rep);
         }
     }
@@ -348,7 +349,7 @@ scan_word (Scanner    *s,
 
   if (s->len - s->pos < n || memcmp (s->data + s->pos, word, n) != 0)
     return scanner_fail (s, error, PROCURA_IMPORT_ERROR_SYNTAX,
-                         "unexpected word; expected a value (true, false, null, a number, a string, an object or an array)");
+                         _("unexpected word; expected a value (true, false, null, a number, a string, an object or an array)"));
   s->pos += n;
   return TRUE;
 }
@@ -364,9 +365,9 @@ check_utf8 (Scanner  *s,
   s->pos = (gsize) (end - s->data);
   if (s->pos < s->len && s->data[s->pos] == '\0')
     return scanner_fail (s, error, PROCURA_IMPORT_ERROR_SYNTAX,
-                         "NUL byte in the text; expected UTF-8 JSON text");
+                         _("NUL byte in the text; expected UTF-8 JSON text"));
   return scanner_fail (s, error, PROCURA_IMPORT_ERROR_SYNTAX,
-                       "invalid UTF-8 (byte 0x%02X); expected UTF-8 JSON text",
+                       _("invalid UTF-8 (byte 0x%02X); expected UTF-8 JSON text"),
                        (guchar) s->data[s->pos]);
 }
 
@@ -404,10 +405,10 @@ procura_json_check (const char        *name,
     {
       if (len == 0)
         g_set_error (error, PROCURA_IMPORT_ERROR, PROCURA_IMPORT_ERROR_SYNTAX,
-                     "%s: the file is empty; expected a JSON document", name);
+                     _("%s: the file is empty; expected a JSON document"), name);
       else
         g_set_error (error, PROCURA_IMPORT_ERROR, PROCURA_IMPORT_ERROR_SYNTAX,
-                     "%s: the file holds only white space (%" G_GSIZE_FORMAT " bytes); expected a JSON document",
+                     _("%s: the file holds only white space (%zu bytes); expected a JSON document"),
                      name, len);
       goto out;
     }
@@ -417,7 +418,7 @@ value:
   if (s.pos >= len)
     {
       scanner_fail (&s, error, PROCURA_IMPORT_ERROR_SYNTAX,
-                    "unexpected end of file (the file is truncated); expected a value");
+                    _("unexpected end of file (the file is truncated); expected a value"));
       goto out;
     }
   switch (data[s.pos])
@@ -427,7 +428,7 @@ value:
       if (s.depth >= PROCURA_JSON_MAX_DEPTH)
         {
           scanner_fail (&s, error, PROCURA_IMPORT_ERROR_LIMIT,
-                        "nesting deeper than %d levels; refused", PROCURA_JSON_MAX_DEPTH);
+                        _("nesting deeper than %d levels; refused"), PROCURA_JSON_MAX_DEPTH);
           goto out;
         }
       stack[s.depth].type = data[s.pos];
@@ -476,7 +477,7 @@ value:
           goto after;
         }
       scanner_fail (&s, error, PROCURA_IMPORT_ERROR_SYNTAX,
-                    "bare %s is not JSON; expected a number, a string or null",
+                    _("bare %s is not JSON; expected a number, a string or null"),
                     data[s.pos] == 'N' ? "NaN" : "Infinity");
       goto out;
     default:
@@ -488,13 +489,13 @@ value:
         }
       if (data[s.pos] == '\'')
         scanner_fail (&s, error, PROCURA_IMPORT_ERROR_SYNTAX,
-                      "single-quoted string; expected a double-quoted JSON string");
+                      _("single-quoted string; expected a double-quoted JSON string"));
       else if (data[s.pos] == ']' || data[s.pos] == '}')
         scanner_fail (&s, error, PROCURA_IMPORT_ERROR_SYNTAX,
-                      "unexpected '%c' (trailing comma?); expected a value", data[s.pos]);
+                      _("unexpected '%c' (trailing comma?); expected a value"), data[s.pos]);
       else
         scanner_fail (&s, error, PROCURA_IMPORT_ERROR_SYNTAX,
-                      "unexpected character '%c'; expected a value",
+                      _("unexpected character '%c'; expected a value"),
                       g_ascii_isprint (data[s.pos]) ? data[s.pos] : '?');
       goto out;
     }
@@ -504,13 +505,13 @@ key:
   if (s.pos >= len)
     {
       scanner_fail (&s, error, PROCURA_IMPORT_ERROR_SYNTAX,
-                    "unexpected end of file (the file is truncated) inside an object; expected a key");
+                    _("unexpected end of file (the file is truncated) inside an object; expected a key"));
       goto out;
     }
   if (data[s.pos] != '"')
     {
       scanner_fail (&s, error, PROCURA_IMPORT_ERROR_SYNTAX,
-                    "%s; expected a double-quoted key",
+                    _("%s; expected a double-quoted key"),
                     data[s.pos] == '\'' ? "single-quoted key" :
                     data[s.pos] == '}' ? "unexpected '}' (trailing comma?)" : "unexpected character");
       goto out;
@@ -529,8 +530,8 @@ key:
   if (s.pos >= len || data[s.pos] != ':')
     {
       scanner_fail (&s, error, PROCURA_IMPORT_ERROR_SYNTAX,
-                    s.pos >= len ? "unexpected end of file (the file is truncated); expected ':'"
-                                 : "expected ':' after the key");
+                    s.pos >= len ? _("unexpected end of file (the file is truncated); expected ':'")
+                                 : _("expected ':' after the key"));
       goto out;
     }
   s.pos++;
@@ -543,7 +544,7 @@ after:
       if (s.pos < len)
         {
           scanner_fail (&s, error, PROCURA_IMPORT_ERROR_SYNTAX,
-                        "unexpected text after the end of the JSON document");
+                        _("unexpected text after the end of the JSON document"));
           goto out;
         }
       ok = TRUE;
@@ -553,7 +554,7 @@ after:
   if (s.pos >= len)
     {
       scanner_fail (&s, error, PROCURA_IMPORT_ERROR_SYNTAX,
-                    "unexpected end of file (the file is truncated) inside an %s; expected ',' or '%c'",
+                    _("unexpected end of file (the file is truncated) inside an %s; expected ',' or '%c'"),
                     stack[s.depth - 1].type == '{' ? "object" : "array",
                     stack[s.depth - 1].type == '{' ? '}' : ']');
       goto out;
@@ -575,7 +576,7 @@ after:
       goto after;
     }
   scanner_fail (&s, error, PROCURA_IMPORT_ERROR_SYNTAX,
-                "unexpected character '%c'; expected ',' or '%c'",
+                _("unexpected character '%c'; expected ',' or '%c'"),
                 g_ascii_isprint (data[s.pos]) ? data[s.pos] : '?',
                 stack[s.depth - 1].type == '{' ? '}' : ']');
 
@@ -623,7 +624,7 @@ procura_json_check_depth (const char  *name,
               guint line, column;
               position_of (data, i, &line, &column);
               g_set_error (error, PROCURA_IMPORT_ERROR, PROCURA_IMPORT_ERROR_LIMIT,
-                           "%s:%u:%u: nesting deeper than %d levels; refused", name, line, column,
+                           _("%s:%u:%u: nesting deeper than %d levels; refused"), name, line, column,
                            PROCURA_JSON_MAX_DEPTH);
               return FALSE;
             }
@@ -661,7 +662,7 @@ procura_json_parse (const char        *name,
   if (json_parser_get_root (parser) == NULL)
     {
       g_set_error (error, PROCURA_IMPORT_ERROR, PROCURA_IMPORT_ERROR_SYNTAX,
-                   "%s: no JSON document; expected one", name);
+                   _("%s: no JSON document; expected one"), name);
       return NULL;
     }
   return json_parser_steal_root (parser);
@@ -716,7 +717,7 @@ type_error (const char  *name,
             GError     **error)
 {
   g_set_error (error, PROCURA_IMPORT_ERROR, PROCURA_IMPORT_ERROR_SCHEMA,
-               "%s: %s%s%s: expected %s, found %s", name, path, key ? "." : "", key ? key : "",
+               _("%s: %s%s%s: expected %s, found %s"), name, path, key ? "." : "", key ? key : "",
                expected, procura_json_node_type_name (node));
   return FALSE;
 }
@@ -825,7 +826,7 @@ procura_json_count (const char  *name,
           return TRUE;
         }
       g_set_error (error, PROCURA_IMPORT_ERROR, PROCURA_IMPORT_ERROR_SCHEMA,
-                   "%s: %s.%s: expected a count (a whole number from 0 to 9e15), found %g",
+                   _("%s: %s.%s: expected a count (a whole number from 0 to 9e15), found %g"),
                    name, path, key, v);
       return FALSE;
     }

@@ -8,6 +8,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <glib/gi18n-lib.h>
 
 #include "procura-import.h"
 #include "procura-pyliteral.h"
@@ -27,7 +28,7 @@ fail (Py         *p,
       const char *what)
 {
   g_set_error (p->error, PROCURA_IMPORT_ERROR, code,
-               "column %" G_GSIZE_FORMAT ": %s", p->pos + 1, what);
+               _("column %zu: %s"), p->pos + 1, what);
 }
 
 static void

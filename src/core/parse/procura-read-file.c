@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include <glib/gstdio.h>
+#include <glib/gi18n-lib.h>
 
 #include "procura-import.h"
 #include "procura-json-bulk.h"
@@ -34,13 +35,13 @@ procura_import_read_file (const char  *path,
     {
       int e = errno;
       g_set_error (error, PROCURA_IMPORT_ERROR, PROCURA_IMPORT_ERROR_IO,
-                   "%s: cannot open: %s", path, g_strerror (e));
+                   _("%s: cannot open: %s"), path, g_strerror (e));
       return NULL;
     }
   if (fstat (fd, &st) != 0 || !S_ISREG (st.st_mode))
     {
       g_set_error (error, PROCURA_IMPORT_ERROR, PROCURA_IMPORT_ERROR_IO,
-                   "%s: not a regular file; expected %s", path, expected);
+                   _("%s: not a regular file; expected %s"), path, expected);
       close (fd);
       return NULL;
     }
@@ -48,8 +49,8 @@ procura_import_read_file (const char  *path,
   if (st.st_size > PROCURA_IMPORT_MAX_BYTES)
     {
       g_set_error (error, PROCURA_IMPORT_ERROR, PROCURA_IMPORT_ERROR_LIMIT,
-                   "%s: the file is %" G_GINT64_FORMAT " bytes; the limit is %" G_GINT64_FORMAT,
-                   path, (gint64) st.st_size, PROCURA_IMPORT_MAX_BYTES);
+                   _("%s: the file is %lld bytes; the limit is %lld"),
+                   path, (long long) ((gint64) st.st_size), (long long) PROCURA_IMPORT_MAX_BYTES);
       close (fd);
       return NULL;
     }
@@ -60,7 +61,7 @@ procura_import_read_file (const char  *path,
   if (buf == NULL)
     {
       g_set_error (error, PROCURA_IMPORT_ERROR, PROCURA_IMPORT_ERROR_LIMIT,
-                   "%s: not enough memory to read %" G_GINT64_FORMAT " bytes", path, (gint64) st.st_size);
+                   _("%s: not enough memory to read %lld bytes"), path, (long long) ((gint64) st.st_size));
       close (fd);
       return NULL;
     }
@@ -73,7 +74,7 @@ procura_import_read_file (const char  *path,
         {
           int e = errno;
           g_set_error (error, PROCURA_IMPORT_ERROR, PROCURA_IMPORT_ERROR_IO,
-                       "%s: cannot read: %s", path, g_strerror (e));
+                       _("%s: cannot read: %s"), path, g_strerror (e));
           close (fd);
           g_free (buf);
           return NULL;

@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include <string.h>
+#include <glib/gi18n-lib.h>
 
 #include "procura-host-tools.h"
 
@@ -55,15 +56,15 @@ procura_host_check_tool (const char  *tool,
                          NULL, NULL, NULL, NULL, &status, &local))
         {
           g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
-                       "Procura runs in a Flatpak and needs flatpak-spawn to run the host's %s, "
-                       "but it could not be started: %s", tool, local->message);
+                       _("Procura runs in a Flatpak and needs flatpak-spawn to run the host's %s, "
+                         "but it could not be started: %s"), tool, local->message);
           return FALSE;
         }
       if (!g_spawn_check_wait_status (status, NULL))
         {
           g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
-                       "%s is not installed on the host system (Procura runs in a Flatpak and "
-                       "uses the host's %s): install it there", tool, tool);
+                       _("%s is not installed on the host system (Procura runs in a Flatpak and "
+                         "uses the host's %s): install it there"), tool, tool);
           return FALSE;
         }
       return TRUE;
@@ -81,6 +82,6 @@ procura_host_check_tool (const char  *tool,
         return TRUE;
     }
   g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
-               "%s was not found (it is not in PATH): install it to probe through it", tool);
+               _("%s was not found (it is not in PATH): install it to probe through it"), tool);
   return FALSE;
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 #ifdef __linux__
 #include <sys/prctl.h>
+#include <glib/gi18n-lib.h>
 #endif
 
 #include "procura-host-tools.h"
@@ -267,7 +268,7 @@ procura_probe_build_argv (const ProcuraProbeOptions *o,
       if (o->ssh_host[0] == '-' || o->ssh_host[0] == '\0')
         {
           g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
-                       "“%s” is not a host name", o->ssh_host);
+                       _("“%s” is not a host name"), o->ssh_host);
           return NULL;
         }
       if (o->plan_json != NULL)
@@ -307,7 +308,7 @@ procura_probe_build_argv (const ProcuraProbeOptions *o,
       if (probe == NULL)
         {
           g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
-                       "procura-probe was not found (set PROCURA_PROBE or install it in %s)",
+                       _("procura-probe was not found (set PROCURA_PROBE or install it in %s)"),
                        PKGLIBEXECDIR);
           return NULL;
         }
@@ -376,12 +377,12 @@ ssh_failure_reason (const char *err)
   guint i;
 
   if (strstr (err, "REMOTE HOST IDENTIFICATION HAS CHANGED") != NULL)
-    return g_strdup ("the host key does not match the one in known_hosts, so the connection was "
-                     "refused (if the host was reinstalled, check and update known_hosts)");
+    return g_strdup (_("the host key does not match the one in known_hosts, so the connection was "
+                       "refused (if the host was reinstalled, check and update known_hosts)"));
   if (strstr (err, "Host key verification failed") != NULL)
-    return g_strdup ("the host key is not known (connect once with ssh to check and accept it)");
+    return g_strdup (_("the host key is not known (connect once with ssh to check and accept it)"));
   if (strstr (err, "Permission denied") != NULL)
-    return g_strdup ("authentication failed (only keys or an agent are used, never a password)");
+    return g_strdup (_("authentication failed (only keys or an agent are used, never a password)"));
   for (i = 0; lines[i] != NULL; i++)
     {
       const char *l = g_strstrip (lines[i]);
@@ -390,7 +391,7 @@ ssh_failure_reason (const char *err)
         last = l;
     }
   if (last == NULL)
-    return g_strdup ("ssh failed without a message");
+    return g_strdup (_("ssh failed without a message"));
   /* "ssh: connect to host H port P: Connection refused" -> "Connection refused" */
   if (g_str_has_prefix (last, "ssh: connect to host ") && strstr (last, ": ") != NULL)
     return g_strdup (strrchr (last, ':') + 2);
@@ -404,7 +405,9 @@ classify (ProbeRun *run)
 {
   ProcuraProbeReport *r = run->report;
   const char *detail = r->error_detail ? r->error_detail : "";
-  g_autofree char *where = r->host ? g_strdup_printf (" on %s", r->host) : g_strdup ("");
+  /* TRANSLATORS: where the probe ran, put after "The probe" and "The NVIDIA driver" in the
+   * messages below: " on gpu-a" */
+  g_autofree char *where = r->host ? g_strdup_printf (_(" on %s"), r->host) : g_strdup ("");
 
   r->stderr_tail = g_strdup (run->stderr_buf->str);
   if (r->timed_out && r->protocol == 0 && r->lines->len == 0 && r->garbage_lines == 0)
@@ -412,58 +415,60 @@ classify (ProbeRun *run)
       /* not one line: the probe greets as soon as cuInit returns, so the driver's start
        * (or, over ssh, the connection) never answered */
       r->status = PROCURA_PROBE_STATUS_TIMEOUT;
-      r->message = g_strdup_printf ("The NVIDIA driver%s did not answer: the probe's start "
-                                    "(loading the driver, cuInit) did not finish within %g s "
-                                    "and the probe was stopped.", where, run->kill_after_s);
+      r->message = g_strdup_printf (_("The NVIDIA driver%s did not answer: the probe's start "
+                                      "(loading the driver, cuInit) did not finish within %g s "
+                                      "and the probe was stopped."), where, run->kill_after_s);
     }
   else if (r->timed_out)
     {
       r->status = PROCURA_PROBE_STATUS_TIMEOUT;
-      r->message = g_strdup_printf ("The probe%s did not finish within %.0f s and was stopped.",
+      r->message = g_strdup_printf (_("The probe%s did not finish within %.0f s and was stopped."),
                                     where, run->kill_after_s);
     }
   else if (r->term_signal != 0)
     {
       r->status = PROCURA_PROBE_STATUS_CRASHED;
-      r->message = g_strdup_printf ("The probe%s crashed (signal %d, %s).", where,
+      r->message = g_strdup_printf (_("The probe%s crashed (signal %d, %s)."), where,
                                     r->term_signal, g_strsignal (r->term_signal));
     }
   else if (r->garbage_lines > 0)
     {
       r->status = PROCURA_PROBE_STATUS_PROTOCOL_ERROR;
-      r->message = g_strdup_printf ("The probe%s printed %u line%s that %s not probe protocol, "
-                                    "starting with “%s”.", where, r->garbage_lines,
-                                    r->garbage_lines == 1 ? "" : "s",
-                                    r->garbage_lines == 1 ? "is" : "are", r->first_garbage);
+      r->message = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                                 "The probe%s printed %u line that is not probe "
+                                                 "protocol, starting with “%s”.",
+                                                 "The probe%s printed %u lines that are not probe "
+                                                 "protocol, starting with “%s”.", r->garbage_lines),
+                                    where, r->garbage_lines, r->first_garbage);
     }
   else if (r->protocol == 0 && r->host != NULL && r->exit_code == 255)
     {
       g_autofree char *reason = ssh_failure_reason (run->stderr_buf->str);
 
       r->status = PROCURA_PROBE_STATUS_FAILED;
-      r->message = g_strdup_printf ("could not connect to %s: %s", r->host, reason);
+      r->message = g_strdup_printf (_("could not connect to %s: %s"), r->host, reason);
     }
   else if (r->protocol == 0)
     {
       r->status = PROCURA_PROBE_STATUS_PROTOCOL_ERROR;
-      r->message = g_strdup_printf ("The program run as the probe%s did not greet (exit code %d).",
+      r->message = g_strdup_printf (_("The program run as the probe%s did not greet (exit code %d)."),
                                     where, r->exit_code);
     }
   else if (r->protocol != PROCURA_PROBE_PROTOCOL)
     {
       r->status = PROCURA_PROBE_STATUS_PROTOCOL_ERROR;
-      r->message = g_strdup_printf ("The probe%s speaks protocol %d; this Procura understands %d.",
+      r->message = g_strdup_printf (_("The probe%s speaks protocol %d; this Procura understands %d."),
                                     where, r->protocol, PROCURA_PROBE_PROTOCOL);
     }
   else if (r->exit_code == PROCURA_PROBE_EXIT_NO_DRIVER && g_strcmp0 (r->error_kind, "no-driver") == 0)
     {
       r->status = PROCURA_PROBE_STATUS_NO_DRIVER;
-      r->message = g_strdup_printf ("No NVIDIA driver was found%s, so there is nothing to probe here.", where);
+      r->message = g_strdup_printf (_("No NVIDIA driver was found%s, so there is nothing to probe here."), where);
     }
   else if (r->done_status == NULL)
     {
       r->status = PROCURA_PROBE_STATUS_PROTOCOL_ERROR;
-      r->message = g_strdup_printf ("The probe%s stopped without its final line (exit code %d).",
+      r->message = g_strdup_printf (_("The probe%s stopped without its final line (exit code %d)."),
                                     where, r->exit_code);
     }
   else
@@ -471,28 +476,34 @@ classify (ProbeRun *run)
       {
       case PROCURA_PROBE_EXIT_OK:
         r->status = PROCURA_PROBE_STATUS_OK;
-        r->message = g_strdup_printf ("The probe%s finished: %u GPU%s, %u result%s.", where,
-                                      r->devices->len, r->devices->len == 1 ? "" : "s",
-                                      r->results->len, r->results->len == 1 ? "" : "s");
+        {
+          g_autofree char *gpus = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u GPU", "%u GPUs",
+                                                                r->devices->len), r->devices->len);
+          g_autofree char *results = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u result", "%u results",
+                                                                   r->results->len), r->results->len);
+
+          /* TRANSLATORS: "The probe on gpu-a finished: 8 GPUs, 12 results." */
+          r->message = g_strdup_printf (_("The probe%s finished: %s, %s."), where, gpus, results);
+        }
         break;
       case PROCURA_PROBE_EXIT_DOES_NOT_FIT:
         r->status = PROCURA_PROBE_STATUS_DOES_NOT_FIT;
-        r->message = g_strdup_printf ("The plan does not fit%s: an allocation failed.", where);
+        r->message = g_strdup_printf (_("The plan does not fit%s: an allocation failed."), where);
         break;
       case PROCURA_PROBE_EXIT_USAGE:
         r->status = PROCURA_PROBE_STATUS_BAD_INPUT;
-        r->message = g_strdup_printf ("The probe refused its input: %s", detail);
+        r->message = g_strdup_printf (_("The probe refused its input: %s"), detail);
         break;
       case PROCURA_PROBE_EXIT_DRIVER:
         if (g_strcmp0 (r->error_kind, "no-device") == 0)
           {
             r->status = PROCURA_PROBE_STATUS_NO_DEVICE;
-            r->message = g_strdup_printf ("The NVIDIA driver%s reports no usable GPU.", where);
+            r->message = g_strdup_printf (_("The NVIDIA driver%s reports no usable GPU."), where);
           }
         else
           {
             r->status = PROCURA_PROBE_STATUS_DRIVER_ERROR;
-            r->message = g_strdup_printf ("The NVIDIA driver%s failed: %s", where, detail);
+            r->message = g_strdup_printf (_("The NVIDIA driver%s failed: %s"), where, detail);
           }
         break;
       case PROCURA_PROBE_EXIT_TIMEOUT:
@@ -503,22 +514,24 @@ classify (ProbeRun *run)
                                ? detail + strlen ("the NVIDIA driver did not answer: ") : NULL;
 
             if (said != NULL && *said != '\0')
-              r->message = g_strdup_printf ("The NVIDIA driver%s did not answer: %s.", where, said);
+              r->message = g_strdup_printf (_("The NVIDIA driver%s did not answer: %s."), where, said);
             else
-              r->message = g_strdup_printf ("The NVIDIA driver%s did not answer: %s did not return "
-                                            "in time.", where, r->error_step);
+              r->message = g_strdup_printf (_("The NVIDIA driver%s did not answer: %s did not return "
+                                              "in time."), where, r->error_step);
           }
         else
-          r->message = g_strdup_printf ("The probe%s reached its time limit: %s", where, detail);
+          r->message = g_strdup_printf (_("The probe%s reached its time limit: %s"), where, detail);
         break;
       case PROCURA_PROBE_EXIT_INTERRUPTED:
         r->status = PROCURA_PROBE_STATUS_INTERRUPTED;
-        r->message = g_strdup_printf ("The probe%s was interrupted.", where);
+        r->message = g_strdup_printf (_("The probe%s was interrupted."), where);
         break;
       default:
         r->status = PROCURA_PROBE_STATUS_FAILED;
-        r->message = g_strdup_printf ("The probe%s failed (exit code %d)%s%s", where, r->exit_code,
-                                      *detail ? ": " : ".", detail);
+        if (*detail != '\0')
+          r->message = g_strdup_printf (_("The probe%s failed (exit code %d): %s"), where, r->exit_code, detail);
+        else
+          r->message = g_strdup_printf (_("The probe%s failed (exit code %d)."), where, r->exit_code);
         break;
       }
 }
@@ -532,7 +545,7 @@ maybe_complete (ProbeRun *run)
     return;
   run->completed = TRUE;
   if (g_atomic_int_get (&run->cancelled))
-    g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CANCELLED, "The probe was cancelled");
+    g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CANCELLED, _("The probe was cancelled"));
   else
     {
       classify (run);
@@ -798,7 +811,7 @@ procura_probe_run_async (const ProcuraProbeOptions *options,
 
           if (probe == NULL)
             g_set_error (&error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
-                         "procura-probe was not found, so it cannot be copied to %s", options->ssh_host);
+                         _("procura-probe was not found, so it cannot be copied to %s"), options->ssh_host);
           else
             g_subprocess_launcher_set_stdin_file_path (launcher, probe);
         }
@@ -817,7 +830,7 @@ procura_probe_run_async (const ProcuraProbeOptions *options,
       ProcuraProbeReport *r = g_steal_pointer (&run->report);
 
       r->status = PROCURA_PROBE_STATUS_SPAWN_FAILED;
-      r->message = g_strdup_printf ("The probe could not be started: %s", error->message);
+      r->message = g_strdup_printf (_("The probe could not be started: %s"), error->message);
       g_task_return_pointer (task, r, (GDestroyNotify) procura_probe_report_free);
       g_object_unref (task);
       return;

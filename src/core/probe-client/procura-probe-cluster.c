@@ -6,6 +6,7 @@
 
 #include <string.h>
 #include <glib/gstdio.h>
+#include <glib/gi18n-lib.h>
 
 #include "procura-host-tools.h"
 #include "procura-probe-cluster.h"
@@ -71,7 +72,7 @@ run_tool (GPtrArray    *args,
                          G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE, &local);
   if (p == NULL || !g_subprocess_communicate_utf8 (p, NULL, NULL, &o, &e, &local))
     {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s could not be run: %s",
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, _("%s could not be run: %s"),
                    (const char *) g_ptr_array_index (args, 0), local->message);
       return FALSE;
     }
@@ -82,7 +83,7 @@ run_tool (GPtrArray    *args,
       g_ptr_array_add (args, NULL);
       cmd = g_strjoinv (" ", (char **) args->pdata);
       g_ptr_array_remove_index (args, args->len - 1);
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "“%s” failed: %s", cmd,
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, _("“%s” failed: %s"), cmd,
                    e != NULL && *g_strstrip (e) != '\0' ? e : "(no message)");
       return FALSE;
     }
@@ -147,7 +148,7 @@ copy_file (const char *from,
     return FALSE;
   if (g_chmod (to, mode) != 0)
     {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s: cannot set its mode", to);
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, _("%s: cannot set its mode"), to);
       return FALSE;
     }
   return TRUE;
@@ -164,13 +165,13 @@ staging_dir (const char *prefix,
 
   if (g_mkdir_with_parents (parent, 0700) != 0)
     {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s: cannot create the folder", parent);
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, _("%s: cannot create the folder"), parent);
       return NULL;
     }
   templ = g_strdup_printf ("%s/%s-XXXXXX", parent, prefix);
   if (g_mkdtemp (templ) == NULL)
     {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s: cannot create a folder", templ);
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, _("%s: cannot create a folder"), templ);
       return NULL;
     }
   return g_steal_pointer (&templ);
@@ -194,35 +195,38 @@ remove_tree (const char *path)
 /* ------------------------------------------------------------------------- */
 /* Kubernetes                                                                 */
 
-static GPtrArray *
-kubectl_args (const ProcuraProbeClusterOptions *c)
-{
-  GPtrArray *a = g_ptr_array_new_with_free_func (g_free);
-
-  g_ptr_array_add (a, g_strdup ("kubectl"));
-  if (c->context != NULL)
-    g_ptr_array_add (a, g_strdup_printf ("--context=%s", c->context));
-  if (c->namespace != NULL)
-    g_ptr_array_add (a, g_strdup_printf ("--namespace=%s", c->namespace));
-  return a;
-}
-
+/* The one argv builder of both schedulers: the tool's command line starts with @kube's
+ * context and namespace options when @kube is set (then the tool is kubectl), else with
+ * the first of the NULL-ended arguments; runs it as run_tool() does. */
 static gboolean
-kubectl (const ProcuraProbeClusterOptions *c,
-         char                            **out,
-         GError                          **error,
-         ...)
+run_args (const ProcuraProbeClusterOptions *kube,
+          char                            **out,
+          GError                          **error,
+          ...)
 {
-  g_autoptr(GPtrArray) a = kubectl_args (c);
+  g_autoptr(GPtrArray) a = g_ptr_array_new_with_free_func (g_free);
   const char *arg;
   va_list ap;
 
+  if (kube != NULL)
+    {
+      g_ptr_array_add (a, g_strdup ("kubectl"));
+      if (kube->context != NULL)
+        g_ptr_array_add (a, g_strdup_printf ("--context=%s", kube->context));
+      if (kube->namespace != NULL)
+        g_ptr_array_add (a, g_strdup_printf ("--namespace=%s", kube->namespace));
+    }
   va_start (ap, error);
   while ((arg = va_arg (ap, const char *)) != NULL)
     g_ptr_array_add (a, g_strdup (arg));
   va_end (ap);
   return run_tool (a, out, error);
 }
+
+/* kubectl with the cluster's context and namespace, then the arguments */
+#define kubectl(c, out, error, ...) run_args ((c), (out), (error), __VA_ARGS__)
+/* a Slurm command: the tool, then its arguments */
+#define slurm(out, error, ...) run_args (NULL, (out), (error), __VA_ARGS__)
 
 static void
 kubectl_clean_up (const ProcuraProbeClusterOptions *c)
@@ -255,12 +259,13 @@ procura_probe_run_kubectl (const ProcuraProbeOptions        *probe,
 
   if (probe_bin == NULL)
     {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND, "procura-probe was not found, so it cannot be sent to the cluster");
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND, _("procura-probe was not found, so it cannot be sent to the cluster"));
       return NULL;
     }
   if (manifest == NULL)
     {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND, "the Job manifest procura-probe-job.yaml was not found in %s/cluster", PKGDATADIR);
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND, _("the Job manifest procura-probe-job.yaml was not found in %s/cluster"),
+                                                            PKGDATADIR);
       return NULL;
     }
   if (!procura_host_check_tool ("kubectl", error))
@@ -296,7 +301,7 @@ procura_probe_run_kubectl (const ProcuraProbeOptions        *probe,
 
       if (!wait_a_while (poll, cancellable))
         {
-          g_set_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED, "The Kubernetes Job was cancelled (and deleted)");
+          g_set_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED, _("The Kubernetes Job was cancelled (and deleted)"));
           goto out;
         }
       if (!kubectl (c, &state, error, "get", "job/" JOB_NAME, "-o",
@@ -311,7 +316,7 @@ procura_probe_run_kubectl (const ProcuraProbeOptions        *probe,
       else if (g_get_monotonic_time () > deadline)
         {
           g_set_error (error, G_IO_ERROR, G_IO_ERROR_TIMED_OUT,
-                       "The Kubernetes Job did not finish within %.0f s (it was deleted)", timeout);
+                       _("The Kubernetes Job did not finish within %.0f s (it was deleted)"), timeout);
           goto out;
         }
     }
@@ -330,22 +335,6 @@ out:
 
 /* ------------------------------------------------------------------------- */
 /* Slurm                                                                      */
-
-static gboolean
-slurm (char  **out,
-       GError **error,
-       ...)
-{
-  g_autoptr(GPtrArray) a = g_ptr_array_new_with_free_func (g_free);
-  const char *arg;
-  va_list ap;
-
-  va_start (ap, error);
-  while ((arg = va_arg (ap, const char *)) != NULL)
-    g_ptr_array_add (a, g_strdup (arg));
-  va_end (ap);
-  return run_tool (a, out, error);
-}
 
 static int
 compare_names (gconstpointer a,
@@ -381,7 +370,7 @@ procura_probe_run_slurm (const ProcuraProbeOptions        *probe,
 
   if (probe_bin == NULL || script == NULL)
     {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND, "%s was not found (looked in %s)",
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND, _("%s was not found (looked in %s)"),
                    probe_bin == NULL ? "procura-probe" : "procura-probe.sbatch",
                    probe_bin == NULL ? PKGLIBEXECDIR : PKGDATADIR "/cluster");
       return NULL;
@@ -392,7 +381,7 @@ procura_probe_run_slurm (const ProcuraProbeOptions        *probe,
     {
       if (g_mkdir_with_parents (c->workdir, 0700) != 0)
         {
-          g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s: cannot create the folder", c->workdir);
+          g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, _("%s: cannot create the folder"), c->workdir);
           return NULL;
         }
       dir = g_canonicalize_filename (c->workdir, NULL);
@@ -422,7 +411,8 @@ procura_probe_run_slurm (const ProcuraProbeOptions        *probe,
   job = g_strndup (out, strcspn (out, ";\n\r "));
   if (*job == '\0' || strspn (job, "0123456789_") != strlen (job))
     {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "sbatch printed “%s” instead of a job id", g_strstrip (out));
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, _("sbatch printed “%s” instead of a job id"),
+                                                               g_strstrip (out));
       return NULL;
     }
 
@@ -437,10 +427,10 @@ procura_probe_run_slurm (const ProcuraProbeOptions        *probe,
 
           slurm (NULL, NULL, "scancel", job, NULL);
           if (cancelled)
-            g_set_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED, "Slurm job %s was cancelled (scancel)", job);
+            g_set_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED, _("Slurm job %s was cancelled (scancel)"), job);
           else
             g_set_error (error, G_IO_ERROR, G_IO_ERROR_TIMED_OUT,
-                         "Slurm job %s did not finish within %.0f s (scancel)", job, timeout);
+                         _("Slurm job %s did not finish within %.0f s (scancel)"), job, timeout);
           return NULL;
         }
       /* squeue forgets a finished job after a while (and says "Invalid job id") */
@@ -470,7 +460,7 @@ procura_probe_run_slurm (const ProcuraProbeOptions        *probe,
   if (names->len == 0)
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
-                   "Slurm job %s left no %s*.jsonl in %s (see %s.err there)", job, prefix, dir, prefix);
+                   _("Slurm job %s left no %s*.jsonl in %s (see %s.err there)"), job, prefix, dir, prefix);
       return NULL;
     }
   g_ptr_array_sort (names, compare_names);

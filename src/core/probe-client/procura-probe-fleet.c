@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include <string.h>
+#include <glib/gi18n-lib.h>
 
 #include "procura-probe-fleet.h"
 #include "procura-probe-import.h"
@@ -35,20 +36,20 @@ procura_probe_parse_hosts (const char *name,
       if (t[0] == '-' || strpbrk (t, " \t\r\"'\\;`$") != NULL)
         {
           g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                       "%s:%u: “%s” is not an ssh target (expected one HOST or USER@HOST a line)",
+                       _("%s:%u: “%s” is not an ssh target (expected one HOST or USER@HOST a line)"),
                        name, i + 1, t);
           return NULL;
         }
       if (g_hash_table_contains (seen, t))
         {
           g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                       "%s:%u: “%s” is listed twice", name, i + 1, t);
+                       _("%s:%u: “%s” is listed twice"), name, i + 1, t);
           return NULL;
         }
       if (hosts->len >= PROCURA_PROBE_FLEET_MAX_HOSTS)
         {
           g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                       "%s:%u: more than %d hosts", name, i + 1, PROCURA_PROBE_FLEET_MAX_HOSTS);
+                       _("%s:%u: more than %d hosts"), name, i + 1, PROCURA_PROBE_FLEET_MAX_HOSTS);
           return NULL;
         }
       g_ptr_array_add (hosts, g_strdup (t));
@@ -57,7 +58,7 @@ procura_probe_parse_hosts (const char *name,
   if (hosts->len == 0)
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                   "%s: no host (expected one ssh target a line, # for comments)", name);
+                   _("%s: no host (expected one ssh target a line, # for comments)"), name);
       return NULL;
     }
   g_hash_table_steal_all (seen);
@@ -153,7 +154,7 @@ start_more (Fleet *f)
   if (f->running > 0 || (!f->cancelled && f->next < f->n))
     return;
   if (f->cancelled)
-    g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CANCELLED, "The fleet probe was cancelled");
+    g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CANCELLED, _("The fleet probe was cancelled"));
   else
     g_task_return_pointer (task, g_ptr_array_ref (f->reports), (GDestroyNotify) g_ptr_array_unref);
   g_object_unref (task);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include <json-glib/json-glib.h>
+#include <glib/gi18n-lib.h>
 
 #include "procura-probe-import.h"
 #include "procura-probe-protocol.h"
@@ -89,7 +90,7 @@ procura_probe_parse_jsonl (const char          *name,
       if (!json_parser_load_from_data (parser, line, -1, &local))
         {
           g_set_error (error, PROCURA_IMPORT_ERROR, PROCURA_IMPORT_ERROR_SYNTAX,
-                       "%s:%u: not a JSON line: %s", name, line_no, local->message);
+                       _("%s:%u: not a JSON line: %s"), name, line_no, local->message);
           return FALSE;
         }
       root = json_parser_get_root (parser);
@@ -97,7 +98,7 @@ procura_probe_parse_jsonl (const char          *name,
           || (event = json_object_get_string_member_with_default (json_node_get_object (root), "event", NULL)) == NULL)
         {
           g_set_error (error, PROCURA_IMPORT_ERROR, PROCURA_IMPORT_ERROR_SCHEMA,
-                       "%s:%u: expected an object with an \"event\" member", name, line_no);
+                       _("%s:%u: expected an object with an \"event\" member"), name, line_no);
           return FALSE;
         }
       o = json_node_get_object (root);
@@ -106,13 +107,13 @@ procura_probe_parse_jsonl (const char          *name,
           if (!g_str_equal (event, "hello"))
             {
               g_set_error (error, PROCURA_IMPORT_ERROR, PROCURA_IMPORT_ERROR_SCHEMA,
-                           "%s:%u: the first line must be the probe's hello", name, line_no);
+                           _("%s:%u: the first line must be the probe's hello"), name, line_no);
               return FALSE;
             }
           if (json_object_get_int_member_with_default (o, "protocol", -1) != PROCURA_PROBE_PROTOCOL)
             {
               g_set_error (error, PROCURA_IMPORT_ERROR, PROCURA_IMPORT_ERROR_SCHEMA,
-                           "%s:%u: protocol: expected %d (this Procura reads probe protocol %d only)",
+                           _("%s:%u: protocol: expected %d (this Procura reads probe protocol %d only)"),
                            name, line_no, PROCURA_PROBE_PROTOCOL, PROCURA_PROBE_PROTOCOL);
               return FALSE;
             }
@@ -148,7 +149,7 @@ procura_probe_parse_jsonl (const char          *name,
           if (test == NULL)
             {
               g_set_error (error, PROCURA_IMPORT_ERROR, PROCURA_IMPORT_ERROR_SCHEMA,
-                           "%s:%u: test: expected the name of the test", name, line_no);
+                           _("%s:%u: test: expected the name of the test"), name, line_no);
               return FALSE;
             }
           r = procura_probe_result_new ();
@@ -179,7 +180,7 @@ procura_probe_parse_jsonl (const char          *name,
         }
       else if (g_str_equal (event, "error"))
         g_ptr_array_add (result->warnings,
-                         g_strdup_printf ("%s:%u: the probe reported %s: %s", name, line_no,
+                         g_strdup_printf (_("%s:%u: the probe reported %s: %s"), name, line_no,
                                           json_object_get_string_member_with_default (o, "kind", "an error"),
                                           json_object_get_string_member_with_default (o, "detail", "")));
       else if (g_str_equal (event, "done"))
@@ -189,20 +190,21 @@ procura_probe_parse_jsonl (const char          *name,
   if (hello_line == NULL)
     {
       g_set_error (error, PROCURA_IMPORT_ERROR, PROCURA_IMPORT_ERROR_SCHEMA,
-                   "%s: empty: no probe output", name);
+                   _("%s: empty: no probe output"), name);
       return FALSE;
     }
   if (rows->len == 0)
     {
       g_set_error (error, PROCURA_IMPORT_ERROR, PROCURA_IMPORT_ERROR_SCHEMA,
-                   "%s: the probe output holds no device and no result%s%s", name,
+                   _("%s: the probe output holds no device and no result%s%s"), name,
                    result->warnings->len > 0 ? "; " : "",
                    result->warnings->len > 0 ? (const char *) g_ptr_array_index (result->warnings, 0) : "");
       return FALSE;
     }
   if (!done)
     g_ptr_array_add (result->warnings,
-                     g_strdup_printf ("%s: the probe output ends without its \"done\" line: the run was cut short", name));
+                     g_strdup_printf (_("%s: the probe output ends without its \"done\" line: the run was cut short"),
+                                      name));
   for (i = 0; i < rows->len; i++)
     g_ptr_array_add (result->probe_results, g_steal_pointer (&rows->pdata[i]));
   g_ptr_array_set_free_func (rows, NULL);

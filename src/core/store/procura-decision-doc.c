@@ -470,7 +470,7 @@ read_double (Reader     *rd,
           return TRUE;
         }
     }
-  fail (rd, path, "expected a number or null, got %s", node_kind (node));
+  fail (rd, path, _("expected a number or null, got %s"), node_kind (node));
   return FALSE;
 }
 
@@ -522,7 +522,7 @@ read_plain_member (Reader      *rd,
           *(char **) slot = g_strdup (json_node_get_string (node));
         }
       else
-        fail (rd, path, "expected a string or null, got %s", node_kind (node));
+        fail (rd, path, _("expected a string or null, got %s"), node_kind (node));
       break;
     case P_DBL:
       read_double (rd, path, node, slot);
@@ -546,13 +546,13 @@ read_plain_member (Reader      *rd,
             *(gint64 *) slot = json_node_get_int (node);
         }
       else
-        fail (rd, path, "expected an integer >= 0 or null, got %s", node_kind (node));
+        fail (rd, path, _("expected an integer >= 0 or null, got %s"), node_kind (node));
       break;
     case P_BOOL:
       if (JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_BOOLEAN)
         *(gboolean *) slot = json_node_get_boolean (node);
       else
-        fail (rd, path, "expected true or false, got %s", node_kind (node));
+        fail (rd, path, _("expected true or false, got %s"), node_kind (node));
       break;
     default:
       g_assert_not_reached ();
@@ -592,7 +592,7 @@ read_members (Reader             *rd,
       else if (p != NULL)
         read_plain_member (rd, mpath, p, node, record);
       else
-        fail (rd, mpath, "unknown member");
+        fail (rd, mpath, _("unknown member"));
     }
 }
 
@@ -603,7 +603,7 @@ get_object (Reader     *rd,
 {
   if (node != NULL && JSON_NODE_HOLDS_OBJECT (node))
     return json_node_get_object (node);
-  fail (rd, path, "expected an object, got %s", node_kind (node));
+  fail (rd, path, _("expected an object, got %s"), node_kind (node));
   return NULL;
 }
 
@@ -618,7 +618,7 @@ get_array (Reader     *rd,
     return NULL;   /* an absent table is an empty one */
   if (JSON_NODE_HOLDS_ARRAY (node))
     return json_node_get_array (node);
-  fail (rd, member, "expected an array, got %s", node_kind (node));
+  fail (rd, member, _("expected an array, got %s"), node_kind (node));
   return NULL;
 }
 
@@ -641,7 +641,7 @@ read_candidate_ref (Reader     *rd,
         if (g_strcmp0 (c->name, json_node_get_string (node)) == 0)
           return c->id;
       }
-  fail (rd, mpath, "expected the name of a candidate of the document or null, got %s%s%s%s",
+  fail (rd, mpath, _("expected the name of a candidate of the document or null, got %s%s%s%s"),
         node_kind (node), JSON_NODE_HOLDS_VALUE (node) ? " “" : "",
         JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_STRING
           ? json_node_get_string (node) : "",
@@ -728,7 +728,7 @@ read_samples (Reader     *rd,
 
       if (!JSON_NODE_HOLDS_ARRAY (arr))
         {
-          fail (rd, mpath, "expected an array of numbers, got %s", node_kind (arr));
+          fail (rd, mpath, _("expected an array of numbers, got %s"), node_kind (arr));
           continue;
         }
       a = json_node_get_array (arr);
@@ -773,7 +773,7 @@ read_run (Reader     *rd,
       g_autofree char *mpath = member_path (path, "stats");
 
       if (!JSON_NODE_HOLDS_ARRAY (node))
-        fail (rd, mpath, "expected an array, got %s", node_kind (node));
+        fail (rd, mpath, _("expected an array, got %s"), node_kind (node));
       else
         for (guint i = 0; i < json_array_get_length (json_node_get_array (node)); i++)
           {
@@ -791,21 +791,21 @@ read_run (Reader     *rd,
             count = json_object_get_member (so, "samples");
             if (metric == NULL || stat == NULL)
               {
-                fail (rd, spath, "expected an object with the strings metric and stat");
+                fail (rd, spath, _("expected an object with the strings metric and stat"));
                 continue;
               }
             if (!g_str_equal (source, "as-reported") && !g_str_equal (source, "recomputed"))
               {
                 g_autofree char *p = member_path (spath, "source");
 
-                fail (rd, p, "expected as-reported or recomputed, got “%s”", source);
+                fail (rd, p, _("expected as-reported or recomputed, got “%s”"), source);
                 continue;
               }
             if (count != NULL && !JSON_NODE_HOLDS_NULL (count) && !is_number (count))
               {
                 g_autofree char *p = member_path (spath, "samples");
 
-                fail (rd, p, "expected an integer or null, got %s", node_kind (count));
+                fail (rd, p, _("expected an integer or null, got %s"), node_kind (count));
                 continue;
               }
             {
@@ -825,7 +825,7 @@ read_run (Reader     *rd,
       g_autofree char *mpath = member_path (path, "warnings");
 
       if (!JSON_NODE_HOLDS_ARRAY (node))
-        fail (rd, mpath, "expected an array of strings, got %s", node_kind (node));
+        fail (rd, mpath, _("expected an array of strings, got %s"), node_kind (node));
       else
         for (guint i = 0; i < json_array_get_length (json_node_get_array (node)); i++)
           {
@@ -834,7 +834,7 @@ read_run (Reader     *rd,
             if (JSON_NODE_HOLDS_VALUE (w) && json_node_get_value_type (w) == G_TYPE_STRING)
               g_ptr_array_add (r->warnings, g_strdup (json_node_get_string (w)));
             else
-              fail (rd, mpath, "expected an array of strings");
+              fail (rd, mpath, _("expected an array of strings"));
           }
     }
   if ((node = json_object_get_member (o, "samples")) != NULL)
@@ -862,7 +862,7 @@ read_strings (Reader     *rd,
     return;
   if (!JSON_NODE_HOLDS_ARRAY (node))
     {
-      fail (rd, mpath, "expected an array of strings, got %s", node_kind (node));
+      fail (rd, mpath, _("expected an array of strings, got %s"), node_kind (node));
       return;
     }
   for (guint i = 0; i < json_array_get_length (json_node_get_array (node)); i++)
@@ -872,7 +872,7 @@ read_strings (Reader     *rd,
       if (JSON_NODE_HOLDS_VALUE (w) && json_node_get_value_type (w) == G_TYPE_STRING)
         g_ptr_array_add (into, g_strdup (json_node_get_string (w)));
       else
-        fail (rd, mpath, "expected an array of strings");
+        fail (rd, mpath, _("expected an array of strings"));
     }
 }
 
@@ -906,7 +906,7 @@ procura_decision_doc_parse (JsonNode  *root_node,
   if (root_node == NULL || !JSON_NODE_HOLDS_OBJECT (root_node))
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                   "(top level): expected an object with \"procura_decision\": 1");
+                   _("(top level): expected an object with \"procura_decision\": 1"));
       return NULL;
     }
   root = json_node_get_object (root_node);
@@ -914,8 +914,8 @@ procura_decision_doc_parse (JsonNode  *root_node,
   if (version == NULL || !is_number (version) || json_node_get_double (version) != PROCURA_DECISION_DOC_VERSION)
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                   "procura_decision: expected the document version 1%s",
-                   version == NULL ? " (is this a Procura decision document?)" : "");
+                   _("procura_decision: expected the document version 1%s"),
+                   version == NULL ? _(" (is this a Procura decision document?)") : "");
       return NULL;
     }
   {
@@ -923,7 +923,7 @@ procura_decision_doc_parse (JsonNode  *root_node,
 
     for (GList *l = members; l != NULL; l = l->next)
       if (!in_list (top, l->data))
-        fail (&rd, l->data, "unknown member");
+        fail (&rd, l->data, _("unknown member"));
   }
 
   /* The project's own fields; the title may not be missing. */
@@ -975,14 +975,14 @@ procura_decision_doc_parse (JsonNode  *root_node,
                   {
                     g_autofree char *ipath = member_path (path, "id");
 
-                    fail (&rd, ipath, "expected an integer >= 1 (the quote's id, which candidates' quote_id name)");
+                    fail (&rd, ipath, _("expected an integer >= 1 (the quote's id, which candidates' quote_id name)"));
                   }
                 else if (!g_hash_table_add (quote_ids, g_memdup2 (&(gint64) { json_node_get_int (id) }, sizeof (gint64))))
                   {
                     g_autofree char *ipath = member_path (path, "id");
 
-                    fail (&rd, ipath, "expected an id no other quote has, got %" G_GINT64_FORMAT,
-                          json_node_get_int (id));
+                    fail (&rd, ipath, _("expected an id no other quote has, got %lld"),
+                          (long long) (json_node_get_int (id)));
                   }
                 else
                   q->id = json_node_get_int (id);
@@ -1004,13 +1004,13 @@ procura_decision_doc_parse (JsonNode  *root_node,
                   {
                     g_autofree char *npath = member_path (path, "name");
 
-                    fail (&rd, npath, "expected a non-empty text");
+                    fail (&rd, npath, _("expected a non-empty text"));
                   }
                 else if (!g_hash_table_add (names, c->name))
                   {
                     g_autofree char *npath = member_path (path, "name");
 
-                    fail (&rd, npath, "expected a name no other candidate has, got “%s”", c->name);
+                    fail (&rd, npath, _("expected a name no other candidate has, got “%s”"), c->name);
                   }
               }
           }
@@ -1096,7 +1096,7 @@ procura_decision_doc_parse (JsonNode  *root_node,
                 g_autofree char *rpath = member_path (path, required->column);
                 g_autofree char *expected = procura_field_describe (required);
 
-                fail (&rd, rpath, "expected %s", expected);
+                fail (&rd, rpath, _("expected %s"), expected);
               }
           }
       }
@@ -1117,7 +1117,7 @@ procura_decision_doc_parse (JsonNode  *root_node,
       w->candidate_id = read_candidate_ref (&rd, path, o);
       read_members (&rd, path, o, -1, answer_plain, w, special);
       if (w->warning_id == NULL || *w->warning_id == '\0' || w->answer == NULL || *w->answer == '\0')
-        fail (&rd, path, "expected the non-empty strings warning_id and answer");
+        fail (&rd, path, _("expected the non-empty strings warning_id and answer"));
     }
 
   if (rd.n_errors > 0)

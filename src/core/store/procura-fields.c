@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include <gio/gio.h>
+#include <glib/gi18n-lib.h>
 
 #include "procura-fields.h"
 #include "procura-store.h"
@@ -461,7 +462,7 @@ find_row (ProcuraProject     *project,
   if (matches > 1)
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
-                   "%s: %u %s rows are called “%s”; name the row by its id", key, matches,
+                   _("%s: %u %s rows are called “%s”; name the row by its id"), key, matches,
                    procura_field_table_name (table), name);
       return NULL;
     }
@@ -470,7 +471,7 @@ find_row (ProcuraProject     *project,
       if (procura_field_row_id (table, g_ptr_array_index (rows, i)) == id)
         return g_ptr_array_index (rows, i);
   g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
-               "%s: expected the name or id of a %s, no %s is called “%s”", key,
+               _("%s: expected the name or id of a %s, no %s is called “%s”"), key,
                procura_field_table_name (table), procura_field_table_name (table), name);
   return NULL;
 }
@@ -494,8 +495,8 @@ procura_field_resolve (ProcuraProject      *project,
   if (table < 0)
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
-                   "%s: expected a key TABLE.COLUMN or TABLE.NAME.COLUMN, where TABLE is one of "
-                   "project, brief, assumptions, decision, candidate, quote, checklist, ops_test",
+                   _("%s: expected a key TABLE.COLUMN or TABLE.NAME.COLUMN, where TABLE is one of "
+                     "project, brief, assumptions, decision, candidate, quote, checklist, ops_test"),
                    key);
       return FALSE;
     }
@@ -506,14 +507,14 @@ procura_field_resolve (ProcuraProject      *project,
       if (*field == NULL)
         {
           g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
-                       "%s: expected %s.COLUMN, where COLUMN is one of %s", key, table_name, columns);
+                       _("%s: expected %s.COLUMN, where COLUMN is one of %s"), key, table_name, columns);
           return FALSE;
         }
       *record = procura_field_record (project, table, NULL);
       if (*record == NULL)
         {
           g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
-                       "%s: the project has no %s", key, table_name);
+                       _("%s: the project has no %s"), key, table_name);
           return FALSE;
         }
       return TRUE;
@@ -522,7 +523,7 @@ procura_field_resolve (ProcuraProject      *project,
   if (*field == NULL)
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
-                   "%s: expected %s.NAME.COLUMN (NAME: the row's name or id), where COLUMN is one of %s",
+                   _("%s: expected %s.NAME.COLUMN (NAME: the row's name or id), where COLUMN is one of %s"),
                    key, table_name, columns);
       return FALSE;
     }
@@ -554,49 +555,54 @@ procura_field_describe (const ProcuraField *field)
   switch (field->type)
     {
     case PROCURA_FIELD_TEXT:
-      g_string_append (s, (field->flags & PROCURA_FIELD_REQUIRED) ? "a non-empty text" : "a text");
+      g_string_append (s, (field->flags & PROCURA_FIELD_REQUIRED) ? _("a non-empty text") : _("a text"));
       break;
     case PROCURA_FIELD_CHOICE:
     case PROCURA_FIELD_ENUM:
-      g_string_append (s, "one of ");
-      for (guint i = 0; field->choices[i] != NULL; i++)
-        g_string_append_printf (s, "%s%s", i > 0 ? ", " : "", field->choices[i]);
+      {
+        g_autofree char *choices = g_strjoinv (", ", (char **) field->choices);
+
+        /* TRANSLATORS: the values a setting takes (identifiers, never translated) */
+        g_string_append_printf (s, _("one of %s"), choices);
+      }
       break;
     case PROCURA_FIELD_DATE:
-      g_string_append (s, "a date YYYY-MM-DD");
+      g_string_append (s, _("a date YYYY-MM-DD"));
       break;
     case PROCURA_FIELD_CURRENCY:
-      g_string_append (s, "an ISO 4217 currency code such as USD");
+      g_string_append (s, _("an ISO 4217 currency code such as USD"));
       break;
     case PROCURA_FIELD_NUMBER:
     case PROCURA_FIELD_INT:
-      g_string_append (s, field->type == PROCURA_FIELD_INT ? "an integer" : "a number");
+      g_string_append (s, field->type == PROCURA_FIELD_INT ? _("an integer") : _("a number"));
       if (has_min && has_max && !(field->flags & (PROCURA_FIELD_MIN_OPEN | PROCURA_FIELD_MAX_OPEN)))
-        g_string_append_printf (s, " from %g to %g", field->min, field->max);
+        /* TRANSLATORS: after "a number" or "an integer" */
+        g_string_append_printf (s, _(" from %g to %g"), field->min, field->max);
       else
         {
           if (has_min)
             append_bound (s, (field->flags & PROCURA_FIELD_MIN_OPEN) ? ">" : ">=", field->min);
           if (has_min && has_max)
-            g_string_append (s, " and");
+            /* TRANSLATORS: between two bounds, "a number > 0 and <= 1" */
+            g_string_append (s, _(" and"));
           if (has_max)
             append_bound (s, (field->flags & PROCURA_FIELD_MAX_OPEN) ? "<" : "<=", field->max);
         }
       break;
     case PROCURA_FIELD_BOOL:
-      g_string_append (s, "true or false");
+      g_string_append (s, _("true or false"));
       break;
     case PROCURA_FIELD_CANDIDATE:
-      g_string_append (s, "the name or id of a candidate");
+      g_string_append (s, _("the name or id of a candidate"));
       break;
     case PROCURA_FIELD_QUOTE:
-      g_string_append (s, "the id of a quote");
+      g_string_append (s, _("the id of a quote"));
       break;
     default:
       g_assert_not_reached ();
     }
   if (!(field->flags & PROCURA_FIELD_REQUIRED))
-    g_string_append (s, " (or null)");
+    g_string_append (s, _(" (or null)"));
   return g_string_free (s, FALSE);
 }
 
@@ -645,7 +651,7 @@ refuse (const ProcuraField  *field,
 {
   g_autofree char *expected = procura_field_describe (field);
 
-  g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT, "expected %s, got %s", expected, got);
+  g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT, _("expected %s, got %s"), expected, got);
   return FALSE;
 }
 
@@ -725,7 +731,7 @@ set_text (const ProcuraField  *field,
         if (end != text && *end == '\0' && isfinite (v) && fabs (v) > PROCURA_STORE_MAX_REAL)
           {
             g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
-                         "expected a magnitude of at most 1e18 (the largest a project holds), got “%s”", text);
+                         _("expected a magnitude of at most 1e18 (the largest a project holds), got “%s”"), text);
             return FALSE;
           }
         if (end == text || *end != '\0' || !in_range (field, v)

@@ -9,6 +9,7 @@
 #include <json-glib/json-glib.h>
 #include <sqlite3.h>
 #include <string.h>
+#include <glib/gi18n-lib.h>
 
 #include "procura-json.h"
 #include "procura-json-out.h"
@@ -29,7 +30,7 @@ procura_store_set_title (ProcuraStore  *store,
   if (title == NULL || *title == '\0')
     {
       g_set_error (error, PROCURA_STORE_ERROR, PROCURA_STORE_ERROR_INVALID,
-                   "%s: the title must not be empty", store->path);
+                   _("%s: the title must not be empty"), store->path);
       return FALSE;
     }
   if (!store_begin (store, error))
@@ -37,7 +38,7 @@ procura_store_set_title (ProcuraStore  *store,
   stmt = store_prepare (store, "UPDATE project SET title = :title WHERE id = 1", error);
   if (stmt != NULL)
     bind_text (stmt, "title", title);
-  return store_finish (store, stmt != NULL && step_done (store, stmt, error, "cannot save the title"), error);
+  return store_finish (store, stmt != NULL && step_done (store, stmt, error, _("cannot save the title")), error);
 }
 
 gboolean
@@ -53,7 +54,7 @@ procura_store_set_illustrative (ProcuraStore  *store,
   stmt = store_prepare (store, "UPDATE project SET illustrative = :v WHERE id = 1", error);
   if (stmt != NULL)
     bind_int (stmt, "v", illustrative ? 1 : 0);
-  return store_finish (store, stmt != NULL && step_done (store, stmt, error, "cannot save the project"), error);
+  return store_finish (store, stmt != NULL && step_done (store, stmt, error, _("cannot save the project")), error);
 }
 
 static gboolean
@@ -93,7 +94,7 @@ write_brief (ProcuraStore        *store,
   bind_double (stmt, "output_tokens_mean", b->output_tokens_mean);
   bind_double (stmt, "storage_gb", b->storage_gb);
   bind_double (stmt, "egress_gb", b->egress_gb);
-  return step_done (store, stmt, error, "cannot save the brief");
+  return step_done (store, stmt, error, _("cannot save the brief"));
 }
 
 gboolean
@@ -125,7 +126,7 @@ write_assumptions (ProcuraStore              *store,
   bind_double (stmt, "headroom", a->headroom);
   bind_double (stmt, "stale_days", a->stale_days);
   bind_text (stmt, "currency", a->currency);
-  return step_done (store, stmt, error, "cannot save the assumptions");
+  return step_done (store, stmt, error, _("cannot save the assumptions"));
 }
 
 gboolean
@@ -159,7 +160,7 @@ write_decision (ProcuraStore           *store,
   bind_text (stmt, "rationale", d->rationale);
   bind_text (stmt, "approver", d->approver);
   bind_text (stmt, "date", d->date);
-  return step_done (store, stmt, error, "cannot save the decision");
+  return step_done (store, stmt, error, _("cannot save the decision"));
 }
 
 gboolean
@@ -192,7 +193,7 @@ write_warning_answer (ProcuraStore  *store,
   if (warning_id == NULL || *warning_id == '\0')
     {
       g_set_error (error, PROCURA_STORE_ERROR, PROCURA_STORE_ERROR_INVALID,
-                   "%s: an answer needs the id of the warning it answers", store->path);
+                   _("%s: an answer needs the id of the warning it answers"), store->path);
       return FALSE;
     }
   if (!check_candidate (store, candidate_id, error))
@@ -214,7 +215,7 @@ write_warning_answer (ProcuraStore  *store,
       bind_text (stmt, "answer", answer);
       bind_text (stmt, "answered_at", answered_at != NULL ? answered_at : now);
     }
-  return step_done (store, stmt, error, "cannot save the answer");
+  return step_done (store, stmt, error, _("cannot save the answer"));
 }
 
 gboolean
@@ -259,13 +260,13 @@ validate_candidate (ProcuraStore            *store,
   if (c->name == NULL || *c->name == '\0')
     {
       g_set_error (error, PROCURA_STORE_ERROR, PROCURA_STORE_ERROR_INVALID,
-                   "%s: a candidate needs a name", store->path);
+                   _("%s: a candidate needs a name"), store->path);
       return FALSE;
     }
   if (c->kind < PROCURA_CANDIDATE_GPU || c->kind > PROCURA_CANDIDATE_HYBRID)
     {
       g_set_error (error, PROCURA_STORE_ERROR, PROCURA_STORE_ERROR_INVALID,
-                   "%s: candidate “%s”: unknown kind %d", store->path, c->name, (int) c->kind);
+                   _("%s: candidate “%s”: unknown kind %d"), store->path, c->name, (int) c->kind);
       return FALSE;
     }
   return TRUE;
@@ -333,7 +334,7 @@ check_quote (ProcuraStore  *store,
   if (sqlite3_step (stmt) == SQLITE_ROW)
     return TRUE;
   g_set_error (error, PROCURA_STORE_ERROR, PROCURA_STORE_ERROR_NOT_FOUND,
-               "%s: no quote with id %" G_GINT64_FORMAT, store->path, quote_id);
+               _("%s: no quote with id %lld"), store->path, (long long) quote_id);
   return FALSE;
 }
 
@@ -353,7 +354,7 @@ name_taken (ProcuraStore  *store,
   if (sqlite3_step (stmt) != SQLITE_ROW)
     return FALSE;
   g_set_error (error, PROCURA_STORE_ERROR, PROCURA_STORE_ERROR_INVALID,
-               "%s: there is already a candidate called “%s”", store->path, name);
+               _("%s: there is already a candidate called “%s”"), store->path, name);
   return TRUE;
 }
 
@@ -374,7 +375,7 @@ insert_candidate (ProcuraStore            *store,
   if (stmt == NULL)
     return 0;
   bind_candidate (stmt, c, quote_id);
-  if (!step_done (store, stmt, error, "cannot add the candidate"))
+  if (!step_done (store, stmt, error, _("cannot add the candidate")))
     return 0;
   return sqlite3_last_insert_rowid (store->db);
 }
@@ -421,7 +422,7 @@ procura_store_update_candidate (ProcuraStore            *store,
     {
       bind_candidate (stmt, c, c->quote_id);
       bind_int (stmt, "id", c->id);
-      ok = step_done (store, stmt, error, "cannot save the candidate");
+      ok = step_done (store, stmt, error, _("cannot save the candidate"));
     }
   return store_finish (store, ok, error);
 }
@@ -509,7 +510,7 @@ procura_store_list_candidates (ProcuraStore  *store,
     g_ptr_array_add (out, read_candidate (stmt));
   if (rc != SQLITE_DONE)
     {
-      store_error (store, error, "cannot read the candidates");
+      store_error (store, error, _("cannot read the candidates"));
       return NULL;
     }
   return g_steal_pointer (&out);
@@ -534,7 +535,7 @@ write_ops_test (ProcuraStore          *store,
   if (t->kind == NULL || *t->kind == '\0')
     {
       g_set_error (error, PROCURA_STORE_ERROR, PROCURA_STORE_ERROR_INVALID,
-                   "%s: an operations test needs a kind (e.g. “kill-worker”)", store->path);
+                   _("%s: an operations test needs a kind (e.g. “kill-worker”)"), store->path);
       return 0;
     }
   if (!check_ops_test_values (store, t, error) || !check_candidate (store, candidate_id, error))
@@ -557,7 +558,7 @@ write_ops_test (ProcuraStore          *store,
   bind_text (stmt, "notes", t->notes);
   if (update)
     bind_int (stmt, "id", t->id);
-  if (!step_done (store, stmt, error, "cannot save the operations test"))
+  if (!step_done (store, stmt, error, _("cannot save the operations test")))
     return 0;
   if (update)
     return check_changed_one (store, "operations test", t->id, error) ? t->id : 0;
@@ -610,7 +611,7 @@ write_checklist_item (ProcuraStore                *store,
   if (i->item == NULL || *i->item == '\0')
     {
       g_set_error (error, PROCURA_STORE_ERROR, PROCURA_STORE_ERROR_INVALID,
-                   "%s: a checklist answer needs the question (item)", store->path);
+                   _("%s: a checklist answer needs the question (item)"), store->path);
       return 0;
     }
   if (!check_candidate (store, candidate_id, error))
@@ -631,7 +632,7 @@ write_checklist_item (ProcuraStore                *store,
   bind_text (stmt, "evidence_file", i->evidence_file);
   if (update)
     bind_int (stmt, "id", i->id);
-  if (!step_done (store, stmt, error, "cannot save the checklist answer"))
+  if (!step_done (store, stmt, error, _("cannot save the checklist answer")))
     return 0;
   if (update)
     return check_changed_one (store, "checklist answer", i->id, error) ? i->id : 0;
@@ -691,7 +692,7 @@ check_ops_test_values (ProcuraStore          *store,
     if (!isnan (values[i].value) && (!isfinite (values[i].value) || values[i].value < 0))
       {
         g_set_error (error, PROCURA_STORE_ERROR, PROCURA_STORE_ERROR_INVALID,
-                     "%s: ops_tests.%s of the “%s” test must be a finite number ≥ 0 (or unknown), not %g",
+                     _("%s: ops_tests.%s of the “%s” test must be a finite number ≥ 0 (or unknown), not %g"),
                      store->path, values[i].column, t->kind, values[i].value);
         return FALSE;
       }
@@ -739,8 +740,8 @@ mapped (ProcuraStore  *store,
   if (id < 0)
     {
       g_set_error (error, PROCURA_STORE_ERROR, PROCURA_STORE_ERROR_INVALID,
-                   "%s: the project refers to %s %" G_GINT64_FORMAT " that it does not hold",
-                   store->path, what, old_id);
+                   _("%s: the project refers to %s %lld that it does not hold"),
+                   store->path, what, (long long) old_id);
       return FALSE;
     }
   *out = id;
@@ -772,7 +773,7 @@ procura_store_save_project (ProcuraStore          *store,
       bind_text (stmt, "title", p->title != NULL ? p->title : "Untitled");
       bind_text (stmt, "created", p->created != NULL ? p->created : now);
       bind_int (stmt, "illustrative", p->illustrative ? 1 : 0);
-      ok = step_done (store, stmt, error, "cannot save the project");
+      ok = step_done (store, stmt, error, _("cannot save the project"));
     }
   if (ok && p->brief != NULL)
     ok = write_brief (store, p->brief, error);
@@ -894,7 +895,7 @@ procura_store_save_project (ProcuraStore          *store,
     if (ok)
       {
         bind_text (mod, "m", p->modified != NULL ? p->modified : now);
-        ok = step_done (store, mod, error, "cannot save the project");
+        ok = step_done (store, mod, error, _("cannot save the project"));
       }
   }
   if (!ok || !store_commit (store, error))

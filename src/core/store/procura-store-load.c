@@ -8,6 +8,7 @@
 #include <json-glib/json-glib.h>
 #include <sqlite3.h>
 #include <string.h>
+#include <glib/gi18n-lib.h>
 
 #include "procura-json.h"
 #include "procura-json-out.h"
@@ -39,7 +40,7 @@ load_rows (ProcuraStore  *store,
     }
   if (rc != SQLITE_DONE)
     {
-      store_error (store, error, "cannot read the project");
+      store_error (store, error, _("cannot read the project"));
       return FALSE;
     }
   return TRUE;
@@ -188,8 +189,8 @@ read_model_shape_row (ProcuraStore *store, sqlite3_stmt *stmt, GError **error)
       if (m->num_layers < 0 || len != m->num_layers)
         {
           g_set_error (error, PROCURA_STORE_ERROR, PROCURA_STORE_ERROR_DAMAGED,
-                       "%s: the project file is damaged: model shape “%s”: the sliding-window "
-                       "layer pattern has %d entries for %d layers", store->path,
+                       _("%s: the project file is damaged: model shape “%s”: the sliding-window "
+                         "layer pattern has %d entries for %d layers"), store->path,
                        m->id != NULL ? m->id : "?", len, m->num_layers);
           procura_model_shape_free (m);
           return NULL;
@@ -360,7 +361,7 @@ load_stats (ProcuraStore  *store,
     }
   if (rc != SQLITE_DONE)
     {
-      store_error (store, error, "cannot read the statistics");
+      store_error (store, error, _("cannot read the statistics"));
       return FALSE;
     }
   return TRUE;
@@ -382,10 +383,9 @@ samples_damaged (ProcuraStore  *store,
                  GError       **error)
 {
   g_set_error (error, PROCURA_STORE_ERROR, PROCURA_STORE_ERROR_DAMAGED,
-               "%s: the project file is damaged: table “run_samples”, column “data”, run %"
-               G_GINT64_FORMAT ": samples of “%s” "
-               "hold %" G_GINT64_FORMAT " bytes for %" G_GINT64_FORMAT " values (8 bytes each "
-               "expected)", store->path, run_id, metric != NULL ? metric : "?", len, n);
+               _("%s: the project file is damaged: table “run_samples”, column “data”, run %lld: "
+                 "samples of “%s” hold %lld bytes for %lld values (8 bytes each expected)"),
+                 store->path, (long long) run_id, metric != NULL ? metric : "?", (long long) len, (long long) n);
   return FALSE;
 }
 
@@ -424,7 +424,7 @@ read_samples_row (ProcuraStore  *store,
       sqlite3_blob_close (blob);
       if (rc != SQLITE_OK)
         {
-          store_error (store, error, "cannot read the samples");
+          store_error (store, error, _("cannot read the samples"));
           return FALSE;
         }
 #if G_BYTE_ORDER != G_LITTLE_ENDIAN
@@ -459,7 +459,7 @@ read_samples_rows (ProcuraStore  *store,
     {
       if (sqlite3_exec (store->db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK)
         {
-          store_error (store, error, "cannot read the samples");
+          store_error (store, error, _("cannot read the samples"));
           return FALSE;
         }
       began = TRUE;
@@ -474,7 +474,7 @@ read_samples_rows (ProcuraStore  *store,
     }
   if (ok && rc != SQLITE_DONE)
     {
-      store_error (store, error, "cannot read the samples");
+      store_error (store, error, _("cannot read the samples"));
       ok = FALSE;
     }
   sqlite3_reset (stmt);
@@ -586,7 +586,7 @@ procura_store_load_project (ProcuraStore      *store,
   /* One read transaction: a consistent snapshot even while another process writes. */
   if (sqlite3_exec (store->db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK)
     {
-      store_error (store, error, "cannot read the project");
+      store_error (store, error, _("cannot read the project"));
       return NULL;
     }
 
@@ -606,7 +606,7 @@ procura_store_load_project (ProcuraStore      *store,
   if (ok && !found)
     {
       g_set_error (error, PROCURA_STORE_ERROR, PROCURA_STORE_ERROR_DAMAGED,
-                   "%s: the project file is damaged: it has no project record", store->path);
+                   _("%s: the project file is damaged: it has no project record"), store->path);
       ok = FALSE;
     }
   if (ok)

@@ -8,6 +8,7 @@
 #include <json-glib/json-glib.h>
 #include <sqlite3.h>
 #include <string.h>
+#include <glib/gi18n-lib.h>
 
 #include "procura-json.h"
 #include "procura-json-out.h"
@@ -70,7 +71,7 @@ validate_quote (ProcuraStore        *store,
   if (q->kind != PROCURA_QUOTE_GPU && q->kind != PROCURA_QUOTE_API)
     {
       g_set_error (error, PROCURA_STORE_ERROR, PROCURA_STORE_ERROR_INVALID,
-                   "%s: quote: unknown kind %d", store->path, (int) q->kind);
+                   _("%s: quote: unknown kind %d"), store->path, (int) q->kind);
       return FALSE;
     }
   return TRUE;
@@ -90,7 +91,7 @@ insert_quote (ProcuraStore        *store,
   if (stmt == NULL)
     return 0;
   bind_quote (stmt, q, provenance_id);
-  if (!step_done (store, stmt, error, "cannot add the quote"))
+  if (!step_done (store, stmt, error, _("cannot add the quote")))
     return 0;
   return sqlite3_last_insert_rowid (store->db);
 }
@@ -111,7 +112,7 @@ check_provenance (ProcuraStore  *store,
   if (sqlite3_step (stmt) == SQLITE_ROW)
     return TRUE;
   g_set_error (error, PROCURA_STORE_ERROR, PROCURA_STORE_ERROR_NOT_FOUND,
-               "%s: no provenance record with id %" G_GINT64_FORMAT, store->path, id);
+               _("%s: no provenance record with id %lld"), store->path, (long long) id);
   return FALSE;
 }
 
@@ -141,7 +142,7 @@ check_changed_one (ProcuraStore  *store,
   if (sqlite3_changes (store->db) == 1)
     return TRUE;
   g_set_error (error, PROCURA_STORE_ERROR, PROCURA_STORE_ERROR_NOT_FOUND,
-               "%s: no %s with id %" G_GINT64_FORMAT, store->path, what, id);
+               _("%s: no %s with id %lld"), store->path, what, (long long) id);
   return FALSE;
 }
 
@@ -164,7 +165,7 @@ procura_store_update_quote (ProcuraStore        *store,
     {
       bind_quote (stmt, q, q->provenance_id);
       bind_int (stmt, "id", q->id);
-      ok = step_done (store, stmt, error, "cannot save the quote")
+      ok = step_done (store, stmt, error, _("cannot save the quote"))
            && check_changed_one (store, "quote", q->id, error);
     }
   return store_finish (store, ok, error);
@@ -187,7 +188,7 @@ store_delete_row (ProcuraStore  *store,
   if (ok)
     {
       bind_int (stmt, "id", id);
-      ok = step_done (store, stmt, error, "cannot delete")
+      ok = step_done (store, stmt, error, _("cannot delete"))
            && check_changed_one (store, what, id, error);
     }
   return store_finish (store, ok, error);

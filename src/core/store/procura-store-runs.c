@@ -9,6 +9,7 @@
 #include <json-glib/json-glib.h>
 #include <sqlite3.h>
 #include <string.h>
+#include <glib/gi18n-lib.h>
 
 #include "procura-json.h"
 #include "procura-json-out.h"
@@ -38,7 +39,7 @@ insert_provenance (ProcuraStore             *store,
   bind_text (stmt, "importer", p->importer);
   bind_text (stmt, "format_version", p->format_version);
   bind_text (stmt, "imported_at", p->imported_at != NULL ? p->imported_at : now);
-  if (!step_done (store, stmt, error, "cannot record the provenance"))
+  if (!step_done (store, stmt, error, _("cannot record the provenance")))
     return 0;
   return sqlite3_last_insert_rowid (store->db);
 }
@@ -59,13 +60,13 @@ insert_samples (ProcuraStore          *store,
   if (s->metric == NULL || (s->values == NULL && s->n > 0))
     {
       g_set_error (error, PROCURA_STORE_ERROR, PROCURA_STORE_ERROR_INVALID,
-                   "%s: samples without a metric name or values", store->path);
+                   _("%s: samples without a metric name or values"), store->path);
       return FALSE;
     }
   if (s->n > (gsize) STORE_MAX_LENGTH / 8)
     {
       g_set_error (error, PROCURA_STORE_ERROR, PROCURA_STORE_ERROR_INVALID,
-                   "%s: too many samples of “%s” in one run (%" G_GSIZE_FORMAT ", at most %d)",
+                   _("%s: too many samples of “%s” in one run (%zu, at most %d)"),
                    store->path, s->metric, s->n, STORE_MAX_LENGTH / 8);
       return FALSE;
     }
@@ -86,7 +87,7 @@ insert_samples (ProcuraStore          *store,
   bind_text (stmt, "metric", s->metric);
   bind_int (stmt, "n", (gint64) s->n);
   sqlite3_bind_blob64 (stmt, store_param (stmt, "data"), data, len, SQLITE_STATIC);
-  return step_done (store, stmt, error, "cannot store the samples");
+  return step_done (store, stmt, error, _("cannot store the samples"));
 }
 
 #define RUN_COLUMNS \
@@ -143,7 +144,7 @@ insert_run (ProcuraStore      *store,
   bind_double (stmt, "output_tokens_mean", r->output_tokens_mean);
   bind_text (stmt, "warnings", warnings);
   bind_text (stmt, "extras_json", r->extras_json);
-  if (!step_done (store, stmt, error, "cannot store the run"))
+  if (!step_done (store, stmt, error, _("cannot store the run")))
     return 0;
   id = sqlite3_last_insert_rowid (store->db);
 
@@ -167,7 +168,7 @@ insert_run (ProcuraStore      *store,
           bind_int (stat, "source", s->source);
           bind_double (stat, "value", s->value);
           bind_int (stat, "samples", s->samples);
-          if (!step_done (store, stat, error, "cannot store a statistic"))
+          if (!step_done (store, stat, error, _("cannot store a statistic")))
             return 0;
         }
     }
@@ -226,7 +227,7 @@ insert_model_shape (ProcuraStore             *store,
   bind_text (stmt, "weights_dtype", m->weights_dtype);
   bind_int (stmt, "quant_group_size", m->quant_group_size);
   bind_double (stmt, "published_params", m->published_params);
-  if (!step_done (store, stmt, error, "cannot store the model shape"))
+  if (!step_done (store, stmt, error, _("cannot store the model shape")))
     return 0;
   return sqlite3_last_insert_rowid (store->db);
 }
@@ -270,7 +271,7 @@ insert_engine_log (ProcuraStore            *store,
   bind_double (stmt, "max_concurrency", l->max_concurrency);
   bind_double (stmt, "cuda_graph_gib", l->cuda_graph_gib);
   bind_text (stmt, "errors", errors);
-  if (!step_done (store, stmt, error, "cannot store the engine log"))
+  if (!step_done (store, stmt, error, _("cannot store the engine log")))
     return 0;
   return sqlite3_last_insert_rowid (store->db);
 }
@@ -301,7 +302,7 @@ insert_probe_result (ProcuraStore              *store,
   bind_double (stmt, "bandwidth_gbps", r->bandwidth_gbps);
   bind_text (stmt, "json", r->json);
   bind_text (stmt, "measured_at", r->measured_at);
-  if (!step_done (store, stmt, error, "cannot store the probe result"))
+  if (!step_done (store, stmt, error, _("cannot store the probe result")))
     return 0;
   return sqlite3_last_insert_rowid (store->db);
 }
@@ -397,7 +398,7 @@ procura_store_import (ProcuraStore         *store,
   ok = import_rows (store, result, candidate_id, ids, &prov, error);
   if (!store_finish (store, ok, error))
     {
-      g_prefix_error (error, "nothing was imported: ");
+      g_prefix_error (error, _("nothing was imported: "));
       return FALSE;
     }
   import_write_back (result, candidate_id, ids, prov);
@@ -423,7 +424,7 @@ procura_store_assign_run (ProcuraStore  *store,
     {
       bind_id (stmt, "candidate", candidate_id);
       bind_int (stmt, "id", run_id);
-      ok = step_done (store, stmt, error, "cannot assign the run")
+      ok = step_done (store, stmt, error, _("cannot assign the run"))
            && check_changed_one (store, "run", run_id, error);
     }
   return store_finish (store, ok, error);
@@ -464,7 +465,7 @@ procura_store_import_all (ProcuraStore            *store,
     }
   if (!store_finish (store, ok, error))
     {
-      g_prefix_error (error, "nothing was imported: ");
+      g_prefix_error (error, _("nothing was imported: "));
       return FALSE;
     }
   for (guint f = 0; f < results->len; f++)

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <glib/gstdio.h>
 #include <string.h>
+#include <glib/gi18n-lib.h>
 
 #include "procura-store.h"
 #include "procura-store-snapshot.h"
@@ -35,8 +36,8 @@ copy_file (const char  *from,
       || !g_file_set_contents_full (to, data, (gssize) len, G_FILE_SET_CONTENTS_NONE, 0600, &local))
     {
       g_set_error (error, PROCURA_STORE_ERROR, PROCURA_STORE_ERROR_IO,
-                   "%s: cannot read the project with its write-ahead log (the folder is not "
-                   "writable, so it is read from a private copy): %s", path, local->message);
+                   _("%s: cannot read the project with its write-ahead log (the folder is not "
+                     "writable, so it is read from a private copy): %s"), path, local->message);
       return FALSE;
     }
   return TRUE;
@@ -56,8 +57,8 @@ procura_store_snapshot_make (const char  *path,
   if (folder == NULL)
     {
       g_set_error (error, PROCURA_STORE_ERROR, PROCURA_STORE_ERROR_IO,
-                   "%s: cannot make a private copy to read the project with its write-ahead "
-                   "log: %s", path, local->message);
+                   _("%s: cannot make a private copy to read the project with its write-ahead "
+                     "log: %s"), path, local->message);
       return NULL;
     }
   copy = g_build_filename (folder, "project.procura", NULL);

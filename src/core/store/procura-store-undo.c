@@ -8,6 +8,7 @@
 #include <json-glib/json-glib.h>
 #include <sqlite3.h>
 #include <string.h>
+#include <glib/gi18n-lib.h>
 
 #include "procura-json.h"
 #include "procura-json-out.h"
@@ -35,7 +36,7 @@ new_undo_entry (ProcuraStore  *store,
   bind_int (stmt, "target", target);
   bind_id (stmt, "decision", decision_candidate);
   bind_text (stmt, "created", now);
-  if (!step_done (store, stmt, error, "cannot record the deletion"))
+  if (!step_done (store, stmt, error, _("cannot record the deletion")))
     return 0;
   return sqlite3_last_insert_rowid (store->db);
 }
@@ -55,7 +56,7 @@ exec_with_ids (ProcuraStore  *store,
     bind_int (stmt, "token", token);
   if (store_param (stmt, "id") > 0)
     bind_int (stmt, "id", id);
-  return step_done (store, stmt, error, "cannot update the project");
+  return step_done (store, stmt, error, _("cannot update the project"));
 }
 
 gboolean
@@ -117,7 +118,7 @@ procura_store_delete_run (ProcuraStore  *store,
       if (sqlite3_step (stmt) != SQLITE_ROW)
         {
           g_set_error (error, PROCURA_STORE_ERROR, PROCURA_STORE_ERROR_NOT_FOUND,
-                       "%s: no run with id %" G_GINT64_FORMAT, store->path, run_id);
+                       _("%s: no run with id %lld"), store->path, (long long) run_id);
           ok = FALSE;
         }
     }
@@ -158,8 +159,8 @@ procura_store_undo (ProcuraStore  *store,
       else
         {
           g_set_error (error, PROCURA_STORE_ERROR, PROCURA_STORE_ERROR_NOT_FOUND,
-                       "%s: nothing to undo (token %" G_GINT64_FORMAT " is unknown or was purged)",
-                       store->path, undo_token);
+                       _("%s: nothing to undo (token %lld is unknown or was purged)"),
+                       store->path, (long long) undo_token);
           ok = FALSE;
         }
     }
@@ -177,7 +178,7 @@ procura_store_undo (ProcuraStore  *store,
             n = col_text (name, "name");
           if (n != NULL && name_taken (store, n, target, error))
             {
-              g_prefix_error (error, "cannot undo the deletion: ");
+              g_prefix_error (error, _("cannot undo the deletion: "));
               ok = FALSE;
             }
         }

@@ -28,6 +28,7 @@
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <glib/gi18n-lib.h>
 
 #include "procura-json.h"
 #include "procura-json-out.h"
@@ -88,8 +89,8 @@ set_db_error (GError      **error,
       break;
     }
   g_set_error (error, PROCURA_STORE_ERROR, domain_code,
-               "%s: %s: %s", path != NULL ? path : "project", what,
-               db != NULL ? sqlite3_errmsg (db) : "out of memory");
+               "%s: %s: %s", path != NULL ? path : _("project"), what,
+               db != NULL ? sqlite3_errmsg (db) : _("out of memory"));
 }
 
 void
@@ -108,7 +109,7 @@ store_exec_sql (sqlite3     *db,
 {
   if (sqlite3_exec (db, sql, NULL, NULL, NULL) != SQLITE_OK)
     {
-      set_db_error (error, db, path, "cannot run SQL");
+      set_db_error (error, db, path, _("cannot run SQL"));
       return FALSE;
     }
   return TRUE;
@@ -123,7 +124,7 @@ store_prepare (ProcuraStore  *store,
 
   if (sqlite3_prepare_v2 (store->db, sql, -1, &stmt, NULL) != SQLITE_OK)
     {
-      store_error (store, error, "cannot prepare a statement");
+      store_error (store, error, _("cannot prepare a statement"));
       sqlite3_finalize (stmt);
       return NULL;
     }
@@ -377,7 +378,7 @@ column_json (ProcuraStore  *store,
   if (root == NULL)
     {
       g_set_error (error, PROCURA_STORE_ERROR, PROCURA_STORE_ERROR_DAMAGED,
-                   "%s: the project file is damaged: %s", store->path, local->message);
+                   _("%s: the project file is damaged: %s"), store->path, local->message);
       return NULL;
     }
   return root;
@@ -414,8 +415,8 @@ json_to_strv (ProcuraStore  *store,
 
 wrong:
   g_set_error (error, PROCURA_STORE_ERROR, PROCURA_STORE_ERROR_DAMAGED,
-               "%s: the project file is damaged: table “%s”, column “%s”, row %" G_GINT64_FORMAT
-               ": expected a JSON array of strings", store->path, table, column, row_id);
+               _("%s: the project file is damaged: table “%s”, column “%s”, row %lld: expected a "
+                 "JSON array of strings"), store->path, table, column, (long long) row_id);
   return FALSE;
 }
 
@@ -452,7 +453,7 @@ check_json_column (ProcuraStore  *store,
                                    &rewritten_len, &local))
             {
               g_set_error (error, PROCURA_STORE_ERROR, PROCURA_STORE_ERROR_DAMAGED,
-                           "%s: the project file is damaged: %s", store->path, local->message);
+                           _("%s: the project file is damaged: %s"), store->path, local->message);
               return FALSE;
             }
           g_free (rewritten);
@@ -551,7 +552,7 @@ open_connection (const char  *path,
   rc = sqlite3_open_v2 (path, &db, flags, NULL);
   if (rc != SQLITE_OK)
     {
-      set_db_error (error, db, path, "cannot open");
+      set_db_error (error, db, path, _("cannot open"));
       sqlite3_close (db);
       return NULL;
     }
@@ -644,16 +645,20 @@ expected_signature (int version)
 
 /* "missing index “runs_candidate” of table “runs”": names from the file made UTF-8. */
 static char *
-describe_object (const char  *what,
+describe_object (gboolean     missing,
                  char       **f)
 {
   g_autofree char *type = valid_text (f[0], -1);
   g_autofree char *name = valid_text (f[1], -1);
   g_autofree char *table = valid_text (f[2], -1);
 
+  /* the type (index, trigger, view) is SQLite's word */
   if (g_str_equal (type, "table"))
-    return g_strdup_printf ("%s table “%s”", what, name);
-  return g_strdup_printf ("%s %s “%s” of table “%s”", what, type, name, table);
+    return missing ? g_strdup_printf (_("missing table “%s”"), name)
+                   : g_strdup_printf (_("unexpected or altered table “%s”"), name);
+  return missing ? g_strdup_printf (_("missing %s “%s” of table “%s”"), type, name, table)
+                 /* TRANSLATORS: the first %s is SQLite's type of the object (index, trigger) */
+                 : g_strdup_printf (_("unexpected or altered %s “%s” of table “%s”"), type, name, table);
 }
 
 /* Describes the first difference between two signatures. */
@@ -672,7 +677,7 @@ describe_schema_difference (const char *expected,
       {
         g_auto (GStrv) f = g_strsplit (a[i], "\x1f", 4);
         if (g_strv_length (f) >= 3)
-          return describe_object ("unexpected or altered", f);
+          return describe_object (FALSE, f);
       }
   g_hash_table_remove_all (known);
   for (int i = 0; a[i] != NULL; i++)
@@ -682,9 +687,9 @@ describe_schema_difference (const char *expected,
       {
         g_auto (GStrv) f = g_strsplit (e[i], "\x1f", 4);
         if (g_strv_length (f) >= 3)
-          return describe_object ("missing", f);
+          return describe_object (TRUE, f);
       }
-  return g_strdup ("schema differs");
+  return g_strdup (_("schema differs"));
 }
 
 static guint32
@@ -711,14 +716,14 @@ check_header (const char  *path,
       int saved = errno;
       g_set_error (error, PROCURA_STORE_ERROR,
                    saved == ENOENT ? PROCURA_STORE_ERROR_NOT_FOUND : PROCURA_STORE_ERROR_IO,
-                   "%s: cannot open: %s", path, g_strerror (saved));
+                   _("%s: cannot open: %s"), path, g_strerror (saved));
       return FALSE;
     }
   if (fstat (fd, &st) != 0 || !S_ISREG (st.st_mode))
     {
       close (fd);
       g_set_error (error, PROCURA_STORE_ERROR, PROCURA_STORE_ERROR_NOT_A_PROJECT,
-                   "%s: not a Procura project: not a regular file", path);
+                   _("%s: not a Procura project: not a regular file"), path);
       return FALSE;
     }
   got = read (fd, header, sizeof header);
@@ -726,9 +731,9 @@ check_header (const char  *path,
   if (got < (ssize_t) sizeof header || memcmp (header, magic, 16) != 0)
     {
       g_set_error (error, PROCURA_STORE_ERROR, PROCURA_STORE_ERROR_NOT_A_PROJECT,
-                   "%s: not a Procura project: not an SQLite database (%s)", path,
-                   got < (ssize_t) sizeof header ? "shorter than a database header"
-                                                 : "wrong file signature");
+                   _("%s: not a Procura project: not an SQLite database (%s)"), path,
+                   got < (ssize_t) sizeof header ? _("shorter than a database header")
+                                                 : _("wrong file signature"));
       return FALSE;
     }
 
@@ -750,9 +755,8 @@ check_header (const char  *path,
         && (guint64) st.st_size < (guint64) pages * page_size)
       {
         g_set_error (error, PROCURA_STORE_ERROR, PROCURA_STORE_ERROR_DAMAGED,
-                     "%s: the project file is damaged: it is truncated (%" G_GINT64_FORMAT
-                     " bytes, its header says %" G_GUINT64_FORMAT ")", path,
-                     (gint64) st.st_size, (guint64) pages * page_size);
+                     _("%s: the project file is damaged: it is truncated (%lld bytes, its header says %llu)"), path,
+                     (long long) ((gint64) st.st_size), (unsigned long long) ((guint64) pages * page_size));
         return FALSE;
       }
   }
@@ -773,7 +777,7 @@ open_immutable (const char  *path,
   if (uri == NULL)
     {
       g_set_error (error, PROCURA_STORE_ERROR, PROCURA_STORE_ERROR_IO,
-                   "%s: cannot open: the name cannot be written as a URI", path);
+                   _("%s: cannot open: the name cannot be written as a URI"), path);
       return NULL;
     }
   full = g_strconcat (uri, "?immutable=1", NULL);
@@ -837,8 +841,8 @@ check_file (const char  *path,
   if (app_id != PROCURA_STORE_APPLICATION_ID)
     {
       g_set_error (error, PROCURA_STORE_ERROR, PROCURA_STORE_ERROR_NOT_A_PROJECT,
-                   "%s: not a Procura project: an SQLite database of another application "
-                   "(application_id 0x%08x, expected 0x%08x)", path,
+                   _("%s: not a Procura project: an SQLite database of another application "
+                     "(application_id 0x%08x, expected 0x%08x)"), path,
                    (guint) (app_id & 0xffffffff), (guint) PROCURA_STORE_APPLICATION_ID);
       sqlite3_close (db);
       return 0;
@@ -846,17 +850,17 @@ check_file (const char  *path,
   if (version > PROCURA_STORE_SCHEMA_VERSION)
     {
       g_set_error (error, PROCURA_STORE_ERROR, PROCURA_STORE_ERROR_NEWER_SCHEMA,
-                   "%s: written by a newer version of Procura (project file version %"
-                   G_GINT64_FORMAT ", this Procura reads up to %d): update Procura to open it",
-                   path, version, PROCURA_STORE_SCHEMA_VERSION);
+                   _("%s: written by a newer version of Procura (project file version %lld, this "
+                     "Procura reads up to %d): update Procura to open it"),
+                   path, (long long) version, PROCURA_STORE_SCHEMA_VERSION);
       sqlite3_close (db);
       return 0;
     }
   if (version < 1)
     {
       g_set_error (error, PROCURA_STORE_ERROR, PROCURA_STORE_ERROR_DAMAGED,
-                   "%s: the project file is damaged: it has no schema version "
-                   "(PRAGMA user_version is %" G_GINT64_FORMAT ")", path, version);
+                   _("%s: the project file is damaged: it has no schema version (PRAGMA user_version is %lld)"),
+                   path, (long long) version);
       sqlite3_close (db);
       return 0;
     }
@@ -866,7 +870,7 @@ check_file (const char  *path,
   if (actual == NULL)
     {
       g_set_error (error, PROCURA_STORE_ERROR, PROCURA_STORE_ERROR_DAMAGED,
-                   "%s: the project file is damaged: cannot read its schema: %s",
+                   _("%s: the project file is damaged: cannot read its schema: %s"),
                    path, sqlite3_errmsg (db));
       sqlite3_close (db);
       return 0;
@@ -876,8 +880,8 @@ check_file (const char  *path,
       g_autofree char *diff = describe_schema_difference (expected != NULL ? expected : "",
                                                           actual);
       g_set_error (error, PROCURA_STORE_ERROR, PROCURA_STORE_ERROR_DAMAGED,
-                   "%s: the project file is damaged or was altered: its schema is not "
-                   "that of a version %" G_GINT64_FORMAT " project (%s)", path, version, diff);
+                   _("%s: the project file is damaged or was altered: its schema is not that of a "
+                     "version %lld project (%s)"), path, (long long) version, diff);
       sqlite3_close (db);
       return 0;
     }
@@ -904,7 +908,7 @@ check_file (const char  *path,
       if (problems->len == 0)
         g_string_append (problems, sqlite3_errmsg (db));
       g_set_error (error, PROCURA_STORE_ERROR, PROCURA_STORE_ERROR_DAMAGED,
-                   "%s: the project file is damaged: integrity check failed: %s",
+                   _("%s: the project file is damaged: integrity check failed: %s"),
                    path, problems->str);
       g_string_free (problems, TRUE);
       sqlite3_close (db);
@@ -912,7 +916,7 @@ check_file (const char  *path,
     }
 
   g_set_error (error, PROCURA_STORE_ERROR, PROCURA_STORE_ERROR_DAMAGED,
-               "%s: the project file is damaged: %s", path, sqlite3_errmsg (db));
+               _("%s: the project file is damaged: %s"), path, sqlite3_errmsg (db));
   sqlite3_close (db);
   return 0;
 }
@@ -1044,32 +1048,32 @@ procura_store_open (const char         *path,
         close (store->lock_fd);
       store->lock_fd = -1;
       store->read_only = TRUE;
-      store->read_only_reason = g_strdup ("Opened read-only on request");
+      store->read_only_reason = g_strdup (_("Opened read-only on request"));
     }
   else if (lock == LOCK_HELD)
     {
       if (flags & PROCURA_STORE_OPEN_WRITABLE)
         {
           g_set_error (error, PROCURA_STORE_ERROR, PROCURA_STORE_ERROR_LOCKED,
-                       "%s: the project is open in another Procura window or process",
+                       _("%s: the project is open in another Procura window or process"),
                        path);
           return NULL;
         }
       store->read_only = TRUE;
       store->read_only_reason =
-        g_strdup ("The project is open in another Procura window or process; "
-                  "it was opened read-only");
+        g_strdup (_("The project is open in another Procura window or process; "
+                    "it was opened read-only"));
     }
   else if (lock == LOCK_NOT_WRITABLE)
     {
       if (flags & PROCURA_STORE_OPEN_WRITABLE)
         {
           g_set_error (error, PROCURA_STORE_ERROR, PROCURA_STORE_ERROR_READ_ONLY,
-                       "%s: the file is not writable", path);
+                       _("%s: the file is not writable"), path);
           return NULL;
         }
       store->read_only = TRUE;
-      store->read_only_reason = g_strdup ("The file is not writable; it was opened read-only");
+      store->read_only_reason = g_strdup (_("The file is not writable; it was opened read-only"));
     }
   else if (!folder_ok)
     {
@@ -1078,7 +1082,7 @@ procura_store_open (const char         *path,
       if (flags & PROCURA_STORE_OPEN_WRITABLE)
         {
           g_set_error (error, PROCURA_STORE_ERROR, PROCURA_STORE_ERROR_READ_ONLY,
-                       "%s: the folder %s is not writable (saving needs a journal beside the file)",
+                       _("%s: the folder %s is not writable (saving needs a journal beside the file)"),
                        path, dir);
           return NULL;
         }
@@ -1086,8 +1090,8 @@ procura_store_open (const char         *path,
        * our immutable reads */
       store->read_only = TRUE;
       store->read_only_reason =
-        g_strdup_printf ("The folder %s is not writable (saving needs a journal beside the "
-                         "file); the project was opened read-only", dir);
+        g_strdup_printf (_("The folder %s is not writable (saving needs a journal beside the "
+                           "file); the project was opened read-only"), dir);
     }
 
   if (store->read_only)
@@ -1137,8 +1141,8 @@ procura_store_open (const char         *path,
               || !store_exec_sql (mem, path, "COMMIT; PRAGMA query_only = 1", error))
             {
               if (rc != SQLITE_DONE)
-                set_db_error (error, mem, path, "cannot read the project into memory");
-              g_prefix_error (error, "cannot upgrade the project from version %d in memory: ", version);
+                set_db_error (error, mem, path, _("cannot read the project into memory"));
+              g_prefix_error (error, _("cannot upgrade the project from version %d in memory: "), version);
               sqlite3_close (mem);
               return NULL;
             }
@@ -1176,7 +1180,7 @@ procura_store_open (const char         *path,
           || !store_commit (store, error))
         {
           store_rollback (store);
-          g_prefix_error (error, "cannot upgrade the project from version %d: ", version);
+          g_prefix_error (error, _("cannot upgrade the project from version %d: "), version);
           return NULL;
         }
     }
@@ -1205,7 +1209,7 @@ procura_store_create (const char  *path,
   if (g_file_test (path, G_FILE_TEST_EXISTS) || g_file_test (path, G_FILE_TEST_IS_SYMLINK))
     {
       g_set_error (error, PROCURA_STORE_ERROR, PROCURA_STORE_ERROR_INVALID,
-                   "%s: a file of that name exists; Procura does not overwrite it", path);
+                   _("%s: a file of that name exists; Procura does not overwrite it"), path);
       return NULL;
     }
 
@@ -1219,7 +1223,7 @@ procura_store_create (const char  *path,
     {
       int saved = errno;
       g_set_error (error, PROCURA_STORE_ERROR, PROCURA_STORE_ERROR_IO,
-                   "%s: cannot create a file in “%s”: %s", path, dir, g_strerror (saved));
+                   _("%s: cannot create a file in “%s”: %s"), path, dir, g_strerror (saved));
       return NULL;
     }
   close (fd);
@@ -1264,7 +1268,7 @@ procura_store_create (const char  *path,
   sqlite3_finalize (stmt);
   if (rc != SQLITE_OK)
     {
-      set_db_error (error, db, path, "cannot write the project");
+      set_db_error (error, db, path, _("cannot write the project"));
       goto fail;
     }
   if (!store_exec_sql (db, path,
@@ -1280,13 +1284,14 @@ procura_store_create (const char  *path,
   if (link (tmp, path) != 0)
     {
       int saved = errno;
+      g_autofree char *msg = saved == EEXIST
+        ? g_strdup_printf (_("%s: a file of that name exists; Procura does not overwrite it"), path)
+        : g_strdup_printf (_("%s: cannot create the project: %s"), path, g_strerror (saved));
 
       g_unlink (tmp);
       g_set_error (error, PROCURA_STORE_ERROR,
                    saved == EEXIST ? PROCURA_STORE_ERROR_INVALID : PROCURA_STORE_ERROR_IO,
-                   saved == EEXIST ? "%s: a file of that name exists; Procura does not overwrite it"
-                                   : "%s: cannot create the project: %s",
-                   path, g_strerror (saved));
+                   "%s", msg);
       return NULL;
     }
   g_unlink (tmp);
@@ -1336,7 +1341,7 @@ check_writable (ProcuraStore  *store,
   if (store->read_only)
     {
       g_set_error (error, PROCURA_STORE_ERROR, PROCURA_STORE_ERROR_READ_ONLY,
-                   "%s: cannot change a project opened read-only (%s)", store->path,
+                   _("%s: cannot change a project opened read-only (%s)"), store->path,
                    store->read_only_reason);
       return FALSE;
     }
@@ -1352,7 +1357,7 @@ store_begin (ProcuraStore  *store,
   if (sqlite3_exec (store->db, store->in_batch ? "SAVEPOINT procura_write" : "BEGIN IMMEDIATE",
                     NULL, NULL, NULL) != SQLITE_OK)
     {
-      store_error (store, error, "cannot start a transaction");
+      store_error (store, error, _("cannot start a transaction"));
       return FALSE;
     }
   return TRUE;
@@ -1368,7 +1373,7 @@ touch_modified (ProcuraStore  *store,
   if (stmt == NULL)
     return FALSE;
   bind_text (stmt, "now", now);
-  return step_done (store, stmt, error, "cannot update the project");
+  return step_done (store, stmt, error, _("cannot update the project"));
 }
 
 gboolean
@@ -1378,7 +1383,7 @@ store_commit (ProcuraStore  *store,
   if (sqlite3_exec (store->db, store->in_batch ? "RELEASE procura_write" : "COMMIT",
                     NULL, NULL, NULL) != SQLITE_OK)
     {
-      store_error (store, error, "cannot commit");
+      store_error (store, error, _("cannot commit"));
       return FALSE;
     }
   return TRUE;
@@ -1452,7 +1457,7 @@ check_candidate (ProcuraStore  *store,
   if (id == 0 || candidate_is_live (store, id))
     return TRUE;
   g_set_error (error, PROCURA_STORE_ERROR, PROCURA_STORE_ERROR_NOT_FOUND,
-               "%s: no candidate with id %" G_GINT64_FORMAT, store->path, id);
+               _("%s: no candidate with id %lld"), store->path, (long long) id);
   return FALSE;
 }
 
