@@ -31,6 +31,12 @@ void           procura_page_setup      (ProcuraPage *self,
                                         int          maximum_width,
                                         int          tightening_threshold);
 
+/* Puts @scrollable (a GtkScrollable, e.g. a GtkListView in an AdwClampScrollable) in
+ * place of the clamped box as the scrolled window's own child, where a list view
+ * recycles its rows; the page has no box then (procura_page_get_box() returns NULL). */
+void           procura_page_set_scrollable (ProcuraPage *self,
+                                            GtkWidget   *scrollable);
+
 /* The lifecycle: the content is out of date. A shown page rebuilds now, a hidden one
  * when it is next shown. */
 void           procura_page_queue_rebuild (ProcuraPage *self);
