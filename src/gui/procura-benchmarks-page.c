@@ -136,12 +136,28 @@ run_widget (ProcuraBenchmarksPage *self,
   return boxed (row);
 }
 
+/* TRUE when the item at @position is a run or an error, as its neighbour @item is: the
+ * two rows are drawn as one list. */
+static gboolean
+joins (ProcuraBenchmarksPage *self,
+       ProcuraRunItem        *item,
+       guint                  position)
+{
+  g_autoptr (ProcuraRunItem) other = NULL;
+
+  if (position >= g_list_model_get_n_items (G_LIST_MODEL (self->items)))
+    return FALSE;
+  other = g_list_model_get_item (G_LIST_MODEL (self->items), position);
+  return procura_run_item_get_kind (other) == procura_run_item_get_kind (item);
+}
+
 static void
 bind_cb (GtkSignalListItemFactory *factory,
          GtkListItem              *list_item,
          ProcuraBenchmarksPage    *self)
 {
   ProcuraRunItem *item = gtk_list_item_get_item (list_item);
+  guint position = gtk_list_item_get_position (list_item);
   GtkWidget *child = NULL;
 
   switch (procura_run_item_get_kind (item))
@@ -161,7 +177,14 @@ bind_cb (GtkSignalListItemFactory *factory,
     {
       gtk_widget_set_margin_start (child, 12);
       gtk_widget_set_margin_end (child, 12);
-      gtk_widget_set_margin_bottom (child, 6);
+      /* A group's runs read as one boxed list: square corners where rows meet. */
+      if (procura_run_item_get_kind (item) != PROCURA_RUN_ITEM_HEADING)
+        {
+          if (position > 0 && joins (self, item, position - 1))
+            gtk_widget_add_css_class (child, "joined-above");
+          if (joins (self, item, position + 1))
+            gtk_widget_add_css_class (child, "joined-below");
+        }
     }
   gtk_list_item_set_child (list_item, child);
 }
