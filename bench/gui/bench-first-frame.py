@@ -59,27 +59,34 @@ def main():
         subprocess.run([procura, 'demo', demo], check=True, stdout=subprocess.DEVNULL)
         subprocess.run([sys.executable, os.path.join(here, 'gen-project.py'), procura, big, '40'],
                        check=True, stdout=subprocess.DEVNULL)
+        # PROCURA_BENCH_PAGE: the page the project opens on (the Brief by default).
+        candidates_env = dict(env, PROCURA_BENCH_PAGE='candidates')
+        benchmarks_env = dict(env, PROCURA_BENCH_PAGE='benchmarks')
         cases = [
-            ('empty libadwaita window', [empty]),
-            ('procura, demo project', [procura, 'open', demo]),
-            ('procura, 40 candidates with runs', [procura, 'open', big]),
+            ('empty libadwaita window', [empty], env),
+            ('procura, demo project', [procura, 'open', demo], env),
+            ('procura, 40 candidates with runs', [procura, 'open', big], env),
+            ('procura, 40, on Candidates', [procura, 'open', big], candidates_env),
+            ('procura, 40, on Benchmarks', [procura, 'open', big], benchmarks_env),
         ]
         if other is not None:
             cases += [
-                ('other build, demo project', [other, 'open', demo]),
-                ('other build, 40 candidates', [other, 'open', big]),
+                ('other build, demo project', [other, 'open', demo], env),
+                ('other build, 40 candidates', [other, 'open', big], env),
+                ('other build, 40, on Candidates', [other, 'open', big], candidates_env),
+                ('other build, 40, on Benchmarks', [other, 'open', big], benchmarks_env),
             ]
-        results = {name: [] for name, _ in cases}
+        results = {name: [] for name, _, _ in cases}
         run_once(cases[0][1], env)   # warm the caches once, untimed
         run_once(cases[1][1], env)
         for _ in range(rounds):
-            for name, argv in cases:   # interleaved
-                results[name].append(run_once(argv, env))
+            for name, argv, case_env in cases:   # interleaved
+                results[name].append(run_once(argv, case_env))
     load = os.getloadavg()
     print('first frame, %d rounds interleaved, medians (load average %.2f %.2f %.2f, %d CPUs)'
           % (rounds, load[0], load[1], load[2], os.cpu_count()))
     print('%-34s %16s %18s %14s' % ('', 'first frame (ms)', 'project shown (ms)', 'CPU time (ms)'))
-    for name, _ in cases:
+    for name, _, _ in cases:
         r = results[name]
         print('%-34s %16.0f %18.0f %14.0f' % (name,
                                              statistics.median(x[0] for x in r),

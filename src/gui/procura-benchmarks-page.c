@@ -1,5 +1,9 @@
 /* procura-benchmarks-page.c: benchmark runs grouped by candidate
  *
+ * The runs are a GtkListView over a list of ProcuraRunItem (headings, import errors,
+ * runs by id): only the rows in view exist, and a run row builds its details when it is
+ * expanded.
+ *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #define G_LOG_DOMAIN "procura-benchmarks-page"
@@ -10,6 +14,7 @@
 #include <math.h>
 
 #include "procura-benchmarks-page.h"
+#include "procura-run-item.h"
 #include "procura-run-row.h"
 #include "procura-layout.h"
 #include "procura-format.h"
@@ -21,7 +26,8 @@ struct _ProcuraBenchmarksPage
 
   GtkStack        *stack;
   AdwStatusPage   *status;
-  GtkBox          *box;
+  GtkListView     *list;
+  GListStore      *items;         /* ProcuraRunItem */
 
   ProcuraDocument *document;
   gulong           changed_id;
@@ -46,24 +52,167 @@ expanded_cb (ProcuraRunRow *row,
     g_hash_table_remove (expanded, &id);
 }
 
-/* Keeps the row open across rebuilds (an edit reloads the project and rebuilds the page). */
-static void
-remember_expanded (GtkWidget  *row,
-                   GHashTable *expanded)
+static ProcuraRun *
+find_run (ProcuraProject *project,
+          gint64          id)
 {
-  gint64 id = procura_run_row_get_run_id (PROCURA_RUN_ROW (row));
+  for (guint i = 0; i < project->runs->len; i++)
+    {
+      ProcuraRun *run = g_ptr_array_index (project->runs, i);
+      if (run->id == id)
+        return run;
+    }
+  return NULL;
+}
 
-  adw_expander_row_set_expanded (ADW_EXPANDER_ROW (row), g_hash_table_contains (expanded, &id));
-  g_signal_connect (row, "notify::expanded", G_CALLBACK (expanded_cb), expanded);
+/* A boxed list of one row, as a preferences group would show it. */
+static GtkWidget *
+boxed (GtkWidget *row)
+{
+  GtkWidget *list = gtk_list_box_new ();
+
+  gtk_list_box_set_selection_mode (GTK_LIST_BOX (list), GTK_SELECTION_NONE);
+  gtk_widget_add_css_class (list, "boxed-list");
+  gtk_list_box_append (GTK_LIST_BOX (list), row);
+  return list;
+}
+
+static GtkWidget *
+heading_widget (ProcuraRunItem *item)
+{
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
+  GtkWidget *title = gtk_label_new (procura_run_item_get_title (item));
+  GtkWidget *subtitle;
+
+  gtk_label_set_xalign (GTK_LABEL (title), 0);
+  gtk_label_set_wrap (GTK_LABEL (title), TRUE);
+  gtk_widget_add_css_class (title, "heading");
+  gtk_accessible_update_property (GTK_ACCESSIBLE (title), GTK_ACCESSIBLE_PROPERTY_LEVEL, 2, -1);
+  gtk_box_append (GTK_BOX (box), title);
+  if (procura_run_item_get_subtitle (item) != NULL)
+    {
+      subtitle = gtk_label_new (procura_run_item_get_subtitle (item));
+      gtk_label_set_xalign (GTK_LABEL (subtitle), 0);
+      gtk_label_set_wrap (GTK_LABEL (subtitle), TRUE);
+      gtk_widget_add_css_class (subtitle, "dim-label");
+      gtk_box_append (GTK_BOX (box), subtitle);
+    }
+  gtk_widget_set_margin_top (box, 18);
+  gtk_widget_set_margin_bottom (box, 6);
+  return box;
+}
+
+static GtkWidget *
+error_widget (ProcuraRunItem *item)
+{
+  GtkWidget *row = adw_action_row_new ();
+  GtkWidget *icon = gtk_image_new_from_icon_name ("dialog-error-symbolic");
+
+  gtk_widget_add_css_class (icon, "error");
+  adw_action_row_add_prefix (ADW_ACTION_ROW (row), icon);
+  adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), procura_run_item_get_title (item));
+  if (procura_run_item_get_subtitle (item) != NULL)
+    adw_action_row_set_subtitle (ADW_ACTION_ROW (row), procura_run_item_get_subtitle (item));
+  return boxed (row);
+}
+
+/* A run's row, from the current snapshot (the item keeps only the id); it keeps the row
+ * open across rebuilds and scrolling. */
+static GtkWidget *
+run_widget (ProcuraBenchmarksPage *self,
+            ProcuraRunItem        *item)
+{
+  gint64 id = procura_run_item_get_run_id (item);
+  ProcuraRun *run;
+  GtkWidget *row;
+
+  if (self->document == NULL
+      || (run = find_run (procura_document_get_project (self->document), id)) == NULL)
+    return NULL;
+  row = procura_run_row_new (self->document, run);
+  adw_expander_row_set_expanded (ADW_EXPANDER_ROW (row), g_hash_table_contains (self->expanded, &id));
+  g_signal_connect (row, "notify::expanded", G_CALLBACK (expanded_cb), self->expanded);
+  return boxed (row);
+}
+
+/* TRUE when the item at @position is a run or an error, as its neighbour @item is: the
+ * two rows are drawn as one list. */
+static gboolean
+joins (ProcuraBenchmarksPage *self,
+       ProcuraRunItem        *item,
+       guint                  position)
+{
+  g_autoptr (ProcuraRunItem) other = NULL;
+
+  if (position >= g_list_model_get_n_items (G_LIST_MODEL (self->items)))
+    return FALSE;
+  other = g_list_model_get_item (G_LIST_MODEL (self->items), position);
+  return procura_run_item_get_kind (other) == procura_run_item_get_kind (item);
 }
 
 static void
-add_group (ProcuraBenchmarksPage *self,
-           ProcuraProject        *project,
-           const char            *title,
-           gint64                 candidate_id)
+bind_cb (GtkSignalListItemFactory *factory,
+         GtkListItem              *list_item,
+         ProcuraBenchmarksPage    *self)
 {
-  GtkWidget *group = NULL;
+  ProcuraRunItem *item = gtk_list_item_get_item (list_item);
+  guint position = gtk_list_item_get_position (list_item);
+  GtkWidget *child = NULL;
+
+  switch (procura_run_item_get_kind (item))
+    {
+    case PROCURA_RUN_ITEM_HEADING:
+      child = heading_widget (item);
+      break;
+    case PROCURA_RUN_ITEM_ERROR:
+      child = error_widget (item);
+      break;
+    case PROCURA_RUN_ITEM_RUN:
+    default:
+      child = run_widget (self, item);
+      break;
+    }
+  if (child != NULL)
+    {
+      gtk_widget_set_margin_start (child, 12);
+      gtk_widget_set_margin_end (child, 12);
+      /* A group's runs read as one boxed list: square corners where rows meet. */
+      if (procura_run_item_get_kind (item) != PROCURA_RUN_ITEM_HEADING)
+        {
+          if (position > 0 && joins (self, item, position - 1))
+            gtk_widget_add_css_class (child, "joined-above");
+          if (joins (self, item, position + 1))
+            gtk_widget_add_css_class (child, "joined-below");
+        }
+    }
+  gtk_list_item_set_child (list_item, child);
+}
+
+static void
+unbind_cb (GtkSignalListItemFactory *factory,
+           GtkListItem              *list_item,
+           ProcuraBenchmarksPage    *self)
+{
+  gtk_list_item_set_child (list_item, NULL);
+}
+
+static void
+setup_cb (GtkSignalListItemFactory *factory,
+          GtkListItem              *list_item,
+          ProcuraBenchmarksPage    *self)
+{
+  gtk_list_item_set_activatable (list_item, FALSE);
+  gtk_list_item_set_selectable (list_item, FALSE);
+}
+
+static void
+add_group (GPtrArray      *items,
+           ProcuraProject *project,
+           const char     *title,
+           gint64          candidate_id)
+{
+  guint heading = items->len;
   guint n = 0;
 
   for (guint i = 0; i < project->runs->len; i++)
@@ -72,25 +221,16 @@ add_group (ProcuraBenchmarksPage *self,
 
       if (run->candidate_id != candidate_id)
         continue;
-      if (group == NULL)
-        {
-          group = adw_preferences_group_new ();
-          adw_preferences_group_set_title (ADW_PREFERENCES_GROUP (group), title);
-          gtk_box_append (self->box, group);
-        }
-      {
-        GtkWidget *row = procura_run_row_new (self->document, run);
-
-        remember_expanded (row, self->expanded);
-        adw_preferences_group_add (ADW_PREFERENCES_GROUP (group), row);
-      }
+      g_ptr_array_add (items, procura_run_item_new (PROCURA_RUN_ITEM_RUN, run->id, NULL, NULL));
       n++;
     }
-  if (group != NULL)
+  if (n > 0)
     {
       g_autofree char *description =
         g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u run", "%u runs", n), n);
-      adw_preferences_group_set_description (ADW_PREFERENCES_GROUP (group), description);
+
+      g_ptr_array_insert (items, (int) heading,
+                          procura_run_item_new (PROCURA_RUN_ITEM_HEADING, 0, title, description));
     }
 }
 
@@ -98,54 +238,44 @@ static void
 rebuild (ProcuraBenchmarksPage *self)
 {
   ProcuraProject *project;
+  g_autoptr (GPtrArray) items = g_ptr_array_new_with_free_func (g_object_unref);
   gboolean known;
 
-  procura_page_clear_box (self->box);
   if (self->import_errors != NULL && self->import_errors[0] != NULL)
     {
-      GtkWidget *group = adw_preferences_group_new ();
-
-      adw_preferences_group_set_title (ADW_PREFERENCES_GROUP (group), _("Import Errors"));
-      adw_preferences_group_set_description (ADW_PREFERENCES_GROUP (group),
-                                             _("These files were not imported; nothing of them was stored."));
+      g_ptr_array_add (items, procura_run_item_new (PROCURA_RUN_ITEM_HEADING, 0, _("Import Errors"),
+                                                    _("These files were not imported; nothing of them was stored.")));
       for (guint i = 0; self->import_errors[i] != NULL; i++)
         {
-          GtkWidget *row = adw_action_row_new ();
-          GtkWidget *icon = gtk_image_new_from_icon_name ("dialog-error-symbolic");
           g_auto (GStrv) parts = g_strsplit (self->import_errors[i], ": ", 2);
 
-          gtk_widget_add_css_class (icon, "error");
-          adw_action_row_add_prefix (ADW_ACTION_ROW (row), icon);
-          adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), parts[0]);
-          if (parts[0] != NULL && parts[1] != NULL)
-            adw_action_row_set_subtitle (ADW_ACTION_ROW (row), parts[1]);
-          adw_preferences_group_add (ADW_PREFERENCES_GROUP (group), row);
+          g_ptr_array_add (items, procura_run_item_new (PROCURA_RUN_ITEM_ERROR, 0,
+                                                        parts[0] != NULL ? parts[0] : "",
+                                                        parts[0] != NULL ? parts[1] : NULL));
         }
-      gtk_box_append (self->box, group);
     }
-  if (self->document == NULL)
+  if (self->document != NULL)
     {
-      gtk_stack_set_visible_child_name (self->stack, "empty");
-      return;
+      project = procura_document_get_project (self->document);
+      for (guint i = 0; i < project->candidates->len; i++)
+        {
+          ProcuraCandidate *c = g_ptr_array_index (project->candidates, i);
+          add_group (items, project, c->name != NULL ? c->name : "", c->id);
+        }
+      /* Runs whose candidate is unknown are listed as unassigned. */
+      for (guint i = 0; i < project->runs->len; i++)
+        {
+          ProcuraRun *run = g_ptr_array_index (project->runs, i);
+          known = run->candidate_id == 0 || procura_project_find_candidate (project, run->candidate_id) != NULL;
+          if (!known)
+            run->candidate_id = 0;
+        }
+      add_group (items, project, _("Not Assigned to a Candidate"), 0);
     }
-  project = procura_document_get_project (self->document);
-  for (guint i = 0; i < project->candidates->len; i++)
-    {
-      ProcuraCandidate *c = g_ptr_array_index (project->candidates, i);
-      add_group (self, project, c->name != NULL ? c->name : "", c->id);
-    }
-  /* Runs whose candidate is unknown are listed as unassigned. */
-  for (guint i = 0; i < project->runs->len; i++)
-    {
-      ProcuraRun *run = g_ptr_array_index (project->runs, i);
-      known = run->candidate_id == 0 || procura_project_find_candidate (project, run->candidate_id) != NULL;
-      if (!known)
-        run->candidate_id = 0;
-    }
-  add_group (self, project, _("Not Assigned to a Candidate"), 0);
-  gtk_stack_set_visible_child_name (self->stack,
-                                    gtk_widget_get_first_child (GTK_WIDGET (self->box)) != NULL
-                                      ? "content" : "empty");
+  /* One splice: the view drops the rows it had and binds those now in view. */
+  g_list_store_splice (self->items, 0, g_list_model_get_n_items (G_LIST_MODEL (self->items)),
+                       items->pdata, items->len);
+  gtk_stack_set_visible_child_name (self->stack, items->len > 0 ? "content" : "empty");
 }
 
 static void
@@ -189,6 +319,7 @@ procura_benchmarks_page_dispose (GObject *object)
     g_clear_signal_handler (&self->changed_id, self->document);
   g_clear_object (&self->document);
   g_clear_pointer (&self->import_errors, g_strfreev);
+  g_clear_object (&self->items);
   G_OBJECT_CLASS (procura_benchmarks_page_parent_class)->dispose (object);
 }
 
@@ -223,7 +354,6 @@ procura_benchmarks_page_init (ProcuraBenchmarksPage *self)
 {
   self->stack = procura_page_get_stack (PROCURA_PAGE (self));
   self->status = procura_page_get_status (PROCURA_PAGE (self));
-  self->box = procura_page_get_box (PROCURA_PAGE (self));
   procura_page_setup (PROCURA_PAGE (self), "power-profile-performance-symbolic", _("No Benchmark Results"),
                       _("Import results from vLLM, SGLang, guidellm, GenAI-Perf, AIPerf, llmperf or MLPerf. Drop files onto this window to import them."),
                       800, 600);
@@ -231,4 +361,31 @@ procura_benchmarks_page_init (ProcuraBenchmarksPage *self)
   /* the way in without a file of one's own */
   procura_page_add_empty_action (PROCURA_PAGE (self), _("Import _Published Results…"), "win.import-published", NULL);
   self->expanded = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  {
+    /* The list, in place of the page's box: a GtkListView recycles its rows only as
+     * the scrolled window's own child (through AdwClampScrollable, itself scrollable). */
+    GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
+    GtkWidget *clamp = adw_clamp_scrollable_new ();
+
+    self->items = g_list_store_new (PROCURA_TYPE_RUN_ITEM);
+    g_signal_connect (factory, "setup", G_CALLBACK (setup_cb), self);
+    g_signal_connect (factory, "bind", G_CALLBACK (bind_cb), self);
+    g_signal_connect (factory, "unbind", G_CALLBACK (unbind_cb), self);
+    self->list = GTK_LIST_VIEW (gtk_list_view_new (GTK_SELECTION_MODEL (gtk_no_selection_new (g_object_ref (G_LIST_MODEL (self->items)))),
+                                                   factory));
+    gtk_widget_add_css_class (GTK_WIDGET (self->list), "procura-run-list");
+    gtk_widget_set_margin_top (GTK_WIDGET (self->list), 6);
+    gtk_widget_set_margin_bottom (GTK_WIDGET (self->list), 24);
+    adw_clamp_scrollable_set_maximum_size (ADW_CLAMP_SCROLLABLE (clamp), 800);
+    adw_clamp_scrollable_set_tightening_threshold (ADW_CLAMP_SCROLLABLE (clamp), 600);
+    adw_clamp_scrollable_set_child (ADW_CLAMP_SCROLLABLE (clamp), GTK_WIDGET (self->list));
+    procura_page_set_scrollable (PROCURA_PAGE (self), clamp);
+  }
+}
+
+GtkListView *
+procura_benchmarks_page_get_list (ProcuraBenchmarksPage *self)
+{
+  g_return_val_if_fail (PROCURA_IS_BENCHMARKS_PAGE (self), NULL);
+  return self->list;
 }

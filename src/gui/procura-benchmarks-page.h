@@ -20,5 +20,7 @@ void procura_benchmarks_page_set_document (ProcuraBenchmarksPage *self,
 /* "file: reason" lines of the last import, shown above the runs. */
 void procura_benchmarks_page_set_import_errors (ProcuraBenchmarksPage *self,
                                                 const char * const    *errors);
+/* The list of headings, errors and runs (a GtkListView: only the rows in view exist). */
+GtkListView *procura_benchmarks_page_get_list (ProcuraBenchmarksPage *self);
 
 G_END_DECLS

@@ -12,6 +12,11 @@
 #include <stddef.h>
 
 #include "procura-candidates-page.h"
+#include "procura-candidate-row.h"
+#include "procura-candidate-section.h"
+#include "procura-choice-row.h"
+#include "procura-cost-row.h"
+#include "procura-item-button.h"
 #include "procura-layout.h"
 #include "procura-format.h"
 #include "procura-units.h"
@@ -29,7 +34,7 @@ struct _ProcuraCandidatesPage
 
   ProcuraDocument *document;
   gulong           changed_id;
-  GHashTable      *expanded;      /* keys of the expander rows left open, kept across rebuilds */
+  GHashTable      *expanded;      /* "kind:id" keys of the sections left open, kept across rebuilds */
 };
 
 G_DEFINE_FINAL_TYPE (ProcuraCandidatesPage, procura_candidates_page, PROCURA_TYPE_PAGE)
@@ -87,48 +92,19 @@ static const char * const checklist_answers[] = { "unknown", "yes", "partial", "
 
 static void rebuild (ProcuraCandidatesPage *self);
 
-static void
-expanded_cb (AdwExpanderRow *row,
-             GParamSpec     *pspec,
-             GHashTable     *expanded)
-{
-  const char *key = g_object_get_data (G_OBJECT (row), "expander-key");
-
-  if (adw_expander_row_get_expanded (row))
-    g_hash_table_add (expanded, g_strdup (key));
-  else
-    g_hash_table_remove (expanded, key);
-}
-
-/* Keeps the row open across rebuilds (an edit reloads the project and rebuilds the page). */
-static void
-remember_expanded (GtkWidget  *row,
-                   GHashTable *expanded,
-                   const char *kind,
-                   gint64      id)
-{
-  g_autofree char *key = g_strdup_printf ("%s:%" G_GINT64_FORMAT, kind, id);
-
-  adw_expander_row_set_expanded (ADW_EXPANDER_ROW (row), g_hash_table_contains (expanded, key));
-  g_object_set_data_full (G_OBJECT (row), "expander-key", g_steal_pointer (&key), g_free);
-  g_signal_connect (row, "notify::expanded", G_CALLBACK (expanded_cb), expanded);
-}
-
 static ProcuraCandidate *
 find_candidate (ProcuraCandidatesPage *self,
-                GObject               *row)
+                gint64                 id)
 {
-  gint64 id = *(gint64 *) g_object_get_data (row, "candidate-id");
-
   return procura_project_find_candidate (procura_document_get_project (self->document), id);
 }
 
 static void
-cost_apply_cb (AdwEntryRow           *row,
+cost_apply_cb (ProcuraCostRow        *row,
                ProcuraCandidatesPage *self)
 {
-  ProcuraCandidate *current = find_candidate (self, G_OBJECT (row));
-  const CostField *field = g_object_get_data (G_OBJECT (row), "cost-field");
+  ProcuraCandidate *current = find_candidate (self, procura_cost_row_get_candidate_id (row));
+  const CostField *field = &cost_fields[procura_cost_row_get_field (row)];
   g_autoptr (ProcuraCandidate) copy = NULL;
   const char *text = gtk_editable_get_text (GTK_EDITABLE (row));
   char *end = NULL;
@@ -172,16 +148,14 @@ cost_apply_cb (AdwEntryRow           *row,
 }
 
 static void
-delete_clicked_cb (GtkButton             *button,
-                   ProcuraCandidatesPage *self)
+delete_requested_cb (ProcuraCandidateRow   *row,
+                     ProcuraCandidatesPage *self)
 {
-  gint64 id = *(gint64 *) g_object_get_data (G_OBJECT (button), "candidate-id");
-
-  procura_document_delete_candidate (self->document, id);
+  procura_document_delete_candidate (self->document, procura_candidate_row_get_candidate_id (row));
 }
 
 static ProcuraChecklistItem *find_checklist_item (ProcuraCandidatesPage *self,
-                                                  GObject               *object);
+                                                  gint64                 id);
 
 static const ProcuraOpsTest *
 find_ops_test (ProcuraProject *project,
@@ -199,18 +173,17 @@ find_ops_test (ProcuraProject *project,
 }
 
 static void
-ops_selected_cb (AdwComboRow           *row,
+ops_selected_cb (ProcuraChoiceRow      *row,
                  GParamSpec            *pspec,
                  ProcuraCandidatesPage *self)
 {
-  gint64 candidate_id = *(gint64 *) g_object_get_data (G_OBJECT (row), "candidate-id");
-  const char *kind = g_object_get_data (G_OBJECT (row), "ops-kind");
+  gint64 candidate_id = procura_choice_row_get_candidate_id (row);
+  const char *kind = procura_choice_row_get_kind (row);
   const ProcuraOpsTest *existing = NULL;
   ProcuraOpsTest test = { 0 };
-  guint selected = adw_combo_row_get_selected (row);
+  guint selected = adw_combo_row_get_selected (ADW_COMBO_ROW (row));
 
-  if (g_object_get_data (G_OBJECT (row), "filling") != NULL || selected == GTK_INVALID_LIST_POSITION
-      || self->document == NULL)
+  if (selected == GTK_INVALID_LIST_POSITION || self->document == NULL)
     return;
   /* Looked up in the current snapshot, never kept on the row: the row can outlive the
    * snapshot it was built from (a reload replaces and frees it). */
@@ -228,19 +201,18 @@ ops_selected_cb (AdwComboRow           *row,
 }
 
 static void
-checklist_selected_cb (AdwComboRow           *row,
+checklist_selected_cb (ProcuraChoiceRow      *row,
                        GParamSpec            *pspec,
                        ProcuraCandidatesPage *self)
 {
   ProcuraChecklistItem *existing;
   ProcuraChecklistItem item;
-  guint selected = adw_combo_row_get_selected (row);
+  guint selected = adw_combo_row_get_selected (ADW_COMBO_ROW (row));
 
-  if (g_object_get_data (G_OBJECT (row), "filling") != NULL || self->document == NULL
-      || selected == GTK_INVALID_LIST_POSITION)
+  if (self->document == NULL || selected == GTK_INVALID_LIST_POSITION)
     return;
   /* By id in the current snapshot: the row may outlive the one it was built from. */
-  existing = find_checklist_item (self, G_OBJECT (row));
+  existing = find_checklist_item (self, procura_choice_row_get_item_id (row));
   if (existing == NULL)
     return;
   item = *existing;
@@ -266,13 +238,6 @@ index_of (const char * const *ids,
     if (g_str_equal (ids[i], id))
       return i;
   return 0;
-}
-
-static void
-attach_id (gpointer object,
-           gint64   id)
-{
-  g_object_set_data_full (G_OBJECT (object), "candidate-id", g_memdup2 (&id, sizeof id), g_free);
 }
 
 static char *
@@ -313,11 +278,12 @@ candidate_summary (ProcuraProject   *project,
   return g_string_free (g_steal_pointer (&s), FALSE);
 }
 
-static GtkWidget *
-price_date_row (ProcuraProject   *project,
-                ProcuraCandidate *c)
+static void
+fill_price_date_row (ProcuraProject   *project,
+                     ProcuraCandidate *c,
+                     AdwActionRow     *row,
+                     GtkLabel         *badge)
 {
-  GtkWidget *row = adw_action_row_new ();
   const char *date = c->price_date;
   ProcuraQuote *quote = NULL;
   g_autofree char *subtitle = NULL;
@@ -349,33 +315,26 @@ price_date_row (ProcuraProject   *project,
       g_free (subtitle);
       subtitle = with_source;
     }
-  adw_action_row_set_subtitle (ADW_ACTION_ROW (row), subtitle);
+  adw_action_row_set_subtitle (row, subtitle);
   if (date == NULL || days < 0 || days > stale)
     {
-      GtkWidget *badge = gtk_label_new (date == NULL || days < 0 ? _("Undated") : _("Stale"));
-
-      gtk_widget_add_css_class (badge, "warning");
-      gtk_widget_add_css_class (badge, "caption-heading");
-      gtk_widget_set_valign (badge, GTK_ALIGN_CENTER);
-      gtk_widget_set_tooltip_text (badge, _("Check this price before deciding: it is older than the staleness limit or undated"));
-      adw_action_row_add_suffix (ADW_ACTION_ROW (row), badge);
+      gtk_label_set_text (badge, date == NULL || days < 0 ? _("Undated") : _("Stale"));
+      gtk_widget_set_visible (GTK_WIDGET (badge), TRUE);
     }
-  return row;
 }
 
 static void
-catalog_selected_cb (AdwComboRow           *row,
+catalog_selected_cb (ProcuraChoiceRow      *row,
                      GParamSpec            *pspec,
                      ProcuraCandidatesPage *self)
 {
-  ProcuraCandidate *current = find_candidate (self, G_OBJECT (row));
-  guint selected = adw_combo_row_get_selected (row);
+  ProcuraCandidate *current = find_candidate (self, procura_choice_row_get_candidate_id (row));
+  guint selected = adw_combo_row_get_selected (ADW_COMBO_ROW (row));
   const ProcuraGpuSpec * const *all;
   g_autoptr (ProcuraCandidate) copy = NULL;
   gsize n = 0;
 
-  if (g_object_get_data (G_OBJECT (row), "filling") != NULL || current == NULL
-      || selected == GTK_INVALID_LIST_POSITION || selected == 0)
+  if (current == NULL || selected == GTK_INVALID_LIST_POSITION || selected == 0)
     return;
   all = procura_gpu_catalog_all (&n);
   if (selected - 1 >= n)
@@ -390,7 +349,7 @@ static GtkWidget *
 catalog_row (ProcuraCandidatesPage *self,
              ProcuraCandidate      *c)
 {
-  GtkWidget *row = adw_combo_row_new ();
+  GtkWidget *row = procura_choice_row_new (c->id, 0, NULL);
   g_autoptr (GtkStringList) names = gtk_string_list_new (NULL);
   const ProcuraGpuSpec *current = c->gpu_name != NULL ? procura_gpu_catalog_lookup (c->gpu_name) : NULL;
   const ProcuraGpuSpec * const *all;
@@ -407,35 +366,31 @@ catalog_row (ProcuraCandidatesPage *self,
     }
   adw_combo_row_set_model (ADW_COMBO_ROW (row), G_LIST_MODEL (names));
   adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), _("GPU from the catalog"));
-  g_object_set_data (G_OBJECT (row), "filling", GINT_TO_POINTER (1));
+  /* Chosen before the handler is connected: setting up is not choosing. */
   adw_combo_row_set_selected (ADW_COMBO_ROW (row), selected);
-  g_object_set_data (G_OBJECT (row), "filling", NULL);
-  attach_id (row, c->id);
   gtk_widget_set_sensitive (row, !procura_document_get_read_only (self->document));
   g_signal_connect (row, "notify::selected", G_CALLBACK (catalog_selected_cb), self);
   return row;
 }
 
 static void
-quote_selected_cb (AdwComboRow           *row,
+quote_selected_cb (ProcuraChoiceRow      *row,
                    GParamSpec            *pspec,
                    ProcuraCandidatesPage *self)
 {
-  ProcuraCandidate *current = find_candidate (self, G_OBJECT (row));
-  GPtrArray *quotes = g_object_get_data (G_OBJECT (row), "quotes");
-  guint selected = adw_combo_row_get_selected (row);
+  ProcuraCandidate *current = find_candidate (self, procura_choice_row_get_candidate_id (row));
+  guint selected = adw_combo_row_get_selected (ADW_COMBO_ROW (row));
   g_autoptr (ProcuraCandidate) copy = NULL;
   ProcuraQuote *q;
 
-  if (g_object_get_data (G_OBJECT (row), "filling") != NULL || current == NULL
-      || selected == GTK_INVALID_LIST_POSITION)
+  if (current == NULL || selected == GTK_INVALID_LIST_POSITION)
     return;
   copy = procura_candidate_copy (current);
-  if (selected == 0 || selected - 1 >= quotes->len)
+  q = procura_choice_row_get_quote (row, selected);
+  if (q == NULL)
     copy->quote_id = 0;   /* typed in: keep the figures, drop the link */
   else
     {
-      q = g_ptr_array_index (quotes, selected - 1);
       copy->quote_id = q->id;
       if (procura_is_set (procura_quote_price_per_gpu_hour (q)))
         copy->price_per_gpu_hour = procura_quote_price_per_gpu_hour (q);
@@ -455,7 +410,7 @@ quote_row (ProcuraCandidatesPage *self,
            ProcuraProject        *project,
            ProcuraCandidate      *c)
 {
-  GtkWidget *row = adw_combo_row_new ();
+  GtkWidget *row = procura_choice_row_new (c->id, 0, NULL);
   g_autoptr (GtkStringList) names = gtk_string_list_new (NULL);
   /* Copies: the row can outlive this snapshot of the project (a reload frees it). */
   GPtrArray *quotes = g_ptr_array_new_with_free_func ((GDestroyNotify) procura_quote_free);
@@ -481,28 +436,31 @@ quote_row (ProcuraCandidatesPage *self,
     }
   adw_combo_row_set_model (ADW_COMBO_ROW (row), G_LIST_MODEL (names));
   adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), _("Quote"));
-  g_object_set_data (G_OBJECT (row), "filling", GINT_TO_POINTER (1));
   adw_combo_row_set_selected (ADW_COMBO_ROW (row), selected);
-  g_object_set_data (G_OBJECT (row), "filling", NULL);
-  g_object_set_data_full (G_OBJECT (row), "quotes", quotes, (GDestroyNotify) g_ptr_array_unref);
-  attach_id (row, c->id);
   gtk_widget_set_sensitive (row, !procura_document_get_read_only (self->document) && quotes->len > 0);
+  procura_choice_row_set_quotes (PROCURA_CHOICE_ROW (row), quotes);
   g_signal_connect (row, "notify::selected", G_CALLBACK (quote_selected_cb), self);
   return row;
 }
 
-static GtkWidget *
-cost_expander (ProcuraCandidatesPage *self,
-               ProcuraProject        *project,
-               ProcuraCandidate      *c)
+/* The cost inputs, built when the section is first expanded, from the project as it is
+ * then. */
+static void
+fill_cost (ProcuraCandidateSection *expander,
+           gpointer                 data)
 {
-  GtkWidget *expander = adw_expander_row_new ();
-  gboolean read_only = procura_document_get_read_only (self->document);
+  ProcuraCandidatesPage *self = data;
+  ProcuraProject *project;
+  ProcuraCandidate *c;
+  gboolean read_only;
 
-  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (expander), _("Offer and cost inputs"));
-  /* Translators: subtitle of the cost inputs of a candidate; the currency code follows */
-  adw_expander_row_set_subtitle (ADW_EXPANDER_ROW (expander),
-                                 _("Prices and per-window costs, editable; empty means unknown"));
+  if (self->document == NULL)
+    return;
+  project = procura_document_get_project (self->document);
+  c = procura_project_find_candidate (project, procura_candidate_section_get_candidate_id (expander));
+  if (c == NULL)
+    return;
+  read_only = procura_document_get_read_only (self->document);
   if (c->kind != PROCURA_CANDIDATE_API)
     {
       adw_expander_row_add_row (ADW_EXPANDER_ROW (expander), catalog_row (self, c));
@@ -533,7 +491,7 @@ cost_expander (ProcuraCandidatesPage *self,
           double v = G_STRUCT_MEMBER (double, c, field->offset);
           text = isnan (v) ? g_strdup ("") : g_strdup_printf ("%g", v);
         }
-      row = adw_entry_row_new ();
+      row = procura_cost_row_new (c->id, (guint) i);
       if (field->money)
         {
           /* Translators: a cost input and the currency it is in, e.g. "Price per GPU-hour (USD)" */
@@ -549,12 +507,9 @@ cost_expander (ProcuraCandidatesPage *self,
         adw_entry_row_set_input_purpose (ADW_ENTRY_ROW (row), GTK_INPUT_PURPOSE_NUMBER);
       gtk_editable_set_text (GTK_EDITABLE (row), text);
       gtk_widget_set_sensitive (row, !read_only);
-      attach_id (row, c->id);
-      g_object_set_data (G_OBJECT (row), "cost-field", (gpointer) field);
       g_signal_connect (row, "apply", G_CALLBACK (cost_apply_cb), self);
       adw_expander_row_add_row (ADW_EXPANDER_ROW (expander), row);
     }
-  return expander;
 }
 
 /* ------------------------------------------------------------------------- */
@@ -796,9 +751,8 @@ open_checklist_dialog (ProcuraCandidatesPage      *self,
 
 static ProcuraChecklistItem *
 find_checklist_item (ProcuraCandidatesPage *self,
-                     GObject               *object)
+                     gint64                 id)
 {
-  gint64 id = *(gint64 *) g_object_get_data (object, "checklist-id");
   ProcuraProject *project = procura_document_get_project (self->document);
 
   for (guint i = 0; i < project->checklist->len; i++)
@@ -811,20 +765,20 @@ find_checklist_item (ProcuraCandidatesPage *self,
 }
 
 static void
-checklist_edit_clicked_cb (GtkButton             *button,
+checklist_edit_clicked_cb (ProcuraItemButton     *button,
                            ProcuraCandidatesPage *self)
 {
-  ProcuraChecklistItem *item = find_checklist_item (self, G_OBJECT (button));
+  ProcuraChecklistItem *item = find_checklist_item (self, procura_item_button_get_item_id (button));
 
   if (item != NULL)
     open_checklist_dialog (self, item->candidate_id, item);
 }
 
 static void
-checklist_remove_clicked_cb (GtkButton             *button,
+checklist_remove_clicked_cb (ProcuraItemButton     *button,
                              ProcuraCandidatesPage *self)
 {
-  ProcuraChecklistItem *item = find_checklist_item (self, G_OBJECT (button));
+  ProcuraChecklistItem *item = find_checklist_item (self, procura_item_button_get_item_id (button));
 
   if (item != NULL)
     procura_document_delete_checklist_item (self->document, item->id);
@@ -834,22 +788,10 @@ static void
 checklist_add_activated_cb (AdwActionRow          *row,
                             ProcuraCandidatesPage *self)
 {
-  open_checklist_dialog (self, *(gint64 *) g_object_get_data (G_OBJECT (row), "candidate-id"), NULL);
-}
+  GtkWidget *section = gtk_widget_get_ancestor (GTK_WIDGET (row), PROCURA_TYPE_CANDIDATE_SECTION);
 
-static GtkWidget *
-row_button (const char *icon,
-            const char *label,
-            gint64      id)
-{
-  GtkWidget *button = gtk_button_new_from_icon_name (icon);
-
-  gtk_widget_add_css_class (button, "flat");
-  gtk_widget_set_valign (button, GTK_ALIGN_CENTER);
-  gtk_widget_set_tooltip_text (button, label);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (button), GTK_ACCESSIBLE_PROPERTY_LABEL, label, -1);
-  g_object_set_data_full (G_OBJECT (button), "checklist-id", g_memdup2 (&id, sizeof id), g_free);
-  return button;
+  if (section != NULL)
+    open_checklist_dialog (self, procura_candidate_section_get_candidate_id (PROCURA_CANDIDATE_SECTION (section)), NULL);
 }
 
 static gboolean
@@ -858,85 +800,119 @@ known_section (const char *section)
   return section != NULL && g_strv_contains (checklist_sections, section);
 }
 
-static GtkWidget *
-checklist_expander (ProcuraCandidatesPage *self,
-                    ProcuraProject        *project,
-                    gint64                 candidate_id)   /* 0: project-wide */
+/* The checklist items of @candidate_id (0: project-wide) in the order shown: the
+ * sections in order, then any other section the file holds. The items belong to
+ * @project: use the array at once. */
+static GPtrArray *
+checklist_items (ProcuraProject *project,
+                 gint64          candidate_id)
 {
-  GtkWidget *expander = adw_expander_row_new ();
-  GtkWidget *add;
-  guint answered = 0, total = 0;
-  g_autofree char *subtitle = NULL;
-  gboolean read_only = procura_document_get_read_only (self->document);
+  GPtrArray *items = g_ptr_array_new ();
 
-  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (expander), _("Procurement checklist"));
-  /* The sections in order, then any other section the file holds. */
   for (guint s = 0; s <= g_strv_length ((char **) checklist_sections); s++)
     for (guint i = 0; i < project->checklist->len; i++)
       {
         ProcuraChecklistItem *item = g_ptr_array_index (project->checklist, i);
-        g_autoptr (GtkStringList) answers = NULL;
-        g_autoptr (GString) row_subtitle = g_string_new (NULL);
-        g_autofree char *edit_label = NULL, *remove_label = NULL;
-        GtkWidget *row, *edit, *remove;
 
         if (item->candidate_id != candidate_id)
           continue;
         if (checklist_sections[s] != NULL ? g_strcmp0 (item->section, checklist_sections[s]) != 0
                                           : known_section (item->section))
           continue;
-        total++;
-        if (item->answer != NULL && !g_str_equal (item->answer, "unknown"))
-          answered++;
-        answers = label_list (checklist_answers);
-        row = adw_combo_row_new ();
-        adw_combo_row_set_model (ADW_COMBO_ROW (row), G_LIST_MODEL (answers));
-        /* The analyst's text, not markup. */
-        adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
-        adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), item->item != NULL ? item->item : "");
-        /* Translators: checklist row subtitle: section — evidence */
-        g_string_printf (row_subtitle, _("%s — evidence: %s"),
-                         item->section != NULL ? procura_format_id (item->section) : _("no section"),
-                         item->evidence != NULL && *item->evidence ? item->evidence : _("none recorded"));
-        if (item->evidence_file != NULL && *item->evidence_file)
-          /* Translators: appended to a checklist row's subtitle: the evidence file */
-          g_string_append_printf (row_subtitle, _(" · file: %s"), item->evidence_file);
-        adw_action_row_set_subtitle (ADW_ACTION_ROW (row), row_subtitle->str);
-        g_object_set_data (G_OBJECT (row), "filling", GINT_TO_POINTER (1));
-        adw_combo_row_set_selected (ADW_COMBO_ROW (row), index_of (checklist_answers, item->answer));
-        g_object_set_data (G_OBJECT (row), "filling", NULL);
-        g_object_set_data_full (G_OBJECT (row), "checklist-id", g_memdup2 (&item->id, sizeof item->id), g_free);
-        gtk_widget_set_sensitive (row, !read_only);
-        g_signal_connect (row, "notify::selected", G_CALLBACK (checklist_selected_cb), self);
-
-        /* Translators: button of a checklist row */
-        edit_label = g_strdup_printf (_("Edit “%s”"), item->item != NULL ? item->item : "");
-        edit = row_button ("document-edit-symbolic", edit_label, item->id);
-        g_signal_connect (edit, "clicked", G_CALLBACK (checklist_edit_clicked_cb), self);
-        adw_action_row_add_suffix (ADW_ACTION_ROW (row), edit);
-        /* Translators: button of a checklist row */
-        remove_label = g_strdup_printf (_("Remove “%s”"), item->item != NULL ? item->item : "");
-        remove = row_button ("user-trash-symbolic", remove_label, item->id);
-        g_signal_connect (remove, "clicked", G_CALLBACK (checklist_remove_clicked_cb), self);
-        adw_action_row_add_suffix (ADW_ACTION_ROW (row), remove);
-        adw_expander_row_add_row (ADW_EXPANDER_ROW (expander), row);
+        g_ptr_array_add (items, item);
       }
+  return items;
+}
+
+/* The rows of a checklist, built when the section is first expanded. */
+static void
+fill_checklist (ProcuraCandidateSection *expander,
+                gpointer                 data)
+{
+  ProcuraCandidatesPage *self = data;
+  gint64 candidate_id = procura_candidate_section_get_candidate_id (expander);
+  g_autoptr (GPtrArray) items = NULL;
+  GtkWidget *add;
+  gboolean read_only;
+
+  if (self->document == NULL)
+    return;
+  read_only = procura_document_get_read_only (self->document);
+  items = checklist_items (procura_document_get_project (self->document), candidate_id);
+  for (guint i = 0; i < items->len; i++)
+    {
+      ProcuraChecklistItem *item = g_ptr_array_index (items, i);
+      g_autoptr (GtkStringList) answers = label_list (checklist_answers);
+      g_autoptr (GString) row_subtitle = g_string_new (NULL);
+      g_autofree char *edit_label = NULL, *remove_label = NULL;
+      GtkWidget *row, *edit, *remove;
+
+      row = procura_choice_row_new (candidate_id, item->id, NULL);
+      adw_combo_row_set_model (ADW_COMBO_ROW (row), G_LIST_MODEL (answers));
+      /* The analyst's text, not markup. */
+      adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
+      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), item->item != NULL ? item->item : "");
+      /* Translators: checklist row subtitle: section — evidence */
+      g_string_printf (row_subtitle, _("%s — evidence: %s"),
+                       item->section != NULL ? procura_format_id (item->section) : _("no section"),
+                       item->evidence != NULL && *item->evidence ? item->evidence : _("none recorded"));
+      if (item->evidence_file != NULL && *item->evidence_file)
+        /* Translators: appended to a checklist row's subtitle: the evidence file */
+        g_string_append_printf (row_subtitle, _(" · file: %s"), item->evidence_file);
+      adw_action_row_set_subtitle (ADW_ACTION_ROW (row), row_subtitle->str);
+      /* Chosen before the handler is connected: setting up is not choosing. */
+      adw_combo_row_set_selected (ADW_COMBO_ROW (row), index_of (checklist_answers, item->answer));
+      gtk_widget_set_sensitive (row, !read_only);
+      g_signal_connect (row, "notify::selected", G_CALLBACK (checklist_selected_cb), self);
+
+      /* Translators: button of a checklist row */
+      edit_label = g_strdup_printf (_("Edit “%s”"), item->item != NULL ? item->item : "");
+      edit = procura_item_button_new ("document-edit-symbolic", edit_label, candidate_id, item->id, NULL);
+      g_signal_connect (edit, "clicked", G_CALLBACK (checklist_edit_clicked_cb), self);
+      adw_action_row_add_suffix (ADW_ACTION_ROW (row), edit);
+      /* Translators: button of a checklist row */
+      remove_label = g_strdup_printf (_("Remove “%s”"), item->item != NULL ? item->item : "");
+      remove = procura_item_button_new ("user-trash-symbolic", remove_label, candidate_id, item->id, NULL);
+      g_signal_connect (remove, "clicked", G_CALLBACK (checklist_remove_clicked_cb), self);
+      adw_action_row_add_suffix (ADW_ACTION_ROW (row), remove);
+      adw_expander_row_add_row (ADW_EXPANDER_ROW (expander), row);
+    }
   add = adw_action_row_new ();
   adw_preferences_row_set_title (ADW_PREFERENCES_ROW (add), _("_Add Checklist Item…"));
   adw_preferences_row_set_use_underline (ADW_PREFERENCES_ROW (add), TRUE);
   adw_action_row_add_prefix (ADW_ACTION_ROW (add), gtk_image_new_from_icon_name ("list-add-symbolic"));
   gtk_list_box_row_set_activatable (GTK_LIST_BOX_ROW (add), TRUE);
-  attach_id (add, candidate_id);
   gtk_widget_set_sensitive (add, !read_only);
   g_signal_connect (add, "activated", G_CALLBACK (checklist_add_activated_cb), self);
   adw_expander_row_add_row (ADW_EXPANDER_ROW (expander), add);
-  if (total == 0)
+}
+
+/* Sets up a checklist section: its summary now, its rows when first expanded. */
+static void
+setup_checklist (ProcuraCandidatesPage   *self,
+                 ProcuraProject          *project,
+                 ProcuraCandidateSection *expander,
+                 gint64                   candidate_id)   /* 0: project-wide */
+{
+  g_autoptr (GPtrArray) items = checklist_items (project, candidate_id);
+  g_autofree char *subtitle = NULL;
+  guint answered = 0;
+
+  for (guint i = 0; i < items->len; i++)
+    {
+      ProcuraChecklistItem *item = g_ptr_array_index (items, i);
+
+      if (item->answer != NULL && !g_str_equal (item->answer, "unknown"))
+        answered++;
+    }
+  if (items->len == 0)
     subtitle = g_strdup (_("No checklist answers recorded: hardware and topology, software stack, commercial model, security and governance"));
   else
     /* Translators: "5 of 12 answered" */
-    subtitle = g_strdup_printf (_("%u of %u answered"), answered, total);
+    subtitle = g_strdup_printf (_("%u of %u answered"), answered, items->len);
   adw_expander_row_set_subtitle (ADW_EXPANDER_ROW (expander), subtitle);
-  return expander;
+  procura_candidate_section_setup (expander, "checklist", candidate_id, fill_checklist, self);
+  procura_candidate_section_remember (expander, self->expanded);
 }
 
 static void
@@ -1033,13 +1009,12 @@ open_ops_dialog (ProcuraCandidatesPage *self,
   gtk_widget_grab_focus (d->measures[0]);
 }
 
-static void
-ops_edit_clicked_cb (GtkButton             *button,
-                     ProcuraCandidatesPage *self)
+/* The test of @kind recorded for @candidate_id (the last one), or NULL. */
+static ProcuraOpsTest *
+ops_test_of (ProcuraProject *project,
+             gint64          candidate_id,
+             const char     *kind)
 {
-  gint64 candidate_id = *(gint64 *) g_object_get_data (G_OBJECT (button), "candidate-id");
-  const char *kind = g_object_get_data (G_OBJECT (button), "ops-kind");
-  ProcuraProject *project = procura_document_get_project (self->document);
   ProcuraOpsTest *test = NULL;
 
   for (guint i = 0; i < project->ops_tests->len; i++)
@@ -1048,32 +1023,39 @@ ops_edit_clicked_cb (GtkButton             *button,
       if (t->candidate_id == candidate_id && g_strcmp0 (t->kind, kind) == 0)
         test = t;
     }
-  open_ops_dialog (self, candidate_id, kind, test);
+  return test;
 }
 
-static GtkWidget *
-ops_expander (ProcuraCandidatesPage *self,
-              ProcuraProject        *project,
-              ProcuraCandidate      *c)
+static void
+ops_edit_clicked_cb (ProcuraItemButton     *button,
+                     ProcuraCandidatesPage *self)
 {
-  GtkWidget *expander = adw_expander_row_new ();
-  guint passed = 0, failed = 0;
-  g_autofree char *subtitle = NULL;
+  gint64 candidate_id = procura_item_button_get_candidate_id (button);
+  const char *kind = procura_item_button_get_kind (button);
 
-  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (expander), _("Operations tests"));
+  open_ops_dialog (self, candidate_id, kind,
+                   ops_test_of (procura_document_get_project (self->document), candidate_id, kind));
+}
+
+/* The rows of the operations tests, built when the section is first expanded. */
+static void
+fill_ops (ProcuraCandidateSection *expander,
+          gpointer                 data)
+{
+  ProcuraCandidatesPage *self = data;
+  gint64 candidate_id = procura_candidate_section_get_candidate_id (expander);
+  ProcuraProject *project;
+
+  if (self->document == NULL)
+    return;
+  project = procura_document_get_project (self->document);
   for (guint k = 0; ops_kinds[k] != NULL; k++)
     {
-      ProcuraOpsTest *test = NULL;
+      ProcuraOpsTest *test = ops_test_of (project, candidate_id, ops_kinds[k]);
       g_autoptr (GtkStringList) results = label_list (ops_results);
-      GtkWidget *row = adw_combo_row_new ();
+      GtkWidget *row = procura_choice_row_new (candidate_id, 0, ops_kinds[k]);
       g_autoptr (GString) detail = g_string_new (NULL);
 
-      for (guint i = 0; i < project->ops_tests->len; i++)
-        {
-          ProcuraOpsTest *t = g_ptr_array_index (project->ops_tests, i);
-          if (t->candidate_id == c->id && g_strcmp0 (t->kind, ops_kinds[k]) == 0)
-            test = t;
-        }
       adw_combo_row_set_model (ADW_COMBO_ROW (row), G_LIST_MODEL (results));
       adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
       adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), procura_format_id (ops_kinds[k]));
@@ -1097,25 +1079,38 @@ ops_expander (ProcuraCandidatesPage *self,
       if (detail->len == 0)
         g_string_append (detail, _("No measurement; priced as failure waste once measured"));
       adw_action_row_set_subtitle (ADW_ACTION_ROW (row), detail->str);
-      g_object_set_data (G_OBJECT (row), "filling", GINT_TO_POINTER (1));
+      /* Chosen before the handler is connected: setting up is not choosing. */
       adw_combo_row_set_selected (ADW_COMBO_ROW (row), test != NULL ? index_of (ops_results, test->result) : 0);
-      g_object_set_data (G_OBJECT (row), "filling", NULL);
-      g_object_set_data (G_OBJECT (row), "ops-kind", (gpointer) ops_kinds[k]);
-      attach_id (row, c->id);
       gtk_widget_set_sensitive (row, !procura_document_get_read_only (self->document));
       g_signal_connect (row, "notify::selected", G_CALLBACK (ops_selected_cb), self);
       {
         /* Translators: button of an operations test row, e.g. "Edit the measurements of “Kill a worker”" */
         g_autofree char *label = g_strdup_printf (_("Edit the measurements of “%s”"),
                                                   procura_format_id (ops_kinds[k]));
-        GtkWidget *edit = row_button ("document-edit-symbolic", label, test != NULL ? test->id : 0);
+        GtkWidget *edit = procura_item_button_new ("document-edit-symbolic", label, candidate_id,
+                                                   test != NULL ? test->id : 0, ops_kinds[k]);
 
-        attach_id (edit, c->id);
-        g_object_set_data (G_OBJECT (edit), "ops-kind", (gpointer) ops_kinds[k]);
         g_signal_connect (edit, "clicked", G_CALLBACK (ops_edit_clicked_cb), self);
         adw_action_row_add_suffix (ADW_ACTION_ROW (row), edit);
       }
       adw_expander_row_add_row (ADW_EXPANDER_ROW (expander), row);
+    }
+}
+
+/* Sets up the operations tests' section: its summary now, its rows when first expanded. */
+static void
+setup_ops (ProcuraCandidatesPage   *self,
+           ProcuraProject          *project,
+           ProcuraCandidateSection *expander,
+           gint64                   candidate_id)
+{
+  guint passed = 0, failed = 0;
+  g_autofree char *subtitle = NULL;
+
+  for (guint k = 0; ops_kinds[k] != NULL; k++)
+    {
+      ProcuraOpsTest *test = ops_test_of (project, candidate_id, ops_kinds[k]);
+
       if (test != NULL && g_strcmp0 (test->result, "pass") == 0)
         passed++;
       if (test != NULL && g_strcmp0 (test->result, "fail") == 0)
@@ -1125,7 +1120,8 @@ ops_expander (ProcuraCandidatesPage *self,
   subtitle = g_strdup_printf (_("%u passed, %u failed, %u not run"), passed, failed,
                               (guint) (g_strv_length ((char **) ops_kinds) - passed - failed));
   adw_expander_row_set_subtitle (ADW_EXPANDER_ROW (expander), subtitle);
-  return expander;
+  procura_candidate_section_setup (expander, "ops", candidate_id, fill_ops, self);
+  procura_candidate_section_remember (expander, self->expanded);
 }
 
 static void
@@ -1190,12 +1186,10 @@ add_buttons (ProcuraCandidatesPage *self)
 }
 
 static void
-restore_clicked_cb (GtkButton             *button,
+restore_clicked_cb (ProcuraItemButton     *button,
                     ProcuraCandidatesPage *self)
 {
-  gint64 token = *(gint64 *) g_object_get_data (G_OBJECT (button), "undo-token");
-
-  procura_document_undo (self->document, token);
+  procura_document_undo (self->document, procura_item_button_get_item_id (button));
 }
 
 /* Deletions made outside this window (`procura candidate remove`, another Procura), with
@@ -1214,7 +1208,7 @@ removals_group (ProcuraCandidatesPage *self,
       ProcuraRemoval *r = g_ptr_array_index (removals, i);
       gboolean is_run = g_strcmp0 (r->kind, "run") == 0;
       GtkWidget *row = adw_action_row_new ();
-      GtkWidget *button = gtk_button_new_with_mnemonic (_("_Restore"));
+      GtkWidget *button;
       const char *name = r->name != NULL && *r->name ? r->name : (is_run ? _("Unnamed run") : _("Unnamed candidate"));
       g_autofree char *label = NULL;
       g_autoptr (GString) subtitle = g_string_new (NULL);
@@ -1236,13 +1230,13 @@ removals_group (ProcuraCandidatesPage *self,
                                 g_dngettext (GETTEXT_PACKAGE, " · with %u benchmark run", " · with %u benchmark runs", r->n_runs),
                                 r->n_runs);
       adw_action_row_set_subtitle (ADW_ACTION_ROW (row), subtitle->str);
-      gtk_widget_set_valign (button, GTK_ALIGN_CENTER);
       /* Translators: accessible label of the Restore button of a removed candidate */
       label = g_strdup_printf (_("Restore “%s”"), name);
-      gtk_widget_set_tooltip_text (button, label);
-      gtk_accessible_update_property (GTK_ACCESSIBLE (button), GTK_ACCESSIBLE_PROPERTY_LABEL, label, -1);
+      /* The button keeps the undo token. */
+      button = procura_item_button_new (NULL, label, 0, r->token, NULL);
+      gtk_button_set_label (GTK_BUTTON (button), _("_Restore"));
+      gtk_button_set_use_underline (GTK_BUTTON (button), TRUE);
       gtk_widget_set_sensitive (button, !procura_document_get_read_only (self->document));
-      g_object_set_data_full (G_OBJECT (button), "undo-token", g_memdup2 (&r->token, sizeof r->token), g_free);
       g_signal_connect (button, "clicked", G_CALLBACK (restore_clicked_cb), self);
       adw_action_row_add_suffix (ADW_ACTION_ROW (row), button);
       adw_preferences_group_add (ADW_PREFERENCES_GROUP (group), row);
@@ -1277,50 +1271,48 @@ rebuild (ProcuraCandidatesPage *self)
   for (guint i = 0; i < project->candidates->len; i++)
     {
       ProcuraCandidate *c = g_ptr_array_index (project->candidates, i);
-      GtkWidget *group = adw_preferences_group_new ();
-      GtkWidget *delete_button = gtk_button_new_from_icon_name ("user-trash-symbolic");
+      GtkWidget *row = procura_candidate_row_new (c->id);
+      ProcuraCandidateRow *crow = PROCURA_CANDIDATE_ROW (row);
+      GtkWidget *delete_button = procura_candidate_row_get_delete_button (crow);
       g_autofree char *summary = candidate_summary (project, c);
       g_autofree char *delete_label = NULL;
 
-      adw_preferences_group_set_title (ADW_PREFERENCES_GROUP (group), c->name != NULL ? c->name : "");
-      adw_preferences_group_set_description (ADW_PREFERENCES_GROUP (group), summary);
-      gtk_widget_add_css_class (delete_button, "flat");
-      gtk_widget_set_valign (delete_button, GTK_ALIGN_CENTER);
+      adw_preferences_group_set_title (ADW_PREFERENCES_GROUP (row), c->name != NULL ? c->name : "");
+      adw_preferences_group_set_description (ADW_PREFERENCES_GROUP (row), summary);
       /* Translators: tooltip of the delete button of a candidate */
       delete_label = g_strdup_printf (_("Delete “%s”"), c->name != NULL ? c->name : "");
       gtk_widget_set_tooltip_text (delete_button, delete_label);
       gtk_accessible_update_property (GTK_ACCESSIBLE (delete_button),
                                       GTK_ACCESSIBLE_PROPERTY_LABEL, delete_label, -1);
       gtk_widget_set_sensitive (delete_button, !procura_document_get_read_only (self->document));
-      attach_id (delete_button, c->id);
-      g_signal_connect (delete_button, "clicked", G_CALLBACK (delete_clicked_cb), self);
-      adw_preferences_group_set_header_suffix (ADW_PREFERENCES_GROUP (group), delete_button);
+      g_signal_connect (row, "delete-requested", G_CALLBACK (delete_requested_cb), self);
 
       if (c->kind != PROCURA_CANDIDATE_API)
-        adw_preferences_group_add (ADW_PREFERENCES_GROUP (group), price_date_row (project, c));
+        fill_price_date_row (project, c, procura_candidate_row_get_price_row (crow),
+                             procura_candidate_row_get_price_badge (crow));
+      else
+        gtk_widget_set_visible (GTK_WIDGET (procura_candidate_row_get_price_row (crow)), FALSE);
+      /* The sections' rows are built when they are first expanded. */
       {
-        GtkWidget *cost = cost_expander (self, project, c);
-        GtkWidget *checklist = checklist_expander (self, project, c->id);
-        GtkWidget *ops = ops_expander (self, project, c);
+        ProcuraCandidateSection *cost = procura_candidate_row_get_section (crow, "cost");
 
-        remember_expanded (cost, self->expanded, "cost", c->id);
-        remember_expanded (checklist, self->expanded, "checklist", c->id);
-        remember_expanded (ops, self->expanded, "ops", c->id);
-        adw_preferences_group_add (ADW_PREFERENCES_GROUP (group), cost);
-        adw_preferences_group_add (ADW_PREFERENCES_GROUP (group), checklist);
-        adw_preferences_group_add (ADW_PREFERENCES_GROUP (group), ops);
+        procura_candidate_section_setup (cost, "cost", c->id, fill_cost, self);
+        procura_candidate_section_remember (cost, self->expanded);
       }
-      gtk_box_append (self->box, group);
+      setup_checklist (self, project, procura_candidate_row_get_section (crow, "checklist"), c->id);
+      setup_ops (self, project, procura_candidate_row_get_section (crow, "ops"), c->id);
+      gtk_box_append (self->box, row);
     }
   {
     /* Answers that hold for every candidate (data residency, security review...). */
     GtkWidget *group = adw_preferences_group_new ();
-    GtkWidget *checklist = checklist_expander (self, project, 0);
+    GtkWidget *checklist = procura_candidate_section_new ();
 
     adw_preferences_group_set_title (ADW_PREFERENCES_GROUP (group), _("Whole Project"));
     adw_preferences_group_set_description (ADW_PREFERENCES_GROUP (group),
                                            _("Checklist answers that hold whichever candidate is chosen"));
-    remember_expanded (checklist, self->expanded, "checklist", 0);
+    adw_preferences_row_set_title (ADW_PREFERENCES_ROW (checklist), _("Procurement checklist"));
+    setup_checklist (self, project, PROCURA_CANDIDATE_SECTION (checklist), 0);
     adw_preferences_group_add (ADW_PREFERENCES_GROUP (group), checklist);
     gtk_box_append (self->box, group);
   }

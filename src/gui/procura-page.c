@@ -69,8 +69,28 @@ procura_page_setup (ProcuraPage *self,
   adw_status_page_set_icon_name (priv->status, icon_name);
   adw_status_page_set_title (priv->status, title);
   adw_status_page_set_description (priv->status, description);
-  adw_clamp_set_maximum_size (priv->clamp, maximum_width);
-  adw_clamp_set_tightening_threshold (priv->clamp, tightening_threshold);
+  if (priv->clamp != NULL)
+    {
+      adw_clamp_set_maximum_size (priv->clamp, maximum_width);
+      adw_clamp_set_tightening_threshold (priv->clamp, tightening_threshold);
+    }
+}
+
+void
+procura_page_set_scrollable (ProcuraPage *self,
+                             GtkWidget   *scrollable)
+{
+  ProcuraPagePrivate *priv = procura_page_get_instance_private (self);
+  GtkWidget *scroller;
+
+  g_return_if_fail (PROCURA_IS_PAGE (self));
+  g_return_if_fail (GTK_IS_SCROLLABLE (scrollable));
+  g_return_if_fail (priv->box != NULL);
+  scroller = gtk_widget_get_ancestor (GTK_WIDGET (priv->box), GTK_TYPE_SCROLLED_WINDOW);
+  /* The clamp and the box go with the scrolled window's old child. */
+  priv->clamp = NULL;
+  priv->box = NULL;
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), scrollable);
 }
 
 #define EMPTY_ACTION_WIDTH 260

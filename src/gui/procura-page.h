@@ -42,6 +42,11 @@ GtkWidget     *procura_page_add_empty_action (ProcuraPage *self,
 /* Shows or hides a button that procura_page_add_empty_action() returned. */
 void           procura_page_show_empty_action (GtkWidget  *button,
                                                gboolean    visible);
+/* Puts @scrollable (a GtkScrollable, e.g. a GtkListView in an AdwClampScrollable) in
+ * place of the clamped box as the scrolled window's own child, where a list view
+ * recycles its rows; the page has no box then (procura_page_get_box() returns NULL). */
+void           procura_page_set_scrollable (ProcuraPage *self,
+                                            GtkWidget   *scrollable);
 
 /* The lifecycle: the content is out of date. A shown page rebuilds now, a hidden one
  * when it is next shown. */

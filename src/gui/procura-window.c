@@ -565,6 +565,10 @@ set_document (ProcuraWindow   *self,
   update_welcome (self);
   if (document != NULL && g_getenv ("PROCURA_BENCH_FIRST_FRAME") != NULL)
     {
+      /* PROCURA_BENCH_PAGE: the page the project opens on (bench/gui) */
+      if (g_getenv ("PROCURA_BENCH_PAGE") != NULL
+          && adw_view_stack_get_child_by_name (self->stack, g_getenv ("PROCURA_BENCH_PAGE")) != NULL)
+        adw_view_stack_set_visible_child_name (self->stack, g_getenv ("PROCURA_BENCH_PAGE"));
       self->bench_document = TRUE;
       gtk_widget_queue_draw (GTK_WIDGET (self));
     }

@@ -31,6 +31,8 @@ open_window (const char *path)
       procura_window_open_file (window, file);
     }
   g_assert_true (procura_gui_test_wait_idle (window, 30));
+  /* The sections build their rows when first expanded, and stay open across rebuilds. */
+  procura_gui_test_expand_all (procura_window_get_page (window, "candidates"));
   return window;
 }
 

@@ -134,11 +134,15 @@ test_edit_cost (void)
 
   window = open_demo_window ();
   document = procura_window_get_document (window);
-  /* The first candidate's price per GPU-hour, typed and applied as the analyst would. */
+  /* The first candidate's price per GPU-hour, typed and applied as the analyst would:
+   * its section builds its rows when opened. */
+  g_assert_null (procura_gui_test_find_row (procura_window_get_page (window, "candidates"),
+                                            ADW_TYPE_ENTRY_ROW, "Price per GPU-hour (USD)"));
+  adw_expander_row_set_expanded (ADW_EXPANDER_ROW (procura_gui_test_find (procura_window_get_page (window, "candidates"),
+                                                                          ADW_TYPE_EXPANDER_ROW)), TRUE);
   row = procura_gui_test_find_row (procura_window_get_page (window, "candidates"),
-  ADW_TYPE_ENTRY_ROW, "Price per GPU-hour (USD)");
+                                   ADW_TYPE_ENTRY_ROW, "Price per GPU-hour (USD)");
   g_assert_nonnull (row);
-  adw_expander_row_set_expanded (ADW_EXPANDER_ROW (gtk_widget_get_ancestor (row, ADW_TYPE_EXPANDER_ROW)), TRUE);
   gtk_editable_set_text (GTK_EDITABLE (row), "4.75");
   g_signal_emit_by_name (row, "apply");
   g_assert_true (procura_gui_test_wait_idle (window, 30));
@@ -411,6 +415,27 @@ import_and_wait (ProcuraWindow *window,
   return imported;
 }
 
+/* The Benchmarks page shown and its list scrolled to @position (-1: the last item): only
+ * the rows in view exist. */
+static GtkWidget *
+show_benchmarks (ProcuraWindow *window,
+                 int            position)
+{
+  GtkWidget *page = procura_window_get_page (window, "benchmarks");
+  GtkListView *list = procura_benchmarks_page_get_list (PROCURA_BENCHMARKS_PAGE (page));
+  guint n;
+
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.page", "i", 2);
+  procura_gui_test_wait_mapped (GTK_WIDGET (list));
+  n = g_list_model_get_n_items (G_LIST_MODEL (gtk_list_view_get_model (list)));
+  g_assert_cmpuint (n, >, 0);
+  gtk_widget_activate_action (GTK_WIDGET (list), "list.scroll-to-item", "u",
+                              position < 0 ? n - 1 : (guint) position);
+  for (int i = 0; i < 3; i++)
+    procura_gui_test_settle ();
+  return page;
+}
+
 static void
 test_import_real_fixture (void)
 {
@@ -434,12 +459,12 @@ test_import_real_fixture (void)
   g_assert_cmpuint (import_and_wait (window, path), ==, 1);
   project = procura_document_get_project (procura_window_get_document (window));
   g_assert_cmpuint (project->runs->len, >, runs_before);
-  /* The new run is unassigned and listed on the benchmarks page under that heading. */
-  g_assert_nonnull (procura_gui_test_find_label (procura_window_get_page (window, "benchmarks"),
-                                                 "Not Assigned"));
+  /* The new run is unassigned and listed last on the benchmarks page under that heading. */
+  g_assert_nonnull (procura_gui_test_find_label (show_benchmarks (window, -1), "Not Assigned"));
   /* The file does not name its GPU: the page says so and asks for the candidate (in the
    * run's details, built when it is expanded). */
   procura_gui_test_expand_all (procura_window_get_page (window, "benchmarks"));
+  show_benchmarks (window, -1);
   g_assert_nonnull (procura_gui_test_find_label (procura_window_get_page (window, "benchmarks"),
                                                  "The file does not say the GPU"));
   g_assert_nonnull (procura_gui_test_find_label (procura_window_get_page (window, "benchmarks"),
@@ -458,7 +483,7 @@ test_import_error_shown (void)
   g_assert_true (g_file_set_contents (path, "this is not a benchmark result\n", -1, NULL));
   window = open_demo_window ();
   g_assert_cmpuint (import_and_wait (window, path), ==, 0);
-  page = procura_window_get_page (window, "benchmarks");
+  page = show_benchmarks (window, 0);
   /* The error names the file and says why. */
   g_assert_nonnull (procura_gui_test_find_label (page, "Import Errors"));
   g_assert_nonnull (procura_gui_test_find_label (page, "notes.txt"));

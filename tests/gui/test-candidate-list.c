@@ -1,0 +1,295 @@
+/* test-candidate-list.c: the Candidates page of a project with 40 candidates builds no
+ * section's rows before that section is opened, and keeps an opened one open and built
+ * across a rebuild; the Benchmarks page builds rows only for the runs in view
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include "procura-gui-test.h"
+#include "procura-test-util.h"
+
+#include "procura-benchmarks-page.h"
+#include "procura-candidate-row.h"
+#include "procura-candidate-section.h"
+#include "procura-choice-row.h"
+#include "procura-cost-row.h"
+#include "procura-demo.h"
+#include "procura-page.h"
+#include "procura-run-item.h"
+#include "procura-run-row.h"
+#include "procura-store.h"
+
+#define N_CANDIDATES 40
+
+static ProcuraApplication *app;
+
+static guint
+count_type (GtkWidget *widget,
+            GType      type)
+{
+  guint n = G_TYPE_CHECK_INSTANCE_TYPE (widget, type) ? 1 : 0;
+
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    n += count_type (child, type);
+  return n;
+}
+
+static guint
+count_filled (GtkWidget *widget)
+{
+  guint n = PROCURA_IS_CANDIDATE_SECTION (widget)
+            && procura_candidate_section_is_filled (PROCURA_CANDIDATE_SECTION (widget)) ? 1 : 0;
+
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    n += count_filled (child);
+  return n;
+}
+
+/* The demo with its candidates copied until there are N_CANDIDATES, as a user's
+ * project would hold them. */
+static char *
+write_project (const char *dir)
+{
+  char *path = g_build_filename (dir, "forty.procura", NULL);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GPtrArray) candidates = NULL;
+  ProcuraStore *store;
+  guint n;
+
+  g_assert_true (procura_demo_write (path, &error));
+  g_assert_no_error (error);
+  store = procura_store_open (path, PROCURA_STORE_OPEN_WRITABLE, &error);
+  g_assert_no_error (error);
+  candidates = procura_store_list_candidates (store, &error);
+  g_assert_no_error (error);
+  n = candidates->len;
+  g_assert_cmpuint (n, >, 0);
+  g_assert_true (procura_store_begin_batch (store, &error));
+  for (guint i = n; i < N_CANDIDATES; i++)
+    {
+      g_autoptr (ProcuraCandidate) c = procura_candidate_copy (g_ptr_array_index (candidates, i % n));
+
+      c->id = 0;
+      g_free (c->name);
+      c->name = g_strdup_printf ("Copy %u of %s", i / n, ((ProcuraCandidate *) g_ptr_array_index (candidates, i % n))->name);
+      g_assert_cmpint (procura_store_add_candidate (store, c, &error), >, 0);
+      g_assert_no_error (error);
+    }
+  g_assert_true (procura_store_end_batch (store, TRUE, &error));
+  g_assert_no_error (error);
+  procura_store_close (store);
+  return path;
+}
+
+static void
+test_forty_candidates (void)
+{
+  g_autofree char *dir = procura_test_mkdtemp ();
+  g_autofree char *path = write_project (dir);
+  g_autoptr (GFile) file = g_file_new_for_path (path);
+  ProcuraWindow *window = procura_window_new (app);
+  ProcuraDocument *document;
+  GtkWidget *page, *row = NULL, *ops;
+  guint widgets, n_rows, i = 0;
+
+  gtk_window_present (GTK_WINDOW (window));
+  procura_gui_test_wait_mapped (GTK_WIDGET (window));
+  procura_window_open_file (window, file);
+  g_assert_true (procura_gui_test_wait_idle (window, 60));
+  document = procura_window_get_document (window);
+  g_assert_cmpuint (procura_document_get_project (document)->candidates->len, ==, N_CANDIDATES);
+
+  /* Shown as the analyst would, and its first frame drawn. */
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.page", "i", 1);
+  page = procura_window_get_page (window, "candidates");
+  procura_gui_test_wait_mapped (page);
+  n_rows = count_type (page, PROCURA_TYPE_CANDIDATE_ROW);
+  g_assert_cmpuint (n_rows, ==, N_CANDIDATES);
+  /* Three closed sections per candidate, plus the whole project's checklist: none built. */
+  g_assert_cmpuint (count_type (page, PROCURA_TYPE_CANDIDATE_SECTION), ==, 3 * N_CANDIDATES + 1);
+  g_assert_cmpuint (count_filled (page), ==, 0);
+  g_assert_cmpuint (count_type (page, PROCURA_TYPE_COST_ROW), ==, 0);
+  g_assert_cmpuint (count_type (page, PROCURA_TYPE_CHOICE_ROW), ==, 0);
+  g_assert_cmpuint (count_type (page, ADW_TYPE_ENTRY_ROW), ==, 0);
+  /* A bounded number of widgets per candidate: the closed rows only. */
+  widgets = count_type (page, GTK_TYPE_WIDGET);
+  g_test_message ("%u widgets for %u candidates", widgets, N_CANDIDATES);
+  g_assert_cmpuint (widgets, <, 150 * N_CANDIDATES);
+
+  /* Opening one section builds its rows, and only its. */
+  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (procura_page_get_box (PROCURA_PAGE (page))));
+       child != NULL; child = gtk_widget_get_next_sibling (child))
+    if (PROCURA_IS_CANDIDATE_ROW (child) && i++ == 20)
+      row = child;
+  g_assert_nonnull (row);
+  ops = GTK_WIDGET (procura_candidate_row_get_section (PROCURA_CANDIDATE_ROW (row), "ops"));
+  adw_expander_row_set_expanded (ADW_EXPANDER_ROW (ops), TRUE);
+  procura_gui_test_settle ();
+  g_assert_cmpuint (count_filled (page), ==, 1);
+  g_assert_cmpuint (count_type (ops, PROCURA_TYPE_CHOICE_ROW), ==, 6);
+  g_assert_cmpuint (count_type (page, PROCURA_TYPE_CHOICE_ROW), ==, 6);
+  /* Each row keeps its candidate's id. */
+  g_assert_cmpint (procura_choice_row_get_candidate_id (PROCURA_CHOICE_ROW (procura_gui_test_find (ops, PROCURA_TYPE_CHOICE_ROW))),
+                   ==, procura_candidate_row_get_candidate_id (PROCURA_CANDIDATE_ROW (row)));
+
+  /* The cost inputs, opened, are most of what a candidate would cost if built at once. */
+  {
+    GtkWidget *cost = GTK_WIDGET (procura_candidate_row_get_section (PROCURA_CANDIDATE_ROW (row), "cost"));
+    guint closed = count_type (cost, GTK_TYPE_WIDGET);
+
+    adw_expander_row_set_expanded (ADW_EXPANDER_ROW (cost), TRUE);
+    procura_gui_test_settle ();
+    g_test_message ("cost inputs: %u widgets closed, %u open", closed, count_type (cost, GTK_TYPE_WIDGET));
+    g_assert_cmpuint (count_type (cost, PROCURA_TYPE_COST_ROW), >, 10);
+    g_assert_cmpuint (count_filled (page), ==, 2);
+    adw_expander_row_set_expanded (ADW_EXPANDER_ROW (cost), FALSE);
+  }
+
+  /* An edit reloads the project and rebuilds the page: the open section is open and
+   * built again, the others still not. */
+  {
+    ProcuraCandidate *c = procura_project_find_candidate (procura_document_get_project (document),
+                                                          procura_candidate_row_get_candidate_id (PROCURA_CANDIDATE_ROW (row)));
+    g_autoptr (ProcuraCandidate) copy = procura_candidate_copy (c);
+
+    copy->price_per_gpu_hour = 3.25;
+    procura_document_update_candidate (document, copy);
+  }
+  g_assert_true (procura_gui_test_wait_idle (window, 60));
+  procura_gui_test_settle ();
+  g_assert_cmpuint (count_type (page, PROCURA_TYPE_CANDIDATE_ROW), ==, N_CANDIDATES);
+  g_assert_cmpuint (count_filled (page), ==, 1);
+  g_assert_cmpuint (count_type (page, PROCURA_TYPE_CHOICE_ROW), ==, 6);
+  g_assert_cmpuint (count_type (page, PROCURA_TYPE_COST_ROW), ==, 0);
+  gtk_window_destroy (GTK_WINDOW (window));
+  procura_gui_test_settle ();
+  procura_test_rmtree (dir);
+}
+
+static gboolean
+has_run_row (GtkWidget *widget,
+             gint64     run_id)
+{
+  if (PROCURA_IS_RUN_ROW (widget) && procura_run_row_get_run_id (PROCURA_RUN_ROW (widget)) == run_id)
+    return TRUE;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    if (has_run_row (child, run_id))
+      return TRUE;
+  return FALSE;
+}
+
+/* The 40-candidate project of bench/gui (224 runs), made as the benchmark makes it,
+ * through the CLI; NULL (and the test skipped) without python3. */
+static char *
+write_runs_project (const char *dir)
+{
+  g_autofree char *python = g_find_program_in_path ("python3");
+  g_autofree char *script = g_build_filename (g_getenv ("PROCURA_TEST_DATA"), "..", "..", "bench", "gui",
+                                              "gen-project.py", NULL);
+  char *path = g_build_filename (dir, "runs.procura", NULL);
+  const char *argv[] = { python, script, g_getenv ("PROCURA_BINARY"), path, "40", NULL };
+  g_autoptr (GError) error = NULL;
+  int status = -1;
+
+  if (python == NULL || g_getenv ("PROCURA_BINARY") == NULL || g_getenv ("PROCURA_TEST_DATA") == NULL)
+    {
+      g_free (path);
+      return NULL;
+    }
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL,
+                               NULL, NULL, &status, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+  return path;
+}
+
+/* 224 runs in a list view: rows for some, every run reachable. */
+static void
+test_benchmarks_recycled (void)
+{
+  g_autofree char *dir = procura_test_mkdtemp ();
+  g_autofree char *path = write_runs_project (dir);
+  g_autoptr (GFile) file = NULL;
+  ProcuraWindow *window;
+  ProcuraProject *project;
+  GtkWidget *page;
+  GtkListView *list;
+  GListModel *model;
+  guint n_runs, n_items, n_rows;
+  ProcuraRunItem *item;
+
+  if (path == NULL)
+    {
+      g_test_skip ("needs python3, PROCURA_BINARY and PROCURA_TEST_DATA (run it with meson test)");
+      procura_test_rmtree (dir);
+      return;
+    }
+  file = g_file_new_for_path (path);
+  window = procura_window_new (app);
+  gtk_window_present (GTK_WINDOW (window));
+  procura_gui_test_wait_mapped (GTK_WIDGET (window));
+  procura_window_open_file (window, file);
+  g_assert_true (procura_gui_test_wait_idle (window, 60));
+  project = procura_document_get_project (procura_window_get_document (window));
+  n_runs = project->runs->len;
+  g_assert_cmpuint (n_runs, >, 200);
+
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.page", "i", 2);
+  page = procura_window_get_page (window, "benchmarks");
+  list = procura_benchmarks_page_get_list (PROCURA_BENCHMARKS_PAGE (page));
+  procura_gui_test_wait_mapped (GTK_WIDGET (list));
+  for (int i = 0; i < 3; i++)
+    procura_gui_test_settle ();
+  model = G_LIST_MODEL (gtk_list_view_get_model (list));
+  n_items = g_list_model_get_n_items (model);
+  /* a heading per candidate with runs, and a run item per run */
+  g_assert_cmpuint (n_items, >, n_runs);
+  n_rows = count_type (page, PROCURA_TYPE_RUN_ROW);
+  g_test_message ("%u run rows built for %u runs", n_rows, n_runs);
+  g_assert_cmpuint (n_rows, >, 0);
+  g_assert_cmpuint (n_rows, <, n_runs);
+
+  /* The last run, scrolled to, has its row, for its run. */
+  gtk_widget_activate_action (GTK_WIDGET (list), "list.scroll-to-item", "u", n_items - 1);
+  for (int i = 0; i < 3; i++)
+    procura_gui_test_settle ();
+  item = g_list_model_get_item (model, n_items - 1);
+  g_assert_cmpint (procura_run_item_get_kind (item), ==, PROCURA_RUN_ITEM_RUN);
+  g_assert_cmpuint (count_type (page, PROCURA_TYPE_RUN_ROW), <, n_runs);
+  g_assert_true (has_run_row (page, procura_run_item_get_run_id (item)));
+  g_object_unref (item);
+  gtk_window_destroy (GTK_WINDOW (window));
+  procura_gui_test_settle ();
+  procura_test_rmtree (dir);
+}
+
+int
+main (int argc, char *argv[])
+{
+  g_autofree char *tmp = NULL;
+  int status;
+
+  g_test_init (&argc, &argv, NULL);
+  tmp = procura_test_mkdtemp ();
+  g_setenv ("XDG_DATA_HOME", tmp, TRUE);
+  if (!gtk_init_check ())
+    {
+      g_print ("1..0 # SKIP no display (run the suite under xvfb-run)\n");
+      return 0;
+    }
+  adw_init ();
+  procura_gui_test_disable_animations ();
+  app = procura_application_new ();
+  g_application_register (G_APPLICATION (app), NULL, NULL);
+
+  g_test_add_func ("/candidates/forty-built-on-expand", test_forty_candidates);
+  g_test_add_func ("/benchmarks/recycled", test_benchmarks_recycled);
+  status = g_test_run ();
+  g_object_unref (app);
+  procura_test_rmtree (tmp);
+  return status;
+}
