@@ -171,6 +171,7 @@ static const struct
   { "win.export-record", "<Control>e" },
   { "win.present",       "F5" },
   { "win.undo-edit",     "<Control>z" },
+  { "win.redo-edit",     "<Control><Shift>z" },
 };
 
 static void

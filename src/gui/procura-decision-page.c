@@ -604,12 +604,13 @@ warning_row (ProcuraDecisionPage  *self,
   adw_expander_row_add_prefix (ADW_EXPANDER_ROW (expander), icon);
   adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (expander), FALSE);
   adw_preferences_row_set_title (ADW_PREFERENCES_ROW (expander), w->message);
-  adw_expander_row_set_subtitle (ADW_EXPANDER_ROW (expander), answered ? answer->answer : w->what_to_do);
+  /* the advice is said once for all the warnings it answers (advice_group) */
+  if (answered)
+    adw_expander_row_set_subtitle (ADW_EXPANDER_ROW (expander), answer->answer);
 
   if (answered)
     {
       GtkWidget *check = gtk_image_new_from_icon_name ("object-select-symbolic");
-      GtkWidget *todo = adw_action_row_new ();
       g_autofree char *date = answer->answered_at != NULL ? g_strndup (answer->answered_at, 10) : NULL;
       /* Translators: tooltip of the check mark of an answered warning; %s is a date */
       g_autofree char *tooltip = date != NULL ? g_strdup_printf (_("Answered on %s"), date)
@@ -619,12 +620,6 @@ warning_row (ProcuraDecisionPage  *self,
       gtk_widget_set_tooltip_text (check, tooltip);
       gtk_accessible_update_property (GTK_ACCESSIBLE (check), GTK_ACCESSIBLE_PROPERTY_LABEL, tooltip, -1);
       adw_expander_row_add_action (ADW_EXPANDER_ROW (expander), check);
-
-      adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (todo), FALSE);
-      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (todo), _("What to do"));
-      adw_action_row_set_subtitle (ADW_ACTION_ROW (todo), w->what_to_do);
-      gtk_widget_add_css_class (todo, "property");
-      adw_expander_row_add_row (ADW_EXPANDER_ROW (expander), todo);
     }
 
   adw_preferences_row_set_title (ADW_PREFERENCES_ROW (entry), _("How it was answered"));
@@ -642,6 +637,67 @@ warning_row (ProcuraDecisionPage  *self,
   }
   adw_expander_row_add_row (ADW_EXPANDER_ROW (expander), entry);
   return expander;
+}
+
+/* "What to do": each distinct advice of the warnings once, naming the candidates it
+ * concerns ("the whole project" for the project's own warnings), in the order the
+ * warnings come. */
+static GtkWidget *
+advice_group (const ProcuraAnalysis *analysis)
+{
+  GtkWidget *group;
+  g_autoptr (GPtrArray) advice = g_ptr_array_new ();                    /* const char* */
+  g_autoptr (GPtrArray) whom = g_ptr_array_new_with_free_func (g_free); /* char*: the names */
+
+  for (guint i = 0; i < analysis->warnings->len; i++)
+    {
+      const ProcuraWarning *w = g_ptr_array_index (analysis->warnings, i);
+      const ProcuraCandidateAnalysis *ca = w->candidate_id != 0 ? procura_analysis_find (analysis, w->candidate_id)
+                                                                : NULL;
+      const char *name = ca != NULL ? ca->name : _("the whole project");
+      guint k;
+
+      if (w->what_to_do == NULL || *w->what_to_do == '\0')
+        continue;
+      for (k = 0; k < advice->len; k++)
+        if (g_str_equal (advice->pdata[k], w->what_to_do))
+          break;
+      if (k == advice->len)
+        {
+          g_ptr_array_add (advice, w->what_to_do);
+          g_ptr_array_add (whom, g_strdup (name));
+        }
+      else
+        {
+          g_auto (GStrv) names = g_strsplit (whom->pdata[k], "\n", -1);
+
+          if (!g_strv_contains ((const char * const *) names, name))
+            {
+              char *joined = g_strconcat (whom->pdata[k], "\n", name, NULL);
+
+              g_free (whom->pdata[k]);
+              whom->pdata[k] = joined;
+            }
+        }
+    }
+  if (advice->len == 0)
+    return NULL;
+  group = adw_preferences_group_new ();
+  adw_preferences_group_set_title (ADW_PREFERENCES_GROUP (group), _("What to do"));
+  for (guint k = 0; k < advice->len; k++)
+    {
+      GtkWidget *row = adw_action_row_new ();
+      g_auto (GStrv) names = g_strsplit (whom->pdata[k], "\n", -1);
+      g_autofree char *list = g_strjoinv (", ", names);
+      /* Translators: under an advice, the candidates whose warnings it answers */
+      g_autofree char *subtitle = g_strdup_printf (_("For %s"), list);
+
+      adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
+      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), advice->pdata[k]);
+      adw_action_row_set_subtitle (ADW_ACTION_ROW (row), subtitle);
+      adw_preferences_group_add (ADW_PREFERENCES_GROUP (group), row);
+    }
+  return group;
 }
 
 static void
@@ -760,6 +816,7 @@ analysis_group (ProcuraDecisionPage *self,
   if (analysis->warnings != NULL && analysis->warnings->len > 0)
     {
       GtkWidget *warnings = adw_preferences_group_new ();
+      GtkWidget *advice;
       g_autofree char *description = NULL;
       guint answered = 0;
 
@@ -787,6 +844,9 @@ analysis_group (ProcuraDecisionPage *self,
         adw_preferences_group_add (ADW_PREFERENCES_GROUP (warnings),
                                    warning_row (self, project, g_ptr_array_index (analysis->warnings, i)));
       gtk_box_append (GTK_BOX (self->analysis_box), warnings);
+      advice = advice_group (analysis);
+      if (advice != NULL)
+        gtk_box_append (GTK_BOX (self->analysis_box), advice);
     }
 }
 

@@ -33,7 +33,8 @@ struct _ProcuraDocument
   gint64           last_item_token;
   GPtrArray       *removals;    /* ProcuraRemoval*: pending, made elsewhere */
   char            *what_if;     /* the Compare page's what-if, NULL when none */
-  GPtrArray       *edit_undo;   /* ProcuraBrief*: the brief before each edit, newest last */
+  GPtrArray       *edit_undo;   /* EditStep*: the edits Ctrl+Z takes back, newest last */
+  GPtrArray       *edit_redo;   /* EditStep*: the edits it took back, newest last */
 };
 
 G_DEFINE_FINAL_TYPE (ProcuraDocument, procura_document, G_TYPE_OBJECT)
@@ -338,6 +339,85 @@ typedef gboolean (*StoreOp) (ProcuraStore *store,
                              gint64       *undo_token,
                              GError      **error);
 
+/* One edit Ctrl+Z can take back: the row as it was and as it became. Undo writes
+ * @before, redo @after; the edit's kind says which store call writes it. */
+typedef enum {
+  STEP_BRIEF,        /* ProcuraBrief* */
+  STEP_CANDIDATE,    /* ProcuraCandidate*: every field (name, price, quote, ...) */
+  STEP_RUN,          /* gint64[2]: the run's id and the candidate it is assigned to */
+} StepKind;
+
+typedef struct {
+  StepKind kind;
+  gpointer before;
+  gpointer after;
+} EditStep;
+
+/* Where a step goes once its write succeeded. */
+typedef enum {
+  STACK_NEW_EDIT,    /* onto the undo stack; the redo stack is emptied */
+  STACK_UNDONE,      /* onto the redo stack */
+  STACK_REDONE,      /* back onto the undo stack */
+} StepStack;
+
+static void
+step_value_free (StepKind kind,
+                 gpointer value)
+{
+  if (value == NULL)
+    return;
+  switch (kind)
+    {
+    case STEP_BRIEF:
+      procura_brief_free (value);
+      break;
+    case STEP_CANDIDATE:
+      procura_candidate_free (value);
+      break;
+    case STEP_RUN:
+    default:
+      g_free (value);
+      break;
+    }
+}
+
+static gpointer
+step_value_copy (StepKind      kind,
+                 gconstpointer value)
+{
+  switch (kind)
+    {
+    case STEP_BRIEF:
+      return procura_brief_copy (value);
+    case STEP_CANDIDATE:
+      return procura_candidate_copy (value);
+    case STEP_RUN:
+    default:
+      return g_memdup2 (value, 2 * sizeof (gint64));
+    }
+}
+
+static void
+edit_step_free (EditStep *step)
+{
+  step_value_free (step->kind, step->before);
+  step_value_free (step->kind, step->after);
+  g_free (step);
+}
+
+static EditStep *
+edit_step_new (StepKind      kind,
+               gconstpointer before,
+               gconstpointer after)
+{
+  EditStep *step = g_new0 (EditStep, 1);
+
+  step->kind = kind;
+  step->before = step_value_copy (kind, before);
+  step->after = step_value_copy (kind, after);
+  return step;
+}
+
 typedef struct {
   StoreOp         op;
   gpointer        data;
@@ -346,6 +426,8 @@ typedef struct {
   gint64          token;
   ProcuraProject *project;           /* reloaded after the write */
   GPtrArray      *removals;          /* and the pending deletions */
+  EditStep       *step;              /* non-NULL: pushed on a stack once written */
+  StepStack       stack;
 } EditData;
 
 static void
@@ -355,6 +437,7 @@ edit_data_free (EditData *data)
     data->data_free (data->data);
   g_clear_pointer (&data->project, procura_project_free);
   g_clear_pointer (&data->removals, g_ptr_array_unref);
+  g_clear_pointer (&data->step, edit_step_free);
   g_free (data->deleted_message);
   g_free (data);
 }
@@ -385,6 +468,23 @@ edit_thread (GTask        *task,
     g_task_return_boolean (task, TRUE);
 }
 
+/* How many edits back Ctrl+Z goes. */
+#define EDIT_UNDO_DEPTH 50
+
+static void
+push_step (ProcuraDocument *self,
+           EditStep        *step,
+           StepStack        stack)
+{
+  GPtrArray *to = stack == STACK_UNDONE ? self->edit_redo : self->edit_undo;
+
+  if (stack == STACK_NEW_EDIT)
+    g_ptr_array_set_size (self->edit_redo, 0);
+  if (to->len >= EDIT_UNDO_DEPTH)
+    g_ptr_array_remove_index (to, 0);
+  g_ptr_array_add (to, step);
+}
+
 static void
 edit_done_cb (GObject      *object,
               GAsyncResult *result,
@@ -402,6 +502,8 @@ edit_done_cb (GObject      *object,
     }
   if (data->deleted_message != NULL)
     g_array_append_val (self->own_tokens, data->token);
+  if (data->step != NULL)
+    push_step (self, g_steal_pointer (&data->step), data->stack);
   replace_project (self, g_steal_pointer (&data->project));
   replace_removals (self, data->removals);
   g_signal_emit (self, signals[SIGNAL_CHANGED], 0);
@@ -410,11 +512,13 @@ edit_done_cb (GObject      *object,
 }
 
 static void
-run_edit (ProcuraDocument *self,
-          StoreOp          op,
-          gpointer         data,
-          GDestroyNotify   data_free,
-          char            *deleted_message)
+run_edit_step (ProcuraDocument *self,
+               StoreOp          op,
+               gpointer         data,
+               GDestroyNotify   data_free,
+               char            *deleted_message,
+               EditStep        *step,
+               StepStack        stack)
 {
   g_autoptr (GTask) task = NULL;
   EditData *edit;
@@ -424,6 +528,7 @@ run_edit (ProcuraDocument *self,
       if (data_free != NULL)
         data_free (data);
       g_free (deleted_message);
+      g_clear_pointer (&step, edit_step_free);
       g_signal_emit (self, signals[SIGNAL_ERROR], 0,
                      self->read_only_reason != NULL
                        ? self->read_only_reason
@@ -435,10 +540,22 @@ run_edit (ProcuraDocument *self,
   edit->data = data;
   edit->data_free = data_free;
   edit->deleted_message = deleted_message;
+  edit->step = step;
+  edit->stack = stack;
   task = g_task_new (self, NULL, edit_done_cb, NULL);
   g_task_set_task_data (task, edit, (GDestroyNotify) edit_data_free);
   set_busy (self, +1);
   g_task_run_in_thread (task, edit_thread);
+}
+
+static void
+run_edit (ProcuraDocument *self,
+          StoreOp          op,
+          gpointer         data,
+          GDestroyNotify   data_free,
+          char            *deleted_message)
+{
+  run_edit_step (self, op, data, data_free, deleted_message, NULL, STACK_NEW_EDIT);
 }
 
 static gboolean
@@ -581,23 +698,44 @@ checklist_free (gpointer p)
   procura_checklist_item_free (p);
 }
 
-/* How many edits back Ctrl+Z goes. */
-#define EDIT_UNDO_DEPTH 50
+/* Writes @value (a step's before or after, copied) with the store call of its kind;
+ * the step then goes onto @stack. */
+static void
+write_step_value (ProcuraDocument *self,
+                  EditStep        *step,
+                  gconstpointer    value,
+                  StepStack        stack)
+{
+  switch (step->kind)
+    {
+    case STEP_BRIEF:
+      run_edit_step (self, op_save_brief, procura_brief_copy (value),
+                     (GDestroyNotify) procura_brief_free, NULL, step, stack);
+      break;
+    case STEP_CANDIDATE:
+      run_edit_step (self, op_update_candidate, procura_candidate_copy (value),
+                     (GDestroyNotify) procura_candidate_free, NULL, step, stack);
+      break;
+    case STEP_RUN:
+    default:
+      run_edit_step (self, op_assign_run, g_memdup2 (value, 2 * sizeof (gint64)), g_free,
+                     NULL, step, stack);
+      break;
+    }
+}
 
 void
 procura_document_save_brief (ProcuraDocument    *self,
                              const ProcuraBrief *brief)
 {
+  EditStep *step = NULL;
+
   g_return_if_fail (PROCURA_IS_DOCUMENT (self));
   /* the brief as it was, for procura_document_undo_edit() */
   if (self->project != NULL && self->project->brief != NULL)
-    {
-      if (self->edit_undo->len >= EDIT_UNDO_DEPTH)
-        g_ptr_array_remove_index (self->edit_undo, 0);
-      g_ptr_array_add (self->edit_undo, procura_brief_copy (self->project->brief));
-    }
-  run_edit (self, op_save_brief, procura_brief_copy (brief),
-            (GDestroyNotify) procura_brief_free, NULL);
+    step = edit_step_new (STEP_BRIEF, self->project->brief, brief);
+  run_edit_step (self, op_save_brief, procura_brief_copy (brief),
+                 (GDestroyNotify) procura_brief_free, NULL, step, STACK_NEW_EDIT);
 }
 
 gboolean
@@ -608,16 +746,36 @@ procura_document_can_undo_edit (ProcuraDocument *self)
 }
 
 gboolean
+procura_document_can_redo_edit (ProcuraDocument *self)
+{
+  g_return_val_if_fail (PROCURA_IS_DOCUMENT (self), FALSE);
+  return self->edit_redo->len > 0 && !self->read_only;
+}
+
+gboolean
 procura_document_undo_edit (ProcuraDocument *self)
 {
-  ProcuraBrief *before;
+  EditStep *step;
 
   g_return_val_if_fail (PROCURA_IS_DOCUMENT (self), FALSE);
   if (!procura_document_can_undo_edit (self))
     return FALSE;
-  before = g_ptr_array_steal_index (self->edit_undo, self->edit_undo->len - 1);
-  /* written as an edit of its own, but not one to undo again */
-  run_edit (self, op_save_brief, before, (GDestroyNotify) procura_brief_free, NULL);
+  step = g_ptr_array_steal_index (self->edit_undo, self->edit_undo->len - 1);
+  /* written as an edit of its own, then offered to redo (not to undo again) */
+  write_step_value (self, step, step->before, STACK_UNDONE);
+  return TRUE;
+}
+
+gboolean
+procura_document_redo_edit (ProcuraDocument *self)
+{
+  EditStep *step;
+
+  g_return_val_if_fail (PROCURA_IS_DOCUMENT (self), FALSE);
+  if (!procura_document_can_redo_edit (self))
+    return FALSE;
+  step = g_ptr_array_steal_index (self->edit_redo, self->edit_redo->len - 1);
+  write_step_value (self, step, step->after, STACK_REDONE);
   return TRUE;
 }
 
@@ -657,9 +815,16 @@ void
 procura_document_update_candidate (ProcuraDocument        *self,
                                    const ProcuraCandidate *candidate)
 {
+  const ProcuraCandidate *before;
+  EditStep *step = NULL;
+
   g_return_if_fail (PROCURA_IS_DOCUMENT (self));
-  run_edit (self, op_update_candidate, procura_candidate_copy (candidate),
-            (GDestroyNotify) procura_candidate_free, NULL);
+  /* the candidate as it was (its name, price, quote, ...), for Ctrl+Z */
+  before = procura_project_find_candidate (self->project, candidate->id);
+  if (before != NULL)
+    step = edit_step_new (STEP_CANDIDATE, before, candidate);
+  run_edit_step (self, op_update_candidate, procura_candidate_copy (candidate),
+                 (GDestroyNotify) procura_candidate_free, NULL, step, STACK_NEW_EDIT);
 }
 
 void
@@ -821,11 +986,25 @@ procura_document_assign_run (ProcuraDocument *self,
                              gint64           candidate_id)
 {
   gint64 *ids = g_new (gint64, 2);
+  EditStep *step = NULL;
 
   g_return_if_fail (PROCURA_IS_DOCUMENT (self));
   ids[0] = run_id;
   ids[1] = candidate_id;
-  run_edit (self, op_assign_run, ids, g_free, NULL);
+  /* the candidate it was assigned to, for Ctrl+Z */
+  for (guint i = 0; self->project->runs != NULL && i < self->project->runs->len; i++)
+    {
+      const ProcuraRun *run = g_ptr_array_index (self->project->runs, i);
+
+      if (run->id == run_id)
+        {
+          gint64 before[2] = { run_id, run->candidate_id };
+
+          step = edit_step_new (STEP_RUN, before, ids);
+          break;
+        }
+    }
+  run_edit_step (self, op_assign_run, ids, g_free, NULL, step, STACK_NEW_EDIT);
 }
 
 /* Rows picked from a parsed file (published results): one transaction, with the new
@@ -1194,6 +1373,7 @@ procura_document_finalize (GObject *object)
   g_clear_pointer (&self->own_tokens, g_array_unref);
   g_clear_pointer (&self->removed_items, g_hash_table_unref);
   g_clear_pointer (&self->edit_undo, g_ptr_array_unref);
+  g_clear_pointer (&self->edit_redo, g_ptr_array_unref);
   g_clear_pointer (&self->removals, g_ptr_array_unref);
   g_free (self->path);
   g_free (self->read_only_reason);
@@ -1240,7 +1420,8 @@ procura_document_init (ProcuraDocument *self)
   self->removed_items = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free,
                                                (GDestroyNotify) procura_checklist_item_free);
   self->removals = removals_new ();
-  self->edit_undo = g_ptr_array_new_with_free_func ((GDestroyNotify) procura_brief_free);
+  self->edit_undo = g_ptr_array_new_with_free_func ((GDestroyNotify) edit_step_free);
+  self->edit_redo = g_ptr_array_new_with_free_func ((GDestroyNotify) edit_step_free);
 }
 
 void

@@ -77,10 +77,14 @@ void procura_document_delete_run       (ProcuraDocument        *self,
                                         gint64                  run_id);
 void procura_document_undo             (ProcuraDocument        *self,
                                         gint64                  undo_token);
-/* Undoes the last edit of the brief made through this document (Ctrl+Z): writes the
- * brief back as it was; FALSE when there is none to undo. */
+/* Undoes the last edit made through this document (Ctrl+Z), up to 50 back: the brief,
+ * a candidate's fields (name, price, quote, ...) or a run's assignment is written back
+ * as it was, as an edit of its own; FALSE when there is none to undo. Redo (Shift+Ctrl+Z)
+ * writes it again; a new edit empties the redo list. */
 gboolean procura_document_undo_edit     (ProcuraDocument        *self);
 gboolean procura_document_can_undo_edit (ProcuraDocument        *self);
+gboolean procura_document_redo_edit     (ProcuraDocument        *self);
+gboolean procura_document_can_redo_edit (ProcuraDocument        *self);
 void procura_document_assign_run       (ProcuraDocument        *self,
                                         gint64                  run_id,
                                         gint64                  candidate_id);

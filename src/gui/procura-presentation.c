@@ -11,7 +11,9 @@
 #include "procura-presentation.h"
 
 #include <math.h>
+#include <string.h>
 #include "procura-analysis.h"
+#include "procura-warnings.h"
 #include "procura-units.h"
 
 struct _ProcuraPresentation
@@ -119,7 +121,7 @@ title_slide (const char *title,
   return box;
 }
 
-static void
+static GtkWidget *
 slide_line (GtkWidget  *box,
             const char *text,
             const char *style)
@@ -132,22 +134,66 @@ slide_line (GtkWidget  *box,
   if (style != NULL)
     gtk_widget_add_css_class (label, style);
   gtk_box_append (GTK_BOX (box), label);
+  return label;
 }
 
+/* Whose input a tipping point moves, said without a name the slide already gave: the
+ * recommended option (a part of it included: a hybrid's GPU or API route), the
+ * runner-up, or else the candidate's name; NULL for the project's own input. */
+static const char *
+tipping_whose (const ProcuraAnalysis      *analysis,
+               const ProcuraTippingPoint *t)
+{
+  const ProcuraRecommendation *r = analysis->recommendation;
+
+  if (t->candidate_id == 0)
+    return NULL;
+  if (t->candidate_id == r->candidate_id)
+    /* Translators: on the recommendation slide, "GPU price (recommended): …" */
+    return _("recommended");
+  if (t->candidate_id == analysis->tipping_runner_up)
+    /* Translators: on the recommendation slide, "GPU price (runner-up): …" */
+    return _("runner-up");
+  if (t->candidate_name != NULL && r->candidate_name != NULL && strstr (r->candidate_name, t->candidate_name) != NULL)
+    return _("recommended");
+  return t->candidate_name;
+}
+
+/* Whom a warning concerns: the option the slide named, or its name. */
+static const char *
+warning_whom (const ProcuraAnalysis *analysis,
+              const ProcuraWarning  *w)
+{
+  const ProcuraCandidateAnalysis *wc = w->candidate_id != 0 ? procura_analysis_find (analysis, w->candidate_id)
+                                                            : NULL;
+
+  if (w->candidate_id == 0)
+    /* Translators: on the recommendation slide, warnings about the whole project */
+    return _("The project");
+  if (w->candidate_id == analysis->recommendation->candidate_id)
+    return _("The recommended option");
+  if (w->candidate_id == analysis->tipping_runner_up)
+    return _("The runner-up");
+  return wc != NULL ? wc->name : "?";
+}
+
+/* The slide reads at a glance: one idea per line, each name once; the long sentences
+ * (the interval's reason, the tipping points' notes) are the lines' tooltips. */
 GtkWidget *
 procura_presentation_recommendation_slide (ProcuraProject                *project,
                                            const struct _ProcuraAnalysis *analysis)
 {
   GtkWidget *box;
   const ProcuraRecommendation *r;
-  const ProcuraCandidateAnalysis *ca;
-  g_autofree char *headline = NULL;
+  const ProcuraCandidateAnalysis *ca, *runner;
   guint shown;
 
   if (analysis == NULL || analysis->recommendation == NULL)
     return NULL;
   r = analysis->recommendation;
   ca = r->candidate_id != 0 ? procura_analysis_find (analysis, r->candidate_id) : NULL;
+  runner = analysis->tipping_runner_up != 0 && analysis->tipping_runner_up != r->candidate_id
+           ? procura_analysis_find (analysis, analysis->tipping_runner_up) : NULL;
   box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 14);
   gtk_widget_set_name (box, "recommendation-slide");
   gtk_widget_set_valign (box, GTK_ALIGN_CENTER);
@@ -155,9 +201,9 @@ procura_presentation_recommendation_slide (ProcuraProject                *projec
   gtk_widget_set_margin_start (box, 64);
   gtk_widget_set_margin_end (box, 64);
   slide_line (box, _("Recommendation"), "presentation-subtitle");
-  headline = r->candidate_name != NULL ? g_strdup_printf ("%s: %s", procura_choice_label (r->choice), r->candidate_name)
-                                       : g_strdup (procura_choice_label (r->choice));
-  slide_line (box, headline, "title-1");
+  slide_line (box, procura_choice_label (r->choice), "title-1");
+  if (r->candidate_name != NULL)
+    slide_line (box, r->candidate_name, "title-3");
   if (project != NULL && project->decision.candidate_id != 0)
     {
       ProcuraCandidate *c = procura_project_find_candidate (project, project->decision.candidate_id);
@@ -166,7 +212,8 @@ procura_presentation_recommendation_slide (ProcuraProject                *projec
       g_autofree char *name = o != NULL ? g_strdup_printf (_("Hybrid: %s + %s"), c != NULL ? c->name : "?", o->name)
                                         : g_strdup (c != NULL ? c->name : "?");
       /* Translators: the candidate the decision record names */
-      g_autofree char *line = g_strdup_printf (_("Decided: %s"), name);
+      g_autofree char *line = g_strcmp0 (name, r->candidate_name) == 0 ? g_strdup (_("Decided: the recommended option"))
+                                                                       : g_strdup_printf (_("Decided: %s"), name);
 
       slide_line (box, line, "title-3");
     }
@@ -188,21 +235,34 @@ procura_presentation_recommendation_slide (ProcuraProject                *projec
           slide_line (box, interval, NULL);
         }
       else if (ca->cost_interval_reason != NULL)
-        {
-          g_autofree char *interval = g_strdup_printf (_("Interval: %s"), ca->cost_interval_reason);
-          slide_line (box, interval, "dim-label");
-        }
+        /* Translators: the cost has no interval; the reason is the line's tooltip */
+        gtk_widget_set_tooltip_text (slide_line (box, _("Interval: none"), "dim-label"),
+                                     ca->cost_interval_reason);
     }
-  if (analysis->ranking_uncertainty != NULL && *analysis->ranking_uncertainty != '\0')
+  if (runner != NULL)
     {
-      /* a clause in core's sentences; a sentence of its own here */
-      const char *rest = g_utf8_next_char (analysis->ranking_uncertainty);
-      char first[8] = { 0 };
-      g_autofree char *sentence = NULL;
+      /* Translators: the second-ranked candidate */
+      g_autofree char *line = g_strdup_printf (_("Runner-up: %s"), runner->name);
+      const char *apart = NULL;
 
-      g_unichar_to_utf8 (g_unichar_totitle (g_utf8_get_char (analysis->ranking_uncertainty)), first);
-      sentence = g_strconcat (first, rest, NULL);
-      slide_line (box, sentence, "dim-label");
+      slide_line (box, line, NULL);
+      switch (analysis->ranking_separation)
+        {
+        case PROCURA_SEPARATION_DISTINCT:
+          apart = _("Told apart from the runner-up at this sample size.");
+          break;
+        case PROCURA_SEPARATION_OVERLAP:
+          apart = _("Not told apart from the runner-up: the cost intervals overlap.");
+          break;
+        case PROCURA_SEPARATION_UNKNOWN:
+          apart = _("Not known whether it beats the runner-up: a cost has no interval.");
+          break;
+        case PROCURA_SEPARATION_NONE:
+        default:
+          break;
+        }
+      if (apart != NULL)
+        gtk_widget_set_tooltip_text (slide_line (box, apart, "dim-label"), analysis->ranking_uncertainty);
     }
   if (analysis->tipping_points != NULL && analysis->tipping_points->len > 0)
     {
@@ -210,33 +270,76 @@ procura_presentation_recommendation_slide (ProcuraProject                *projec
       for (guint i = 0; i < analysis->tipping_points->len && i < 3; i++)
         {
           const ProcuraTippingPoint *t = g_ptr_array_index (analysis->tipping_points, i);
-          const char *input = procura_tipping_input_label (t->input);
+          const char *who = tipping_whose (analysis, t);
+          g_autofree char *input = who != NULL ? g_strdup_printf ("%s (%s)", procura_tipping_input_label (t->input), who)
+                                               : g_strdup (procura_tipping_input_label (t->input));
           g_autofree char *line = NULL;
 
-          line = g_strdup_printf ("• %s%s%s: %s", input,
-                                                   t->candidate_name != NULL ? " · " : "",
-                                                   t->candidate_name != NULL ? t->candidate_name : "",
-                                                   t->note != NULL ? t->note : "—");
-          slide_line (box, line, NULL);
+          if (isfinite (t->value))
+            {
+              g_autofree char *now = procura_tipping_value_text (analysis, t->input, t->current);
+              g_autofree char *at = procura_tipping_value_text (analysis, t->input, t->value);
+
+              /* Translators: a tipping point: the input, its value now → where the ranking flips, the change */
+              line = g_strdup_printf (_("• %s: %s → %s (%+.1f %%)"), input, now, at,
+                                      100.0 * (t->value / t->current - 1.0));
+            }
+          else
+            /* Translators: a tipping point that was not found in the range tried */
+            line = g_strdup_printf (_("• %s: no flip in the range tried"), input);
+          gtk_widget_set_tooltip_text (slide_line (box, line, NULL), t->note);
         }
     }
+  /* the top warnings, one line per candidate: its name once, then what is wrong */
   shown = 0;
-  for (int severity = PROCURA_SEVERITY_ERROR; severity >= PROCURA_SEVERITY_WARNING && shown < 3; severity--)
-    for (guint i = 0; analysis->warnings != NULL && i < analysis->warnings->len && shown < 3; i++)
-      {
-        const ProcuraWarning *w = g_ptr_array_index (analysis->warnings, i);
-        g_autofree char *line = NULL;
+  {
+    g_autoptr (GPtrArray) who_order = g_ptr_array_new_with_free_func (g_free);
+    g_autoptr (GPtrArray) what = g_ptr_array_new_with_free_func ((GDestroyNotify) g_ptr_array_unref);
 
-        if ((int) w->severity != severity)
-          continue;
-        if (shown == 0)
-          slide_line (box, _("Top warnings"), "heading");
-        line = g_strdup_printf ("⚠ %s", w->message);
-        slide_line (box, line, NULL);
-        shown++;
+    for (int severity = PROCURA_SEVERITY_ERROR; severity >= PROCURA_SEVERITY_WARNING && shown < 3; severity--)
+      for (guint i = 0; analysis->warnings != NULL && i < analysis->warnings->len && shown < 3; i++)
+        {
+          const ProcuraWarning *w = g_ptr_array_index (analysis->warnings, i);
+          const char *who = warning_whom (analysis, w);
+          const char *title = procura_warning_title (w->id);
+          guint k;
+
+          if ((int) w->severity != severity)
+            continue;
+          for (k = 0; k < who_order->len; k++)
+            if (g_str_equal (who_order->pdata[k], who))
+              break;
+          if (k == who_order->len)
+            {
+              g_ptr_array_add (who_order, g_strdup (who));
+              g_ptr_array_add (what, g_ptr_array_new ());
+            }
+          g_ptr_array_add (what->pdata[k], (gpointer) (title != NULL ? title : w->message));
+          shown++;
+        }
+    if (shown > 0)
+      slide_line (box, _("Top warnings"), "heading");
+    for (guint k = 0; k < who_order->len; k++)
+      {
+        GPtrArray *titles = what->pdata[k];
+        g_autoptr (GString) line = g_string_new (NULL);
+        g_autofree char *first = NULL;
+
+        for (guint j = 0; j < titles->len; j++)
+          g_string_append_printf (line, "%s%s", j > 0 ? "; " : "", (const char *) titles->pdata[j]);
+        /* Translators: a line of the top warnings: whom they concern, then what is wrong */
+        first = g_strdup_printf (_("⚠ %s: %s"), (const char *) who_order->pdata[k], line->str);
+        slide_line (box, first, NULL);
       }
+  }
   gtk_widget_set_focusable (box, TRUE);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (box), GTK_ACCESSIBLE_PROPERTY_LABEL, headline, -1);
+  {
+    g_autofree char *label = r->candidate_name != NULL
+      ? g_strdup_printf ("%s: %s", procura_choice_label (r->choice), r->candidate_name)
+      : g_strdup (procura_choice_label (r->choice));
+
+    gtk_accessible_update_property (GTK_ACCESSIBLE (box), GTK_ACCESSIBLE_PROPERTY_LABEL, label, -1);
+  }
   return box;
 }
 

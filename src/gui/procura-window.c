@@ -1218,6 +1218,17 @@ undo_edit_action (GtkWidget  *widget,
 }
 
 static void
+redo_edit_action (GtkWidget  *widget,
+                  const char *action_name,
+                  GVariant   *parameter)
+{
+  ProcuraWindow *self = PROCURA_WINDOW (widget);
+
+  if (self->document == NULL || !procura_document_redo_edit (self->document))
+    show_toast (self, _("Nothing to redo"));
+}
+
+static void
 toast_action (GtkWidget  *widget,
               const char *action_name,
               GVariant   *parameter)
@@ -1572,6 +1583,7 @@ procura_window_class_init (ProcuraWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.present", NULL, present_action);
   gtk_widget_class_install_action (widget_class, "win.undo", "x", undo_action);
   gtk_widget_class_install_action (widget_class, "win.undo-edit", NULL, undo_edit_action);
+  gtk_widget_class_install_action (widget_class, "win.redo-edit", NULL, redo_edit_action);
   gtk_widget_class_install_action (widget_class, "win.toast", "s", toast_action);
   gtk_widget_class_install_action (widget_class, "win.page", "i", page_action);
   gtk_widget_class_install_action (widget_class, "win.complete-brief", NULL, brief_field_action);

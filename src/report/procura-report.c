@@ -294,12 +294,20 @@ find_candidate_const (ProcuraProject *project,
   return id > 0 ? procura_project_find_candidate (project, id) : NULL;
 }
 
+/* A cost per accepted output at the project's one scale (per output, per 1,000 or per
+ * 1M, chosen by the analysis): money only, the column or sentence says the unit. */
 static char *
-fmt_cost_per_accepted (double      v,
-                       const char *currency)
+fmt_cost_per_accepted (double                 v,
+                       const ProcuraAnalysis *analysis)
 {
-  /* costs per output are small: keep four significant figures, and per 1,000 */
-  return procura_units_cost_per_output (v, currency);
+  return procura_units_cost_scaled (v, analysis->unit_factor, analysis->currency);
+}
+
+/* "per 1,000 accepted responses": the one unit of the project's costs per output */
+static char *
+cost_unit (const ProcuraAnalysis *analysis)
+{
+  return procura_units_per_label (analysis->unit_factor, analysis->unit_label);
 }
 
 static void
@@ -310,7 +318,11 @@ add_finance (ProcuraReportDoc      *doc,
   static const char *header[] = { N_("Rank"), N_("Candidate"), N_("Kind"), N_("Pricing"), N_("Price per GPU-hour"),
                                   N_("Replicas × GPUs"), N_("Utilisation"), N_("Capacity at target (req/s)"),
                                   N_("All-in cost per window"), N_("Accepted outputs per window"),
-                                  N_("Cost per accepted output"), N_("Cost per 1,000 accepted"), NULL };
+                                  NULL, NULL };
+  g_autofree char *unit = cost_unit (analysis);
+  /* TRANSLATORS: a column title; %s is the project's unit, "per 1,000 accepted responses" */
+  g_autofree char *cost_title = g_strdup_printf (_("Cost %s"), unit);
+  const char *titles[G_N_ELEMENTS (header)];
   ProcuraBlock *table;
 
   procura_report_doc_heading (doc, 1, _("Finance normalisation"));
@@ -328,7 +340,10 @@ add_finance (ProcuraReportDoc      *doc,
                                   analysis->measure_next != NULL ? " " : "",
                                   analysis->measure_next != NULL ? analysis->measure_next : "");
 
-  table = procura_report_doc_table (doc, "finance", NULL, header);
+  /* one cost per output, in the unit the project shows everywhere (the CSV keeps both) */
+  memcpy (titles, header, sizeof header);
+  titles[G_N_ELEMENTS (header) - 2] = cost_title;
+  table = procura_report_doc_table (doc, "finance", NULL, titles);
   {
     static const char *csv_header[] = { "rank", "candidate", "kind", "pricing_model",
                                         "price_per_gpu_hour", "replicas", "gpus_per_replica",
@@ -347,7 +362,7 @@ add_finance (ProcuraReportDoc      *doc,
       g_autofree char *price = fmt_money (ca->inputs != NULL ? ca->inputs->price_per_gpu_hour : NAN,
                                           analysis->currency);
       g_autofree char *fleet = NULL, *util = NULL, *cap = NULL, *all_in = NULL;
-      g_autofree char *accepted = NULL, *cpa = NULL, *cpk = NULL;
+      g_autofree char *accepted = NULL, *cpa = NULL;
 
       if (r != NULL && r->replicas > 0)
         fleet = g_strdup_printf ("%d × %d", r->replicas, ca->inputs->gpus_per_replica);
@@ -362,8 +377,7 @@ add_finance (ProcuraReportDoc      *doc,
         }
       all_in = fmt_money (r != NULL ? r->all_in_cost : NAN, analysis->currency);
       accepted = fmt_num (r != NULL ? r->accepted_outputs : NAN, 0, NULL);
-      cpa = fmt_cost_per_accepted (r != NULL ? r->cost_per_accepted : NAN, analysis->currency);
-      cpk = fmt_money (r != NULL ? r->cost_per_accepted * 1000 : NAN, analysis->currency);
+      cpa = fmt_cost_per_accepted (r != NULL ? r->cost_per_accepted : NAN, analysis);
       if (r == NULL && ca->cost_reason != NULL)
         {
           g_free (cpa);
@@ -374,7 +388,7 @@ add_finance (ProcuraReportDoc      *doc,
                               ca->derived ? _("hybrid (derived)") : candidate_kind_name (ca->kind),
                               c != NULL ? or_dash (c->pricing_model) : "—",
                               ca->kind == PROCURA_CANDIDATE_API ? "—" : price,
-                              or_dash (fleet), util, cap, all_in, accepted, cpa, cpk, NULL };
+                              or_dash (fleet), util, cap, all_in, accepted, cpa, NULL };
         procura_block_add_row (table, row);
       }
       {
@@ -582,14 +596,20 @@ add_sensitivity (ProcuraReportDoc      *doc,
 {
   static const char *header[] = { N_("Candidate"), N_("Input"), N_("Low"), N_("High"), N_("Cost at low"),
                                   N_("Base cost"), N_("Cost at high"), NULL };
-  static const char *wheader[] = { N_("Candidate"), N_("Scenario"), N_("Cost per accepted output"),
+  static const char *wheader[] = { N_("Candidate"), N_("Scenario"), NULL,
                                    N_("Change"), N_("Assumption"), NULL };
+  g_autofree char *unit = cost_unit (analysis);
+  /* TRANSLATORS: a column title; %s is the project's unit, "per 1,000 accepted responses" */
+  g_autofree char *cost_title = g_strdup_printf (_("Cost %s"), unit);
+  /* TRANSLATORS: a table's caption; %s is the project's unit, "per 1,000 accepted responses" */
+  g_autofree char *caption = g_strdup_printf (_("Cost %s when one input moves, the rest held"), unit);
+  const char *wtitles[G_N_ELEMENTS (wheader)];
   ProcuraBlock *table, *wtable;
 
+  memcpy (wtitles, wheader, sizeof wheader);
+  wtitles[2] = cost_title;
   procura_report_doc_heading (doc, 1, _("Sensitivity and what-if"));
-  table = procura_report_doc_table (doc, "sensitivity",
-                                    _("Cost per accepted output when one input moves, the rest held"),
-                                    header);
+  table = procura_report_doc_table (doc, "sensitivity", caption, header);
   wtable = NULL;
   for (guint i = 0; i < analysis->candidates->len; i++)
     {
@@ -600,9 +620,9 @@ add_sensitivity (ProcuraReportDoc      *doc,
           const ProcuraSensitivity *sv = g_ptr_array_index (ca->sensitivity, s);
           g_autofree char *lo = fmt_num (sv->low_value, -1, NULL);
           g_autofree char *hi = fmt_num (sv->high_value, -1, NULL);
-          g_autofree char *clo = fmt_cost_per_accepted (sv->cost_low, analysis->currency);
-          g_autofree char *cb = fmt_cost_per_accepted (sv->base_cost, analysis->currency);
-          g_autofree char *chi = fmt_cost_per_accepted (sv->cost_high, analysis->currency);
+          g_autofree char *clo = fmt_cost_per_accepted (sv->cost_low, analysis);
+          g_autofree char *cb = fmt_cost_per_accepted (sv->base_cost, analysis);
+          g_autofree char *chi = fmt_cost_per_accepted (sv->cost_high, analysis);
           const char *row[] = { ca->name, or_dash (sv->label), lo, hi, clo, cb, chi, NULL };
           procura_block_add_row (table, row);
         }
@@ -618,8 +638,8 @@ add_sensitivity (ProcuraReportDoc      *doc,
 
           if (wtable == NULL)
             wtable = procura_report_doc_table (doc, "what-if",
-                                               _("What if the plan is only right for today"), wheader);
-          cost = wi->result != NULL ? fmt_cost_per_accepted (wi->result->cost_per_accepted, analysis->currency)
+                                               _("What if the plan is only right for today"), wtitles);
+          cost = wi->result != NULL ? fmt_cost_per_accepted (wi->result->cost_per_accepted, analysis)
                                     : g_strdup_printf (_("not estimated: %s"), or_dash (wi->note));
           change = wi->result != NULL && ca->cost != NULL && ca->cost->cost_per_accepted > 0
             ? g_strdup_printf ("%+.0f %%", (wi->result->cost_per_accepted / ca->cost->cost_per_accepted - 1) * 100)

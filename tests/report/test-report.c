@@ -14,6 +14,7 @@
 #include "procura-report.h"
 #include "procura-store.h"
 #include "procura-test-util.h"
+#include "procura-units.h"
 
 /* A small, complete project built by hand. */
 static ProcuraProject *
@@ -555,11 +556,94 @@ test_memory_fit_measured (void)
   g_assert_nonnull (strstr (md, "Measured"));
 }
 
+
+/* issue 21: the finance table shows ONE cost per output, in the project's unit, said in
+ * its header (per 1,000 for responses, per image for images); the CSV keeps both. */
+static void
+check_one_cost_column (ProcuraProject *p)
+{
+  g_autoptr (ProcuraAnalysis) analysis = procura_analysis_run (p, NULL);
+  g_autoptr (ProcuraReportDoc) doc = procura_report_build (p);
+  g_autofree char *md = procura_report_doc_to_markdown (doc, "record-");
+  g_autofree char *per = procura_units_per_label (analysis->unit_factor, analysis->unit_label);
+  g_autofree char *title = g_strdup_printf ("Cost %s", per);
+  g_auto (GStrv) lines = g_strsplit (md, "\n", -1);
+  guint n_headers = 0, n_rows = 0;
+  int cost_col = -1;
+
+  /* the cells between the bars: drop each row's closing " |" */
+  for (guint i = 0; lines[i] != NULL; i++)
+    if (g_str_has_suffix (lines[i], " |"))
+      lines[i][strlen (lines[i]) - 2] = '\0';
+
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      g_auto (GStrv) cells = NULL;
+      guint n_cost = 0;
+
+      if (!g_str_has_prefix (lines[i], "| Rank | Candidate |"))
+        continue;
+      n_headers++;
+      cells = g_strsplit (lines[i], " | ", -1);
+      for (guint c = 0; cells[c] != NULL; c++)
+        {
+          /* "All-in cost per window" is the window's cost, not one per output */
+          if (g_str_has_prefix (cells[c], "Cost ")
+              || (strstr (cells[c], "accepted") != NULL && !g_str_has_prefix (cells[c], "Accepted outputs")))
+            {
+              n_cost++;
+              cost_col = c;
+              g_assert_cmpstr (g_strstrip (cells[c]), ==, title);
+            }
+        }
+      g_assert_cmpuint (n_cost, ==, 1);
+      /* the rows: the ranked ones show their cost at that scale */
+      for (guint r = i + 2; lines[r] != NULL && g_str_has_prefix (lines[r], "| "); r++)
+        {
+          g_auto (GStrv) row = g_strsplit (lines[r], " | ", -1);
+
+          g_assert_cmpuint (g_strv_length (row), ==, g_strv_length (cells));
+          for (guint k = 0; k < analysis->candidates->len; k++)
+            {
+              const ProcuraCandidateAnalysis *ca = g_ptr_array_index (analysis->candidates, k);
+              g_autofree char *want = NULL;
+
+              if (ca->cost == NULL || g_strcmp0 (row[1], ca->name) != 0)
+                continue;
+              want = procura_units_cost_scaled (ca->cost->cost_per_accepted, analysis->unit_factor,
+                                                analysis->currency);
+              g_assert_cmpstr (g_strstrip (row[cost_col]), ==, want);
+              n_rows++;
+            }
+        }
+    }
+  g_assert_cmpuint (n_headers, ==, 1);
+  g_assert_cmpuint (n_rows, >, 0);
+}
+
+static void
+test_one_cost_column (void)
+{
+  g_autoptr (ProcuraProject) p = procura_demo_project_new ();
+  g_autoptr (ProcuraAnalysis) before = procura_analysis_run (p, NULL);
+  g_autoptr (ProcuraAnalysis) after = NULL;
+
+  g_assert_cmpfloat (before->unit_factor, ==, 1e3);
+  check_one_cost_column (p);
+  /* the same project counting images: per image, not per 1,000 */
+  g_free (p->brief->success_unit);
+  p->brief->success_unit = g_strdup ("accepted image");
+  after = procura_analysis_run (p, NULL);
+  g_assert_cmpfloat (after->unit_factor, ==, 1);
+  check_one_cost_column (p);
+}
+
 int
 main (int argc, char *argv[])
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/report/pdf", test_pdf);
+  g_test_add_func ("/report/one-cost-column", test_one_cost_column);
   g_test_add_func ("/report/markdown", test_markdown);
   g_test_add_func ("/report/checklist-evidence-file", test_checklist_evidence_file);
   g_test_add_func ("/report/csv", test_csv);

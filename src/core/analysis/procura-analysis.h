@@ -140,6 +140,11 @@ void procura_tipping_point_free (ProcuraTippingPoint *t);
 /* The label the user reads for a tipping point's @input ("gpu_price": "GPU price"),
  * translated; @input itself when it is not one of the analysis' inputs. */
 const char *procura_tipping_input_label (const char *input);
+/* A value of tipping-point input @input in its unit, as the notes say it: "$3.10 per
+ * GPU-hour", "57.9 %", "800 ms", "12 req/s". */
+char *procura_tipping_value_text (const struct _ProcuraAnalysis *a,
+                                  const char                    *input,
+                                  double                         value);
 
 struct _ProcuraAnalysis {
   /* the figures used, after overrides */

@@ -276,27 +276,35 @@ search (const Ctx *ctx,
 
 /* A value of the input in its unit: money in the project's currency, shares in percent,
  * the target in ms, the demand in req/s. */
-static char *
-value_text (const Ctx *ctx,
-            double     v)
+char *
+procura_tipping_value_text (const ProcuraAnalysis *a,
+                            const char            *input,
+                            double                 v)
 {
-  const char *currency = ctx->a->currency;
+  const char *currency = a->currency;
 
-  if (is (ctx->input, "gpu_price"))
+  if (is (input, "gpu_price"))
     {
       g_autofree char *money = procura_units_money (v, currency);
       /* TRANSLATORS: a GPU's price, e.g. "$3.10 per GPU-hour" */
       return g_strdup_printf (_("%s per GPU-hour"), money);
     }
-  if (is (ctx->input, "api_price"))
+  if (is (input, "api_price"))
     return procura_units_money (v, currency);
-  if (is (ctx->input, "utilization") || is (ctx->input, "acceptance_rate"))
+  if (is (input, "utilization") || is (input, "acceptance_rate"))
     return procura_units_percent (v, 1);
-  if (is (ctx->input, "latency_target_ms"))
+  if (is (input, "latency_target_ms"))
     return g_strdup_printf (_("%.0f ms"), v);
-  if (is (ctx->input, "demand_average"))
+  if (is (input, "demand_average"))
     return procura_units_req_per_s (v);
   return g_strdup_printf ("%.4g", v);
+}
+
+static char *
+value_text (const Ctx *ctx,
+            double     v)
+{
+  return procura_tipping_value_text (ctx->a, ctx->input, v);
 }
 
 static void

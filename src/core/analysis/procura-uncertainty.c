@@ -167,23 +167,31 @@ has_sampling_interval (const ProcuraAnalysis          *a,
   return ca->kind != PROCURA_CANDIDATE_API && capacity_source (a, ca) != NULL;
 }
 
+/* In the project's money and scale, as every other cost per output: "$0.97 to $1.01". */
 static char *
-fmt_interval (const ProcuraCandidateAnalysis *ca)
+fmt_interval (const ProcuraAnalysis          *a,
+              const ProcuraCandidateAnalysis *ca)
 {
+  g_autofree char *lo = NULL, *hi = NULL;
+
   if (isnan (ca->cost_lo))
     return g_strdup (_("unknown"));
+  lo = procura_units_cost_scaled (ca->cost_lo, a->unit_factor, a->currency);
   if (isinf (ca->cost_hi))
-    return g_strdup_printf (_("%.4g or more"), ca->cost_lo);
-  if (ca->cost_lo == ca->cost_hi)
-    return g_strdup_printf ("%.4g", ca->cost_lo);
-  return g_strdup_printf (_("%.4g to %.4g"), ca->cost_lo, ca->cost_hi);
+    /* TRANSLATORS: a cost's interval open above, "$0.97 or more" */
+    return g_strdup_printf (_("%s or more"), lo);
+  hi = procura_units_cost_scaled (ca->cost_hi, a->unit_factor, a->currency);
+  if (g_str_equal (lo, hi))
+    return g_steal_pointer (&lo);
+  /* TRANSLATORS: a cost's interval, "$0.97 to $1.01" */
+  return g_strdup_printf (_("%s to %s"), lo, hi);
 }
 
 static void
 ranking_separation (ProcuraAnalysis *a)
 {
   ProcuraCandidateAnalysis *first, *second;
-  g_autofree char *i1 = NULL, *i2 = NULL;
+  g_autofree char *i1 = NULL, *i2 = NULL, *per = NULL;
   GString *where;
   gboolean m1, m2;
 
@@ -192,8 +200,9 @@ ranking_separation (ProcuraAnalysis *a)
     return;
   first = (ProcuraCandidateAnalysis *) procura_analysis_find (a, g_array_index (a->ranking, gint64, 0));
   second = (ProcuraCandidateAnalysis *) procura_analysis_find (a, g_array_index (a->ranking, gint64, 1));
-  i1 = fmt_interval (first);
-  i2 = fmt_interval (second);
+  i1 = fmt_interval (a, first);
+  i2 = fmt_interval (a, second);
+  per = procura_units_per_label (a->unit_factor, a->unit_label);
   /* measure the candidates whose cost rests on a sweep */
   m1 = has_sampling_interval (a, first) || isnan (first->cost_lo);
   m2 = has_sampling_interval (a, second) || isnan (second->cost_lo);
@@ -230,10 +239,10 @@ ranking_separation (ProcuraAnalysis *a)
   else if (second->cost_lo <= first->cost_hi)
     {
       a->ranking_separation = PROCURA_SEPARATION_OVERLAP;
+      /* TRANSLATORS: the two best candidates, their cost intervals, the unit ("per 1,000 …") */
       a->ranking_uncertainty = g_strdup_printf (_("#1 %s and #2 %s are not distinguishable at this sample "
-                                                "size: their costs per accepted output, %s and %s %s, overlap"),
-                                                first->name, second->name, i1, i2,
-                                                a->currency != NULL ? a->currency : "");
+                                                "size: their costs, %s and %s %s, overlap"),
+                                                first->name, second->name, i1, i2, per);
       if (where->len > 0)
         a->measure_next = g_strdup_printf (_("To separate them, measure more requests at the loads near the "
                                            "target for %s: longer runs there narrow the capacity intervals."),
@@ -244,10 +253,10 @@ ranking_separation (ProcuraAnalysis *a)
   else
     {
       a->ranking_separation = PROCURA_SEPARATION_DISTINCT;
+      /* TRANSLATORS: the two best candidates, their cost intervals, the unit ("per 1,000 …") */
       a->ranking_uncertainty = g_strdup_printf (_("#1 %s and #2 %s are distinguishable at this sample size: "
-                                                "their costs per accepted output, %s and %s %s, do not overlap"),
-                                                first->name, second->name, i1, i2,
-                                                a->currency != NULL ? a->currency : "");
+                                                "their costs, %s and %s %s, do not overlap"),
+                                                first->name, second->name, i1, i2, per);
     }
   g_string_free (where, TRUE);
 }

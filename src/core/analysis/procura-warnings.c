@@ -68,6 +68,40 @@ runs_of (const ProcuraProject *p,
   return n;
 }
 
+static const struct
+{
+  const char *id;
+  const char *title;
+} warning_titles[] = {
+  { PROCURA_WARN_BRIEF_INCOMPLETE, N_("the brief is incomplete") },
+  { PROCURA_WARN_HOURLY_RATE_ONLY, N_("no benchmark at the target, only a price") },
+  { PROCURA_WARN_SINGLE_POINT_FIT, N_("memory checked at one context length only") },
+  { PROCURA_WARN_NO_INTERCONNECT, N_("interconnect unknown") },
+  { PROCURA_WARN_ACCEPTANCE_UNSET, N_("no acceptance rate") },
+  { PROCURA_WARN_LABOR_ZERO, N_("no platform labor") },
+  { PROCURA_WARN_NO_SCENARIO, N_("only today's model and request shape measured") },
+  { PROCURA_WARN_STALE_PRICE, N_("price out of date") },
+  { PROCURA_WARN_NO_PRICE, N_("no price") },
+  { PROCURA_WARN_NOT_SATURATED, N_("capacity not reached by the sweep") },
+  { PROCURA_WARN_MISSES_TARGET, N_("misses the latency target") },
+  { PROCURA_WARN_UNCERTAIN_CAPACITY, N_("capacity uncertain") },
+  { PROCURA_WARN_AS_REPORTED, N_("percentiles as reported, no interval") },
+  { PROCURA_WARN_RATE_LIMIT, N_("over its rate limit") },
+  { PROCURA_WARN_RUN_WORKLOAD, N_("costed per completed run") },
+  { PROCURA_WARN_DOES_NOT_FIT, N_("does not fit in GPU memory") },
+  { PROCURA_WARN_RUN_EXCLUDED, N_("a run left out") },
+  { PROCURA_WARN_NON_MONOTONE, N_("a sweep that does not rise with load") },
+};
+
+const char *
+procura_warning_title (const char *id)
+{
+  for (guint i = 0; id != NULL && i < G_N_ELEMENTS (warning_titles); i++)
+    if (g_str_equal (warning_titles[i].id, id))
+      return _(warning_titles[i].title);
+  return NULL;
+}
+
 static void
 warn (ProcuraAnalysis *a,
       const char      *id,

@@ -53,6 +53,10 @@ ProcuraWarning *procura_warning_new  (const char      *id,
                                       const char      *message,
                                       const char      *what_to_do);
 void            procura_warning_free (ProcuraWarning *w);
+/* A few words for the kind of warning @id, translated ("price older than the limit"),
+ * for a line that names its candidate once (the recommendation slide); NULL for an id
+ * Procura does not know. */
+const char     *procura_warning_title (const char *id);
 
 struct _ProcuraAnalysis;
 
