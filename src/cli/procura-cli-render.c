@@ -13,6 +13,7 @@
 #include "procura-cli.h"
 #include "procura-figures.h"
 #include "procura-store.h"
+#include "procura-util.h"
 #include "procura-json-out.h"
 
 /* Whether the analysis reads the same percentile of the brief's metric from every run's
@@ -27,7 +28,9 @@ percentiles_kept (const ProcuraProject *project)
 
   if (metric == NULL)
     return TRUE;
-  stat = procura_percentile_stat_name (project->brief->slo_percentile);
+  /* the analysis' percentile: the brief's, else 99 */
+  stat = procura_percentile_stat_name (procura_is_set (project->brief->slo_percentile)
+                                       ? project->brief->slo_percentile : 99);
   for (guint i = 0; i < project->runs->len; i++)
     {
       const ProcuraRun *run = g_ptr_array_index (project->runs, i);
