@@ -1261,3 +1261,80 @@ procura_document_get_what_if (ProcuraDocument *self)
   g_return_val_if_fail (PROCURA_IS_DOCUMENT (self), NULL);
   return self->what_if;
 }
+
+/* ------------------------------------------------------------------------- */
+/* Per-request samples on demand                                              */
+
+typedef struct {
+  gint64  run_id;
+  char  **metrics;
+} SamplesData;
+
+static void
+samples_data_free (SamplesData *data)
+{
+  g_strfreev (data->metrics);
+  g_free (data);
+}
+
+static void
+samples_thread (GTask        *task,
+                gpointer      source_object,
+                gpointer      task_data,
+                GCancellable *cancellable)
+{
+  ProcuraDocument *self = source_object;
+  SamplesData *data = task_data;
+  g_autoptr (ProcuraRun) run = procura_run_new ();
+  GError *error = NULL;
+  gboolean ok = TRUE;
+
+  run->id = data->run_id;
+  g_mutex_lock (&self->lock);
+  if (self->store == NULL)
+    ok = FALSE;
+  for (guint i = 0; ok && data->metrics[i] != NULL; i++)
+    {
+      if (g_cancellable_is_cancelled (cancellable))
+        break;
+      ok = procura_store_load_run_samples (self->store, run, data->metrics[i], &error);
+    }
+  g_mutex_unlock (&self->lock);
+  if (g_task_return_error_if_cancelled (task))
+    g_clear_error (&error);
+  else if (!ok && error != NULL)
+    g_task_return_error (task, error);
+  else if (!ok)
+    g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CLOSED, "%s", _("The project is closed"));
+  else
+    g_task_return_pointer (task, g_steal_pointer (&run), (GDestroyNotify) procura_run_free);
+}
+
+void
+procura_document_load_run_samples_async (ProcuraDocument     *self,
+                                         gint64               run_id,
+                                         const char * const  *metrics,
+                                         GCancellable        *cancellable,
+                                         GAsyncReadyCallback  callback,
+                                         gpointer             user_data)
+{
+  g_autoptr (GTask) task = NULL;
+  SamplesData *data;
+
+  g_return_if_fail (PROCURA_IS_DOCUMENT (self) && metrics != NULL);
+  data = g_new0 (SamplesData, 1);
+  data->run_id = run_id;
+  data->metrics = g_strdupv ((char **) metrics);
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_task_data (task, data, (GDestroyNotify) samples_data_free);
+  g_task_run_in_thread (task, samples_thread);
+}
+
+ProcuraRun *
+procura_document_load_run_samples_finish (ProcuraDocument  *self,
+                                          GAsyncResult     *result,
+                                          GError          **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
