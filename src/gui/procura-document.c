@@ -38,6 +38,11 @@ struct _ProcuraDocument
 
 G_DEFINE_FINAL_TYPE (ProcuraDocument, procura_document, G_TYPE_OBJECT)
 
+/* The snapshot: stats, and the sorted quantile summary of the brief's metric (a megabyte
+ * at most per run) so that the CDF figure is drawn from the samples without them; the
+ * samples themselves only when a view asks (procura_document_load_run_samples_async). */
+#define DOCUMENT_LOAD PROCURA_STORE_LOAD_SLO_QUANTILES
+
 enum {
   PROP_0,
   PROP_BUSY,
@@ -241,7 +246,7 @@ open_thread (GTask        *task,
       g_task_return_error (task, error);
       return;
     }
-  data->project = procura_store_load_project (data->store, PROCURA_STORE_LOAD_DEFAULT, &error);
+  data->project = procura_store_load_project (data->store, DOCUMENT_LOAD, &error);
   if (data->project == NULL)
     {
       g_task_return_error (task, error);
@@ -376,7 +381,7 @@ edit_thread (GTask        *task,
       g_task_return_error (task, error);
       return;
     }
-  data->project = procura_store_load_project (self->store, PROCURA_STORE_LOAD_DEFAULT, &error);
+  data->project = procura_store_load_project (self->store, DOCUMENT_LOAD, &error);
   data->removals = load_removals (self->store);
   g_mutex_unlock (&self->lock);
   if (data->project == NULL)
@@ -994,7 +999,7 @@ import_thread (GTask        *task,
     }
   report_progress (task, data, 1.0, NULL);
   g_mutex_lock (&self->lock);
-  data->project = procura_store_load_project (self->store, PROCURA_STORE_LOAD_DEFAULT, &error);
+  data->project = procura_store_load_project (self->store, DOCUMENT_LOAD, &error);
   g_mutex_unlock (&self->lock);
   if (data->project == NULL)
     {

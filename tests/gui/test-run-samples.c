@@ -60,6 +60,15 @@ make_project (const char *path)
   g_ptr_array_add (res->runs, run);
   g_assert_true (procura_store_import (store, res, 0, &error));
   g_assert_no_error (error);
+  {
+    ProcuraBrief *brief = procura_brief_new ();
+
+    brief->slo_metric = g_strdup ("ttft");
+    brief->slo_threshold_ms = 150;
+    g_assert_true (procura_store_save_brief (store, brief, &error));
+    g_assert_no_error (error);
+    procura_brief_free (brief);
+  }
   return finite;
 }
 
@@ -83,6 +92,18 @@ test_expand_shows_distribution (void)
     procura_window_open_file (window, file);
   }
   g_assert_true (procura_gui_test_wait_idle (window, 30));
+  /* the snapshot holds no samples, only the brief's metric's quantile summary (the
+   * CDF figure's) */
+  {
+    ProcuraProject *project = procura_document_get_project (procura_window_get_document (window));
+    const ProcuraRun *run = g_ptr_array_index (project->runs, 0);
+    const ProcuraQuantiles *q = procura_run_get_quantiles (run, "ttft");
+
+    g_assert_cmpuint (run->samples->len, ==, 0);
+    g_assert_nonnull (q);
+    g_assert_cmpuint (q->n, ==, finite);
+    g_assert_null (procura_run_get_quantiles (run, "e2e"));
+  }
   page = procura_window_get_page (window, "benchmarks");
   /* nothing is read before the run is expanded */
   g_assert_null (procura_gui_test_find (page, PROCURA_TYPE_RUN_SAMPLES));
