@@ -9,10 +9,41 @@
 #include <glib/gi18n.h>
 #include <json-glib/json-glib.h>
 
+#include "procura-capacity.h"
 #include "procura-cli.h"
 #include "procura-figures.h"
 #include "procura-store.h"
+#include "procura-util.h"
 #include "procura-json-out.h"
+
+/* Whether the analysis reads the same percentile of the brief's metric from every run's
+ * statistics as from its samples: the import keeps the percentiles it recomputed from
+ * them, so a figure that shows no confidence interval (the CDF) needs the samples only
+ * for a percentile the import did not keep. */
+static gboolean
+percentiles_kept (const ProcuraProject *project)
+{
+  const char *metric = project->brief->slo_metric;
+  g_autofree char *stat = NULL;
+
+  if (metric == NULL)
+    return TRUE;
+  /* the analysis' percentile: the brief's, else 99 */
+  stat = procura_percentile_stat_name (procura_is_set (project->brief->slo_percentile)
+                                       ? project->brief->slo_percentile : 99);
+  for (guint i = 0; i < project->runs->len; i++)
+    {
+      const ProcuraRun *run = g_ptr_array_index (project->runs, i);
+      const ProcuraStat *st;
+
+      if (procura_run_get_quantiles (run, metric) == NULL)
+        continue;   /* no samples: the analysis reads the statistics either way */
+      st = procura_run_get_stat (run, metric, stat);
+      if (st == NULL || st->source != PROCURA_SOURCE_RECOMPUTED)
+        return FALSE;
+    }
+  return TRUE;
+}
 
 static char *
 figure_list (void)
@@ -107,7 +138,16 @@ procura_cli_render (int    argc,
     goto out;
 
   store = procura_store_open (argv[1], PROCURA_STORE_OPEN_READ_ONLY, &error);
-  if (store != NULL)
+  if (store != NULL && g_str_equal (argv[2], "cdf"))
+    {
+      /* the CDF is drawn from the kept quantile summary, without the samples (25 M of
+       * them are 200 MB) unless the analysis needs them for its percentile */
+      project = procura_store_load_project (store, PROCURA_STORE_LOAD_SLO_QUANTILES, &error);
+      if (project != NULL && !percentiles_kept (project)
+          && !procura_store_load_project_samples (store, project, project->brief->slo_metric, &error))
+        g_clear_pointer (&project, procura_project_free);
+    }
+  else if (store != NULL)
     project = procura_store_load_project (store, PROCURA_STORE_LOAD_SLO_SAMPLES, &error);
   if (project == NULL)
     {

@@ -124,6 +124,7 @@ procura_run_new (void)
   run->stats = g_ptr_array_new_with_free_func ((GDestroyNotify) procura_stat_free);
   run->samples = g_ptr_array_new_with_free_func ((GDestroyNotify) procura_samples_free);
   run->warnings = g_ptr_array_new_with_free_func (g_free);
+  run->quantiles = g_ptr_array_new_with_free_func ((GDestroyNotify) procura_quantiles_free);
   return run;
 }
 
@@ -139,6 +140,7 @@ procura_run_free (ProcuraRun *run)
   g_ptr_array_unref (run->stats);
   g_ptr_array_unref (run->samples);
   g_ptr_array_unref (run->warnings);
+  g_ptr_array_unref (run->quantiles);
   g_free (run->extras_json);
   procura_provenance_free (run->provenance);
   g_free (run);
@@ -242,6 +244,51 @@ procura_run_get_samples (const ProcuraRun *run,
         return s;
     }
   return NULL;
+}
+
+void
+procura_run_take_quantiles (ProcuraRun       *run,
+                            ProcuraQuantiles *q)
+{
+  g_return_if_fail (run != NULL && q != NULL && q->metric != NULL);
+
+  for (guint i = 0; i < run->quantiles->len; i++)
+    {
+      ProcuraQuantiles *old = g_ptr_array_index (run->quantiles, i);
+
+      if (g_str_equal (old->metric, q->metric))
+        {
+          procura_quantiles_free (old);
+          g_ptr_array_index (run->quantiles, i) = q;
+          return;
+        }
+    }
+  g_ptr_array_add (run->quantiles, q);
+}
+
+const ProcuraQuantiles *
+procura_run_get_quantiles (const ProcuraRun *run,
+                           const char       *metric)
+{
+  for (guint i = 0; i < run->quantiles->len; i++)
+    {
+      const ProcuraQuantiles *q = g_ptr_array_index (run->quantiles, i);
+
+      if (g_str_equal (q->metric, metric))
+        return q;
+    }
+  return NULL;
+}
+
+void
+procura_quantiles_free (ProcuraQuantiles *q)
+{
+  if (q == NULL)
+    return;
+  g_free (q->metric);
+  g_free (q->ranks);
+  g_free (q->values);
+  g_free (q);
 }
 
 void

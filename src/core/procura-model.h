@@ -61,6 +61,20 @@ typedef struct {
   gsize   n_sorted;
 } ProcuraSamples;
 
+/* A sorted quantile summary of one metric's per-request samples: the order statistics of
+ * the finite values at @k ranks (0-based, ascending, always including the smallest, the
+ * largest and the first value above 0), built by procura_quantiles_new() and kept in the
+ * project so a CDF needs neither the samples nor their sort. With the ranks at most
+ * g = ceil((n - 1) / (PROCURA_QUANTILES_GRID - 1)) apart, the empirical CDF it gives is
+ * within (g - 1) / n of the one of all samples at every x (docs/project-file.md). */
+typedef struct {
+  char    *metric;
+  gsize    n;        /* finite values summarised */
+  gsize    k;        /* order statistics kept (n when n <= PROCURA_QUANTILES_GRID + 1) */
+  guint64 *ranks;    /* k ranks, ascending */
+  double  *values;   /* k values: the sorted finite samples at those ranks */
+} ProcuraQuantiles;
+
 typedef struct {
   char   *model;           /* model id as the file names it */
   char   *engine;          /* "vllm", "sglang", "tensorrt-llm", ... */
@@ -97,6 +111,7 @@ typedef struct {
   GPtrArray         *warnings;  /* of char* */
   char              *extras_json; /* format-specific leftovers worth keeping (telemetry...), may be NULL */
   ProcuraProvenance *provenance;  /* owned, may be NULL */
+  GPtrArray         *quantiles; /* of ProcuraQuantiles*: summaries loaded without the samples */
 } ProcuraRun;
 
 ProcuraRun     *procura_run_new          (void);
@@ -122,9 +137,16 @@ void            procura_run_add_warning  (ProcuraRun *run,
                                           const char *format,
                                           ...) G_GNUC_PRINTF (2, 3);
 void            procura_samples_free     (ProcuraSamples *s);
+/* Takes ownership of @q, replacing the run's summary of the same metric. */
+void            procura_run_take_quantiles (ProcuraRun       *run,
+                                            ProcuraQuantiles *q);
+const ProcuraQuantiles *procura_run_get_quantiles (const ProcuraRun *run,
+                                                   const char       *metric);
+void            procura_quantiles_free   (ProcuraQuantiles *q);
 void            procura_stat_free        (ProcuraStat *s);
 void            procura_scenario_clear   (ProcuraScenario *s);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (ProcuraRun, procura_run_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (ProcuraQuantiles, procura_quantiles_free)
 
 /* ------------------------------------------------------------------------- */
 /* Quotes                                                                     */

@@ -19,6 +19,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "procura-figures.h"
+#include "procura-quantiles.h"
 #include "procura-stats.h"
 #include "procura-units.h"
 #include "procura-fit.h"
@@ -1047,45 +1048,42 @@ figure_cdf (Fig *f)
     {
       const ProcuraCandidateAnalysis *ca = cand (f, i);
       const ProcuraRun *run = ca->derived ? NULL : run_near_plan (f, ca);
-      const ProcuraSamples *samples = run ? procura_run_get_samples (run, f->analysis->slo_metric) : NULL;
+      const ProcuraQuantiles *kept = run ? procura_run_get_quantiles (run, f->analysis->slo_metric) : NULL;
+      const ProcuraSamples *samples = run && kept == NULL ? procura_run_get_samples (run, f->analysis->slo_metric) : NULL;
+      g_autoptr (ProcuraQuantiles) made = NULL;
       g_autofree char *name = NULL;
       ProcuraChartSeries *s;
 
       if (run == NULL)
         continue;
       name = g_strdup_printf ("%s (%s)", ca->name, run->label ? run->label : _("run"));
-      if (samples && samples->n > 0)
+      if (kept == NULL && samples != NULL && samples->n > 0)
         {
-          gsize m = 0, first = 0, n;
-          /* the sort the percentiles use, made once and kept; a log axis shows the
-           * positive values, the end of it */
+          /* the sort the percentiles use, made once and kept */
+          gsize m = 0;
           const double *sorted = procura_samples_sorted (samples, &m);
-          const double *x;
-          double *y, *bx, *lo, *hi;
+
+          kept = made = procura_quantiles_new_sorted (f->analysis->slo_metric, sorted, m);
+        }
+      if (kept != NULL)
+        {
+          /* Drawn from the sorted quantile summary (procura-quantiles.h): every sample up
+           * to PROCURA_QUANTILES_GRID of them, else that many order statistics, whose CDF
+           * is within 1/(GRID - 1) of the samples' own at every x, far under a pixel.
+           * A log axis shows the values above 0, the end of it. */
+          double *x = NULL, *y = NULL, *bx, *lo, *hi;
+          gsize n = procura_quantiles_positive_steps (kept, &x, &y);
+          gsize step, nb, count;
           double eps;
-          gsize step, nb;
 
-          for (gsize hi_k = m; first < hi_k;)
-            {
-              gsize mid = first + (hi_k - first) / 2;
-
-              if (sorted[mid] > 0)
-                hi_k = mid;
-              else
-                first = mid + 1;
-            }
-          x = sorted + first;
-          n = m - first;
           if (n == 0)
             continue;
-          y = g_new (double, n);
-          for (gsize k = 0; k < n; k++)
-            y[k] = (k + 1) / (double) n;
-          /* Dvoretzky–Kiefer–Wolfowitz: P(sup |F_n - F| > eps) <= 2 exp(-2 n eps^2) = 0.05.
-           * The band is drawn through every sample up to CDF_BAND_POINTS of them, then
-           * through every step-th: its rows are then at most 1/CDF_BAND_POINTS apart, a
-           * fraction of a pixel, and 25 M samples cost no band arrays of 25 M. */
-          eps = sqrt (log (2 / 0.05) / (2.0 * n));
+          /* Dvoretzky–Kiefer–Wolfowitz: P(sup |F_n - F| > eps) <= 2 exp(-2 n eps^2) = 0.05,
+           * n the values above 0. The band is drawn through every kept point up to
+           * CDF_BAND_POINTS of them, then through every step-th: its rows are then at
+           * most 1/CDF_BAND_POINTS apart, a fraction of a pixel. */
+          count = (gsize) (kept->n - kept->ranks[kept->k - n]);
+          eps = sqrt (log (2 / 0.05) / (2.0 * count));
           step = MAX (1, n / CDF_BAND_POINTS);
           nb = (n - 1) / step + 1 + ((n - 1) % step != 0);
           bx = g_new (double, nb);
@@ -1105,8 +1103,7 @@ figure_cdf (Fig *f)
           procura_chart_series_set_range (s, lo, hi);
           procura_chart_series_set_color (s, i);
           procura_chart_series_set_in_legend (s, FALSE);
-          s = procura_chart_add_series_take (chart, PROCURA_SERIES_STEP, name,
-                                             g_memdup2 (x, n * sizeof (double)), y, n);
+          s = procura_chart_add_series_take (chart, PROCURA_SERIES_STEP, name, x, y, n);
           procura_chart_series_set_color (s, i);
           procura_chart_series_set_marker (s, PROCURA_MARKER_NONE);
           g_free (lo);

@@ -39,6 +39,11 @@ struct _ProcuraDocument
 
 G_DEFINE_FINAL_TYPE (ProcuraDocument, procura_document, G_TYPE_OBJECT)
 
+/* The snapshot: stats, and the sorted quantile summary of the brief's metric (a megabyte
+ * at most per run) so that the CDF figure is drawn from the samples without them; the
+ * samples themselves only when a view asks (procura_document_load_run_samples_async). */
+#define DOCUMENT_LOAD PROCURA_STORE_LOAD_SLO_QUANTILES
+
 enum {
   PROP_0,
   PROP_BUSY,
@@ -242,7 +247,7 @@ open_thread (GTask        *task,
       g_task_return_error (task, error);
       return;
     }
-  data->project = procura_store_load_project (data->store, PROCURA_STORE_LOAD_DEFAULT, &error);
+  data->project = procura_store_load_project (data->store, DOCUMENT_LOAD, &error);
   if (data->project == NULL)
     {
       g_task_return_error (task, error);
@@ -459,7 +464,7 @@ edit_thread (GTask        *task,
       g_task_return_error (task, error);
       return;
     }
-  data->project = procura_store_load_project (self->store, PROCURA_STORE_LOAD_DEFAULT, &error);
+  data->project = procura_store_load_project (self->store, DOCUMENT_LOAD, &error);
   data->removals = load_removals (self->store);
   g_mutex_unlock (&self->lock);
   if (data->project == NULL)
@@ -1173,7 +1178,7 @@ import_thread (GTask        *task,
     }
   report_progress (task, data, 1.0, NULL);
   g_mutex_lock (&self->lock);
-  data->project = procura_store_load_project (self->store, PROCURA_STORE_LOAD_DEFAULT, &error);
+  data->project = procura_store_load_project (self->store, DOCUMENT_LOAD, &error);
   g_mutex_unlock (&self->lock);
   if (data->project == NULL)
     {
@@ -1441,4 +1446,81 @@ procura_document_get_what_if (ProcuraDocument *self)
 {
   g_return_val_if_fail (PROCURA_IS_DOCUMENT (self), NULL);
   return self->what_if;
+}
+
+/* ------------------------------------------------------------------------- */
+/* Per-request samples on demand                                              */
+
+typedef struct {
+  gint64  run_id;
+  char  **metrics;
+} SamplesData;
+
+static void
+samples_data_free (SamplesData *data)
+{
+  g_strfreev (data->metrics);
+  g_free (data);
+}
+
+static void
+samples_thread (GTask        *task,
+                gpointer      source_object,
+                gpointer      task_data,
+                GCancellable *cancellable)
+{
+  ProcuraDocument *self = source_object;
+  SamplesData *data = task_data;
+  g_autoptr (ProcuraRun) run = procura_run_new ();
+  GError *error = NULL;
+  gboolean ok = TRUE;
+
+  run->id = data->run_id;
+  g_mutex_lock (&self->lock);
+  if (self->store == NULL)
+    ok = FALSE;
+  for (guint i = 0; ok && data->metrics[i] != NULL; i++)
+    {
+      if (g_cancellable_is_cancelled (cancellable))
+        break;
+      ok = procura_store_load_run_samples (self->store, run, data->metrics[i], &error);
+    }
+  g_mutex_unlock (&self->lock);
+  if (g_task_return_error_if_cancelled (task))
+    g_clear_error (&error);
+  else if (!ok && error != NULL)
+    g_task_return_error (task, error);
+  else if (!ok)
+    g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CLOSED, "%s", _("The project is closed"));
+  else
+    g_task_return_pointer (task, g_steal_pointer (&run), (GDestroyNotify) procura_run_free);
+}
+
+void
+procura_document_load_run_samples_async (ProcuraDocument     *self,
+                                         gint64               run_id,
+                                         const char * const  *metrics,
+                                         GCancellable        *cancellable,
+                                         GAsyncReadyCallback  callback,
+                                         gpointer             user_data)
+{
+  g_autoptr (GTask) task = NULL;
+  SamplesData *data;
+
+  g_return_if_fail (PROCURA_IS_DOCUMENT (self) && metrics != NULL);
+  data = g_new0 (SamplesData, 1);
+  data->run_id = run_id;
+  data->metrics = g_strdupv ((char **) metrics);
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_task_data (task, data, (GDestroyNotify) samples_data_free);
+  g_task_run_in_thread (task, samples_thread);
+}
+
+ProcuraRun *
+procura_document_load_run_samples_finish (ProcuraDocument  *self,
+                                          GAsyncResult     *result,
+                                          GError          **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+  return g_task_propagate_pointer (G_TASK (result), error);
 }

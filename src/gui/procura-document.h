@@ -151,6 +151,19 @@ guint     procura_document_import_finish (ProcuraDocument  *self,
 /* The what-if of the Compare page's target and demand controls, as one sentence, or
  * NULL when they are the brief's: the Decision page and the slides show it as such.
  * "what-if-changed" is emitted when it changes. Not stored in the project. */
+/* The per-request samples of @metrics (NULL-terminated) of run @run_id, read in a
+ * thread (a run's samples are loaded only when a view needs them, never with the
+ * snapshot). _finish returns a new run holding only them (its id @run_id), or NULL. */
+void        procura_document_load_run_samples_async  (ProcuraDocument      *self,
+                                                      gint64                run_id,
+                                                      const char * const   *metrics,
+                                                      GCancellable         *cancellable,
+                                                      GAsyncReadyCallback   callback,
+                                                      gpointer              user_data);
+ProcuraRun *procura_document_load_run_samples_finish (ProcuraDocument      *self,
+                                                      GAsyncResult         *result,
+                                                      GError              **error);
+
 void        procura_document_set_what_if (ProcuraDocument *self,
                                           const char      *what_if);
 const char *procura_document_get_what_if (ProcuraDocument *self);

@@ -6,11 +6,14 @@
 
 #include "config.h"
 
+#include <math.h>
+
 #include <glib/gi18n.h>
 
 #include "procura-format.h"
 #include "procura-import-json.h"
 #include "procura-run-row.h"
+#include "procura-run-samples.h"
 #include "procura-layout.h"
 
 struct _ProcuraRunRow
@@ -281,6 +284,23 @@ add_provenance_row (ProcuraRunRow *self,
   adw_expander_row_add_row (ADW_EXPANDER_ROW (self), row);
 }
 
+/* The per-request views (latency distribution, scatter), from the run's samples read
+ * in a thread now that the row is expanded. */
+static void
+add_samples_row (ProcuraRunRow  *self,
+                 ProcuraProject *project)
+{
+  GtkWidget *row = gtk_list_box_row_new ();
+  const char *metric = project->brief != NULL ? project->brief->slo_metric : NULL;
+  double threshold = project->brief != NULL && g_strcmp0 (metric, NULL) != 0
+                     ? project->brief->slo_threshold_ms : NAN;
+
+  gtk_list_box_row_set_activatable (GTK_LIST_BOX_ROW (row), FALSE);
+  gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row),
+                              procura_run_samples_new (self->document, self->run_id, metric, threshold));
+  adw_expander_row_add_row (ADW_EXPANDER_ROW (self), row);
+}
+
 /* The details, built once, from the project as it is when the row is first expanded
  * (the page rebuilds its rows when the project changes). */
 static void
@@ -297,6 +317,7 @@ fill (ProcuraRunRow *self)
   add_missing_row (self, run);
   add_warning_rows (self, run);
   add_provenance_row (self, run);
+  add_samples_row (self, project);
 }
 
 static void

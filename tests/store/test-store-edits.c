@@ -174,7 +174,7 @@ test_migration_v4 (Fixture       *f,
   g_assert_cmpuint (p->checklist->len, ==, 1);
   g_assert_cmpstr (((ProcuraChecklistItem *) g_ptr_array_index (p->checklist, 0))->evidence, ==, "report 2026");
   g_assert_null (((ProcuraChecklistItem *) g_ptr_array_index (p->checklist, 0))->evidence_file);
-  g_assert_cmpint (PROCURA_STORE_SCHEMA_VERSION, ==, 4);
+  g_assert_cmpint (PROCURA_STORE_SCHEMA_VERSION, ==, 5);
 }
 
 /* Measured values: stored and reloaded; negative or infinite ones refused, by column,

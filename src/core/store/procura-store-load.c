@@ -707,6 +707,9 @@ procura_store_load_project (ProcuraStore      *store,
     ok = load_all_samples (store, runs, p->brief->slo_metric, error);
 
   sqlite3_exec (store->db, "COMMIT", NULL, NULL, NULL);
+  /* after the read: summaries a project lacks are computed, and kept when it can write */
+  if (ok && (flags & PROCURA_STORE_LOAD_SLO_QUANTILES) && p->brief->slo_metric != NULL)
+    ok = procura_store_load_quantiles (store, runs, p->brief->slo_metric, error);
   if (!ok)
     return NULL;
 

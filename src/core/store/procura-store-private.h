@@ -116,6 +116,13 @@ gboolean check_json_column (ProcuraStore  *store,
                             gboolean       lines,
                             GError       **error);
 
+/* procura-store-quantiles.c: the summary of @s, stored for @run_id (inside the caller's
+ * transaction) */
+gboolean store_insert_quantiles (ProcuraStore          *store,
+                                 gint64                 run_id,
+                                 const ProcuraSamples  *s,
+                                 GError               **error);
+
 /* procura-store-quotes.c */
 gint64 insert_quote (ProcuraStore        *store,
                      const ProcuraQuote  *q,

@@ -181,6 +181,16 @@ static const char migration_v4[] =
    * names its GPUs, overflow_candidate_id the API route taking the overflow */
   "ALTER TABLE decision ADD COLUMN overflow_candidate_id INTEGER REFERENCES candidates (id) ON DELETE SET NULL;\n";
 
+/* Version 5: the sorted quantile summary of each run's samples of each metric
+ * (procura-quantiles.h; docs/project-file.md), so a CDF needs neither the samples nor
+ * their sort. Derived data: a project without them gets them from its samples. */
+static const char migration_v5[] =
+  "CREATE TABLE run_quantiles (\n"
+  "  run_id INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,\n"
+  "  metric TEXT NOT NULL, n INTEGER NOT NULL, k INTEGER NOT NULL, data BLOB NOT NULL,\n"
+  "  PRIMARY KEY (run_id, metric)\n"
+  ");\n";
+
 const char *
 procura_store_schema_v1_sql (void)
 {
@@ -198,6 +208,8 @@ procura_store_migration_sql (int to)
       return migration_v3;
     case 4:
       return migration_v4;
+    case 5:
+      return migration_v5;
     default:
       return NULL;
     }

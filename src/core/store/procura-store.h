@@ -40,7 +40,7 @@ typedef enum {
 GQuark procura_store_error_quark (void);
 
 /* The current schema version (PRAGMA user_version) and the application_id. */
-#define PROCURA_STORE_SCHEMA_VERSION 4
+#define PROCURA_STORE_SCHEMA_VERSION 5
 
 /* The largest magnitude a REAL column is read back as (a larger or non-finite value in a
  * received file is read as unknown); writers refuse what would not be read back. */
@@ -61,6 +61,9 @@ typedef enum {
   PROCURA_STORE_LOAD_SLO_SAMPLES  = 1 << 1,   /* also the samples of the brief's latency
                                                  metric (all the analysis, figures and
                                                  report read), not the others */
+  PROCURA_STORE_LOAD_SLO_QUANTILES = 1 << 2,  /* also the sorted quantile summary of the
+                                                 brief's latency metric (a CDF drawn
+                                                 without the samples) */
 } ProcuraStoreLoad;
 
 typedef struct _ProcuraStore ProcuraStore;
@@ -122,6 +125,19 @@ gboolean        procura_store_load_project_samples (ProcuraStore    *store,
                                                     ProcuraProject  *project,
                                                     const char      *metric,
                                                     GError         **error);
+
+/* The sorted quantile summary of @metric (procura-quantiles.h) of each run of @runs
+ * (ProcuraRun*, with their ids), into run->quantiles, without their samples. A run
+ * without one (a project made before they were kept) gets it computed from its samples,
+ * kept in the file when the store can write. A run without samples of @metric gets none. */
+gboolean        procura_store_load_quantiles (ProcuraStore   *store,
+                                              GPtrArray      *runs,
+                                              const char     *metric,
+                                              GError        **error);
+gboolean        procura_store_load_run_quantiles (ProcuraStore  *store,
+                                                  ProcuraRun    *run,
+                                                  const char    *metric,
+                                                  GError       **error);
 
 /* Project-level fields: one transaction each; update `modified`. */
 gboolean procura_store_set_title        (ProcuraStore              *store,

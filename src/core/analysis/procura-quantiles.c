@@ -1,0 +1,210 @@
+/* procura-quantiles.c: sorted quantile summaries of per-request samples
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <math.h>
+
+#include "procura-quantiles.h"
+#include "procura-stats.h"
+
+/* The widest gap between kept ranks a summary of @n values has. */
+static guint64
+max_gap (gsize n)
+{
+  if (n <= PROCURA_QUANTILES_GRID)
+    return 1;
+  return ((guint64) n - 1 + PROCURA_QUANTILES_GRID - 2) / (PROCURA_QUANTILES_GRID - 1);
+}
+
+ProcuraQuantiles *
+procura_quantiles_new_sorted (const char   *metric,
+                              const double *sorted,
+                              gsize         n)
+{
+  ProcuraQuantiles *q;
+  gsize first_positive = 0, k = 0;
+
+  g_return_val_if_fail (metric != NULL, NULL);
+  if (n == 0 || sorted == NULL)
+    return NULL;
+  q = g_new0 (ProcuraQuantiles, 1);
+  q->metric = g_strdup (metric);
+  q->n = n;
+  if (n <= PROCURA_QUANTILES_GRID)
+    {
+      q->k = n;
+      q->ranks = g_new (guint64, n);
+      q->values = g_memdup2 (sorted, n * sizeof (double));
+      for (gsize i = 0; i < n; i++)
+        q->ranks[i] = i;
+      return q;
+    }
+
+  /* the first value above 0 starts the part a log axis shows: keep it too */
+  for (gsize hi = n; first_positive < hi;)
+    {
+      gsize mid = first_positive + (hi - first_positive) / 2;
+
+      if (sorted[mid] > 0)
+        hi = mid;
+      else
+        first_positive = mid + 1;
+    }
+  q->ranks = g_new (guint64, PROCURA_QUANTILES_GRID + 1);
+  q->values = g_new (double, PROCURA_QUANTILES_GRID + 1);
+  for (guint64 j = 0; j < PROCURA_QUANTILES_GRID; j++)
+    {
+      /* floor (j (n - 1) / (GRID - 1)): 0 first, n - 1 last, gaps <= max_gap (n) */
+      guint64 r = j * ((guint64) n - 1) / (PROCURA_QUANTILES_GRID - 1);
+
+      if (first_positive < n && first_positive > (k > 0 ? q->ranks[k - 1] : 0) && first_positive < r)
+        {
+          q->ranks[k] = first_positive;
+          q->values[k++] = sorted[first_positive];
+        }
+      if (k > 0 && q->ranks[k - 1] == r)
+        continue;
+      q->ranks[k] = r;
+      q->values[k++] = sorted[r];
+    }
+  q->k = k;
+  return q;
+}
+
+ProcuraQuantiles *
+procura_quantiles_new (const char   *metric,
+                       const double *values,
+                       gsize         n)
+{
+  g_autofree double *v = NULL;
+  gsize m = 0;
+
+  g_return_val_if_fail (metric != NULL, NULL);
+  if (values == NULL || n == 0)
+    return NULL;
+  v = g_new (double, n);
+  for (gsize i = 0; i < n; i++)
+    if (isfinite (values[i]))
+      v[m++] = values[i];
+  procura_stats_sort (v, m);
+  return procura_quantiles_new_sorted (metric, v, m);
+}
+
+/* The index of the first kept value above 0 (k when none). */
+static gsize
+first_positive_index (const ProcuraQuantiles *q)
+{
+  gsize lo = 0, hi = q->k;
+
+  while (lo < hi)
+    {
+      gsize mid = lo + (hi - lo) / 2;
+
+      if (q->values[mid] > 0)
+        hi = mid;
+      else
+        lo = mid + 1;
+    }
+  return lo;
+}
+
+double
+procura_quantiles_cdf_bound (const ProcuraQuantiles *q,
+                             gboolean                positive_only)
+{
+  guint64 gap = 1;
+  gsize j0 = 0;
+
+  g_return_val_if_fail (q != NULL && q->n > 0, NAN);
+  if (positive_only)
+    {
+      j0 = first_positive_index (q);
+      if (j0 == q->k)
+        return NAN;
+    }
+  for (gsize j = j0 + 1; j < q->k; j++)
+    gap = MAX (gap, q->ranks[j] - q->ranks[j - 1]);
+  return (double) (gap - 1) / (double) (q->n - q->ranks[j0]);
+}
+
+double
+procura_quantiles_cdf (const ProcuraQuantiles *q,
+                       double                  x,
+                       gboolean                positive_only)
+{
+  gsize lo = 0, hi, jp = 0;
+  guint64 base = 0, count;
+
+  g_return_val_if_fail (q != NULL && q->n > 0, NAN);
+  if (positive_only)
+    {
+      jp = first_positive_index (q);
+      if (jp == q->k)
+        return NAN;
+      base = q->ranks[jp];
+      lo = jp;
+    }
+  count = q->n - base;
+  /* the last kept value <= x: at least its rank + 1 values are <= x */
+  hi = q->k;
+  while (lo < hi)
+    {
+      gsize mid = lo + (hi - lo) / 2;
+
+      if (q->values[mid] <= x)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  if (lo == jp)
+    return 0;
+  return (double) (q->ranks[lo - 1] + 1 - base) / (double) count;
+}
+
+gsize
+procura_quantiles_positive_steps (const ProcuraQuantiles  *q,
+                                  double                 **x,
+                                  double                 **y)
+{
+  gsize jp, m;
+  guint64 base, count;
+
+  g_return_val_if_fail (q != NULL && x != NULL && y != NULL, 0);
+  jp = first_positive_index (q);
+  m = q->k - jp;
+  *x = NULL;
+  *y = NULL;
+  if (m == 0)
+    return 0;
+  base = q->ranks[jp];
+  count = q->n - base;
+  *x = g_memdup2 (q->values + jp, m * sizeof (double));
+  *y = g_new (double, m);
+  for (gsize j = 0; j < m; j++)
+    (*y)[j] = (double) (q->ranks[jp + j] + 1 - base) / (double) count;
+  return m;
+}
+
+gboolean
+procura_quantiles_valid (const ProcuraQuantiles *q)
+{
+  guint64 gap;
+
+  if (q == NULL || q->metric == NULL || q->n == 0 || q->k == 0 || q->k > q->n
+      || q->k > PROCURA_QUANTILES_GRID + 1 || q->ranks == NULL || q->values == NULL)
+    return FALSE;
+  if (q->ranks[0] != 0 || q->ranks[q->k - 1] != q->n - 1)
+    return FALSE;
+  gap = max_gap (q->n);
+  for (gsize j = 0; j < q->k; j++)
+    {
+      if (!isfinite (q->values[j]))
+        return FALSE;
+      if (j > 0 && (q->ranks[j] <= q->ranks[j - 1] || q->ranks[j] - q->ranks[j - 1] > gap
+                    || q->values[j] < q->values[j - 1]))
+        return FALSE;
+    }
+  return TRUE;
+}

@@ -1,0 +1,51 @@
+/* procura-quantiles.h: sorted quantile summaries of per-request samples
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * A run's samples can be tens of millions of values (inter-token latencies); a chart of
+ * their empirical CDF needs only enough order statistics that every pixel column shows
+ * the same step. ProcuraQuantiles (procura-model.h) keeps PROCURA_QUANTILES_GRID of them
+ * at evenly spaced ranks (all of them for smaller runs), computed once and kept in the
+ * project, so the CDF is drawn without reading or sorting the samples.
+ */
+#pragma once
+
+#include <glib.h>
+
+#include "procura-model.h"
+
+G_BEGIN_DECLS
+
+/* The order statistics a summary keeps at most, besides the first value above 0. */
+#define PROCURA_QUANTILES_GRID 65536
+
+/* The summary of the finite values among @values (any order). NULL when none is finite. */
+ProcuraQuantiles *procura_quantiles_new        (const char       *metric,
+                                                const double     *values,
+                                                gsize             n);
+/* The same from @sorted, the ascending finite values. NULL when @n is 0. */
+ProcuraQuantiles *procura_quantiles_new_sorted (const char       *metric,
+                                                const double     *sorted,
+                                                gsize             n);
+/* The largest distance between the empirical CDF the summary gives and the one of all
+ * the samples it summarises, at any x: (largest gap between kept ranks - 1) / n, or
+ * over the values above 0 with @positive_only (NAN when none is). 0 when every value
+ * is kept. */
+double            procura_quantiles_cdf_bound  (const ProcuraQuantiles *q,
+                                                gboolean                positive_only);
+/* The summary's empirical CDF at @x: the share of values <= @x as far as the kept order
+ * statistics tell (within procura_quantiles_cdf_bound() of the true share). With
+ * @positive_only, the share among the values above 0 (what a log axis shows). */
+double            procura_quantiles_cdf        (const ProcuraQuantiles *q,
+                                                double                  x,
+                                                gboolean                positive_only);
+/* The summary's steps above 0: *@x (the kept values above 0) and *@y (the share of the
+ * values above 0 at or below each), both newly allocated; returns their number. */
+gsize             procura_quantiles_positive_steps (const ProcuraQuantiles *q,
+                                                    double                **x,
+                                                    double                **y);
+/* Checks a summary read from a file: ranks ascending from 0 to n - 1, values ascending
+ * and finite, no gap wider than a summary of n values has. */
+gboolean          procura_quantiles_valid      (const ProcuraQuantiles *q);
+
+G_END_DECLS
