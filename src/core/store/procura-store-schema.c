@@ -181,6 +181,24 @@ static const char migration_v4[] =
    * names its GPUs, overflow_candidate_id the API route taking the overflow */
   "ALTER TABLE decision ADD COLUMN overflow_candidate_id INTEGER REFERENCES candidates (id) ON DELETE SET NULL;\n";
 
+/* Version 5: what the memory fit needs of an imported config.json beyond the text
+ * model (docs/project-file.md): the vision tower (parameters, of which split by TP,
+ * decoder tokens per image, image side and channels, and vision_config's own
+ * num_hidden_layers and hidden_size, which SGLang reads), the model's window
+ * (max_position_embeddings with the rope scaling vLLM applies) and the size of the
+ * rotary tables vLLM builds at load time. Without them a VLM imported into a project
+ * was sized as text only. */
+static const char migration_v5[] =
+  "ALTER TABLE model_shapes ADD COLUMN vision_params REAL;\n"
+  "ALTER TABLE model_shapes ADD COLUMN vision_params_split REAL;\n"
+  "ALTER TABLE model_shapes ADD COLUMN vision_tokens_per_item INTEGER;\n"
+  "ALTER TABLE model_shapes ADD COLUMN vision_image_size INTEGER;\n"
+  "ALTER TABLE model_shapes ADD COLUMN vision_channels INTEGER;\n"
+  "ALTER TABLE model_shapes ADD COLUMN vision_config_layers INTEGER;\n"
+  "ALTER TABLE model_shapes ADD COLUMN vision_config_hidden INTEGER;\n"
+  "ALTER TABLE model_shapes ADD COLUMN max_position_embeddings INTEGER;\n"
+  "ALTER TABLE model_shapes ADD COLUMN rope_cache_elements REAL;\n";
+
 const char *
 procura_store_schema_v1_sql (void)
 {
@@ -198,6 +216,8 @@ procura_store_migration_sql (int to)
       return migration_v3;
     case 4:
       return migration_v4;
+    case 5:
+      return migration_v5;
     default:
       return NULL;
     }

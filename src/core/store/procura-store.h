@@ -40,7 +40,7 @@ typedef enum {
 GQuark procura_store_error_quark (void);
 
 /* The current schema version (PRAGMA user_version) and the application_id. */
-#define PROCURA_STORE_SCHEMA_VERSION 4
+#define PROCURA_STORE_SCHEMA_VERSION 5
 
 /* The largest magnitude a REAL column is read back as (a larger or non-finite value in a
  * received file is read as unknown); writers refuse what would not be read back. */
