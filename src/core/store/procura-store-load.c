@@ -223,6 +223,9 @@ read_model_shape_row (ProcuraStore *store, sqlite3_stmt *stmt, GError **error)
   m->vision_tokens_per_item = MAX (col_small (stmt, "vision_tokens_per_item", 0), 0);
   m->vision_image_size = MAX (col_small (stmt, "vision_image_size", 0), 0);
   m->vision_channels = MAX (col_small (stmt, "vision_channels", 0), 0);
+  /* the bounds the config.json reader accepts */
+  if (m->vision_image_size > 65536 || m->vision_channels > 64)
+    m->vision_image_size = m->vision_channels = 0;
   m->vision_config_layers = MAX (col_small (stmt, "vision_config_layers", 0), 0);
   m->vision_config_hidden = MAX (col_small (stmt, "vision_config_hidden", 0), 0);
   m->max_position_embeddings = col_int (stmt, "max_position_embeddings", 0);
