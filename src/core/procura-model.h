@@ -365,14 +365,22 @@ typedef struct {
   /* the model's own window: max_position_embeddings, times the rope scaling factor
    * where vLLM applies it (yarn, dynamic, linear); 0 when config.json does not say */
   gint64  max_position_embeddings;
-  /* vision tower (config.json's vision_config), all 0 when the model has none; from the
-   * catalog or a config.json read now (a project file does not keep them) */
+  /* vision tower (config.json's vision_config), all 0 when the model has none; kept in
+   * the project file's model_shapes since schema version 5 */
   double  vision_params;          /* encoder + projector parameters */
   double  vision_params_split;    /* of which the encoder layers' linear weights, split by TP */
   int     vision_tokens_per_item; /* decoder tokens per image (gemma-3: mm_tokens_per_image),
                                      0 when config.json does not say */
   int     vision_image_size;      /* pixels per side of one image at the encoder, 0 unknown */
   int     vision_channels;
+  /* vision_config's num_hidden_layers and hidden_size exactly as config.json states them
+   * (0 when absent): SGLang sizes its VLM headroom from these two attributes alone */
+  int     vision_config_layers;
+  int     vision_config_hidden;
+  /* the rotary embedding's cos/sin tables vLLM builds at load time, in elements (rows x
+   * rotary dim, summed over the distinct tables: gemma-3 has a scaled global and an
+   * unscaled local one); 0 when unknown */
+  double  rope_cache_elements;
 } ProcuraModelShape;
 
 ProcuraModelShape *procura_model_shape_new  (void);

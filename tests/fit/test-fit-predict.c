@@ -85,15 +85,13 @@ static const LogCase log_cases[] = {
 };
 
 /* Rows of the planner's table ("MODEL|TP|PP|dtype|quantization|kv") that the calculator
- * cannot match yet, with the reason. */
+ * cannot match yet, with the reason; NULL-terminated. None at present: gemma-3-27b-it
+ * (+1.9 % tokens, -0.7 % weights until the rotary tables were counted: vLLM builds a
+ * 1,048,576 x 128 global table, linear scaling 8, and a 131,072 x 128 local one in bf16,
+ * 0.28 GiB of the 0.36 GiB "Model loading took" showed beyond config.json's tensors) is
+ * now +0.48 % / -0.14 %. */
 static const struct { const char *key; const char *reason; } csv_known_failures[] = {
-  { "google/gemma-3-27b-it|1|1|torch.bfloat16|None|auto",
-    "the vision tower is now counted (SigLIP and projector: 0.79 GiB of weights; 32 dummy "
-    "images and their encoder outputs held through the profiling run: 0.23 GiB, which the "
-    "table's activation_memory_gib confirms: 3.99 GiB against 3.76 for the text model's "
-    "rule), but \"Model loading took\" is 51.45 GiB where config.json's tensors (text, "
-    "vision, projector) make 51.09: the 0.36 GiB the pool comes out too large (+1.9 %) is "
-    "not explained by any input" },
+  { NULL, NULL },
 };
 
 typedef struct {
@@ -265,7 +263,7 @@ test_log (gconstpointer data)
 static const char *
 csv_known_failure (const char *key)
 {
-  for (gsize i = 0; i < G_N_ELEMENTS (csv_known_failures); i++)
+  for (gsize i = 0; csv_known_failures[i].key != NULL; i++)
     if (g_str_equal (csv_known_failures[i].key, key))
       return csv_known_failures[i].reason;
   return NULL;

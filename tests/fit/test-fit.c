@@ -13,7 +13,9 @@
 #include <gio/gio.h>
 
 #include "procura-fit.h"
+#include "procura-import.h"
 #include "procura-model-catalog.h"
+#include "procura-store.h"
 #include "procura-test-util.h"
 
 #define GIB (1073741824.0)
@@ -573,6 +575,320 @@ test_vision_qwen2_vl (void)
   g_assert_nonnull (strstr (error->message, "depth"));
 }
 
+/* Qwen2.5-VL's vision tower, tensor by tensor as transformers' Qwen2_5_VisionTransformer
+ * declares it (and vLLM loads it): 32 blocks of a 1280-wide ViT, each with two RMSNorms
+ * (1280), qkv 1280 -> 3840 and proj 1280 -> 1280 with biases, a gated MLP of 3420 with
+ * biases; a Conv3d patch embedding 3 x 2 x 14 x 14 -> 1280 without bias; the merger: an
+ * RMSNorm, 5120 -> 5120 and 5120 -> out_hidden_size with biases. */
+static double
+qwen2_5_vl_tower (double out)
+{
+  double h = 1280, i = 3420;
+  double block = 2 * h + (h * 3 * h + 3 * h) + (h * h + h) + 2 * (h * i + i) + (i * h + h);
+
+  return 32 * block + 3 * 2 * 14 * 14 * h + h + (5120 * 5120 + 5120) + (5120 * out + out);
+}
+
+/* Qwen2.5-VL 3B, 7B and 72B from their config.json on Hugging Face (text fields and
+ * vision_config as published; window fields left out). Published figures: the
+ * checkpoints' parameter counts on the Hugging Face model pages (safetensors metadata),
+ * 3.75 B, 8.29 B and 73.4 B, which include the tower. No figure of the Qwen2.5-VL tower
+ * alone is published (the Qwen2.5-VL report, arXiv:2502.13923, Table 1, gives its shape,
+ * not its count), so the tower is checked tensor by tensor and the whole model against
+ * the published total; for the 72B the total alone would not catch a tower error. */
+static void
+test_vision_qwen2_5_vl (void)
+{
+  static const struct {
+    const char *name;
+    int         hidden, inter, layers, heads, kv, vocab;
+    gboolean    tied;
+    double      published;
+  } sizes[] = {
+    { "Qwen/Qwen2.5-VL-3B-Instruct", 2048, 11008, 36, 16, 2, 151936, TRUE, 3.75e9 },
+    { "Qwen/Qwen2.5-VL-7B-Instruct", 3584, 18944, 28, 28, 4, 152064, FALSE, 8.29e9 },
+    { "Qwen/Qwen2.5-VL-72B-Instruct", 8192, 29568, 80, 64, 8, 152064, FALSE, 73.4e9 },
+  };
+
+  for (gsize k = 0; k < G_N_ELEMENTS (sizes); k++)
+    {
+      g_autofree char *config = g_strdup_printf (
+        "{\"architectures\": [\"Qwen2_5_VLForConditionalGeneration\"], \"model_type\": \"qwen2_5_vl\","
+        " \"hidden_size\": %d, \"intermediate_size\": %d, \"num_hidden_layers\": %d,"
+        " \"num_attention_heads\": %d, \"num_key_value_heads\": %d, \"vocab_size\": %d,"
+        " \"tie_word_embeddings\": %s, \"max_position_embeddings\": 128000,"
+        " \"vision_config\": {\"depth\": 32, \"hidden_act\": \"silu\", \"hidden_size\": 1280,"
+        " \"intermediate_size\": 3420, \"num_heads\": 16, \"in_chans\": 3, \"out_hidden_size\": %d,"
+        " \"patch_size\": 14, \"spatial_merge_size\": 2, \"spatial_patch_size\": 14,"
+        " \"window_size\": 112, \"fullatt_block_indexes\": [7, 15, 23, 31],"
+        " \"tokens_per_second\": 2, \"temporal_patch_size\": 2}}",
+        sizes[k].hidden, sizes[k].inter, sizes[k].layers, sizes[k].heads, sizes[k].kv,
+        sizes[k].vocab, sizes[k].tied ? "true" : "false", sizes[k].hidden);
+      g_autoptr (ProcuraModelShape) m = NULL;
+      g_autoptr (GError) error = NULL;
+      double total;
+
+      m = procura_model_shape_from_config_json (sizes[k].name, config, strlen (config), &error);
+      g_assert_no_error (error);
+      g_assert_cmpfloat_with_epsilon (m->vision_params, qwen2_5_vl_tower (sizes[k].hidden), 1.0);
+      total = procura_fit_param_count (m) + m->vision_params;
+      g_test_message ("%s: tower %.1f M, total %.3f B (published %.2f B, %+.2f %%)", sizes[k].name,
+                      m->vision_params / 1e6, total / 1e9, sizes[k].published / 1e9,
+                      (total / sizes[k].published - 1) * 100);
+      g_assert_cmpfloat (fabs (total / sizes[k].published - 1), <, 0.01);
+      /* SGLang reads vision_config.num_hidden_layers (absent: "depth") and hidden_size */
+      g_assert_cmpint (m->vision_config_layers, ==, 0);
+      g_assert_cmpint (m->vision_config_hidden, ==, 1280);
+    }
+}
+
+/* Llama 4's vision tower as transformers' Llama4VisionModel declares it (vLLM's mllama4
+ * loads the same tensors): 34 encoder layers of 1408 (q, k, v, o with biases, fc1/fc2 of
+ * 5632 with biases, two LayerNorms); a bias-free linear patch embedding of 3 x 14 x 14;
+ * a class embedding; (336 / 14)^2 + 1 position rows; LayerNorm before and after; the
+ * pixel-shuffle adapter (5632 -> 4096, 4096 -> 4096, no biases) and the projector
+ * 4096 -> 5120 (no bias). Meta publishes no count of the tower; the model card gives the
+ * totals, Scout 109 B and Maverick 400 B (17 B active each), which the whole model is
+ * checked against. Text: 48 layers of 5120, 40 heads, 8 KV heads, one shared expert per
+ * MoE layer; Scout: 16 experts in every layer; Maverick: 128 experts in every second
+ * layer (interleave_moe_layer_step 2), the others dense MLPs of 16384. */
+static void
+test_vision_llama4 (void)
+{
+  static const struct {
+    const char *name;
+    int         experts, step;
+    double      published;
+  } sizes[] = {
+    { "meta-llama/Llama-4-Scout-17B-16E-Instruct", 16, 1, 109e9 },
+    { "meta-llama/Llama-4-Maverick-17B-128E-Instruct", 128, 2, 400e9 },
+  };
+  double h = 1408, i = 5632;
+  double layer = 4 * (h * h + h) + (h * i + i) + (i * h + h) + 4 * h;
+  double tower = 34 * layer + 3 * 14 * 14 * h + h + (24 * 24 + 1) * h + 4 * h
+                 + i * 4096 + 4096.0 * 4096 + 4096.0 * 5120;
+
+  for (gsize k = 0; k < G_N_ELEMENTS (sizes); k++)
+    {
+      g_autofree char *config = g_strdup_printf (
+        "{\"architectures\": [\"Llama4ForConditionalGeneration\"], \"model_type\": \"llama4\","
+        " \"text_config\": {\"model_type\": \"llama4_text\", \"hidden_size\": 5120,"
+        " \"intermediate_size\": 8192, \"intermediate_size_mlp\": 16384, \"num_hidden_layers\": 48,"
+        " \"num_attention_heads\": 40, \"num_key_value_heads\": 8, \"head_dim\": 128,"
+        " \"vocab_size\": 202048, \"num_local_experts\": %d, \"num_experts_per_tok\": 1,"
+        " \"interleave_moe_layer_step\": %d, \"tie_word_embeddings\": false},"
+        " \"vision_config\": {\"model_type\": \"llama4_vision_model\", \"hidden_size\": 1408,"
+        " \"intermediate_size\": 5632, \"num_hidden_layers\": 34, \"num_attention_heads\": 16,"
+        " \"image_size\": 336, \"patch_size\": 14, \"num_channels\": 3, \"pixel_shuffle_ratio\": 0.5,"
+        " \"projector_input_dim\": 4096, \"projector_output_dim\": 4096,"
+        " \"vision_output_dim\": 4096}}", sizes[k].experts, sizes[k].step);
+      g_autoptr (ProcuraModelShape) m = NULL;
+      g_autoptr (GError) error = NULL;
+      double total;
+
+      m = procura_model_shape_from_config_json (sizes[k].name, config, strlen (config), &error);
+      g_assert_no_error (error);
+      g_assert_cmpfloat_with_epsilon (m->vision_params, tower, 1.0);
+      g_assert_cmpint (m->num_shared_experts, ==, 1);
+      g_assert_cmpint (m->first_dense_layers, ==, 48 - 48 / sizes[k].step);
+      total = procura_fit_param_count (m) + m->vision_params;
+      g_test_message ("%s: tower %.1f M, total %.2f B (published %.0f B, %+.2f %%)", sizes[k].name,
+                      m->vision_params / 1e6, total / 1e9, sizes[k].published / 1e9,
+                      (total / sizes[k].published - 1) * 100);
+      g_assert_cmpfloat (fabs (total / sizes[k].published - 1), <, 0.01);
+      g_assert_cmpint (m->vision_config_layers, ==, 34);
+      g_assert_cmpint (m->vision_config_hidden, ==, 1408);
+    }
+}
+
+/* SGLang profiles no encoder: without --mem-fraction-static it lowers its default by
+ * 0.95 x clamp (1 - 0.1 x (L h^2 / (24 x 1024^2) - 1), 0.8, 1.05) (server_args.py,
+ * adjust_mem_fraction_for_vlm). gemma-3-27b's SigLIP: 27 layers of 1152, r = 1.4238,
+ * factor 0.95 x 0.95762 = 0.909736. */
+static void
+test_sglang_vlm (void)
+{
+  g_autoptr (ProcuraModelShape) m = procura_model_catalog_lookup ("google/gemma-3-27b-it");
+  g_autoptr (ProcuraModelShape) big = NULL;
+  ProcuraFitRequest r;
+  ProcuraFitResult res;
+  double ratio = 27.0 * 1152 * 1152 / (24.0 * 1024 * 1024);
+  double want = 0.95 * (1 - 0.1 * (ratio - 1));
+
+  g_assert_nonnull (m);
+  g_assert_cmpfloat_with_epsilon (procura_fit_sglang_vlm_factor (m), want, 1e-12);
+  g_assert_cmpfloat_with_epsilon (want, 0.909736, 1e-6);
+  request_for (&r, m, 139.81);
+  r.engine = PROCURA_ENGINE_SGLANG;
+  g_assert_true (procura_fit_compute (&r, &res, NULL));
+  g_assert_cmpfloat_with_epsilon (res.budget_bytes, 139.81 * GIB * 0.88 * want, 1.0);
+  g_assert_cmpfloat_with_epsilon (res.sglang_vlm_factor, want, 1e-12);
+  g_assert_nonnull (strstr (res.caveat, "SGLang profiles no vision encoder"));
+
+  /* an explicit fraction is used as given */
+  r.mem_fraction_static = 0.85;
+  g_assert_true (procura_fit_compute (&r, &res, NULL));
+  g_assert_cmpfloat_with_epsilon (res.budget_bytes, 139.81 * GIB * 0.85, 1.0);
+  g_assert_cmpfloat (res.sglang_vlm_factor, ==, 0.0);
+  g_assert_null (strstr (res.caveat, "SGLang profiles no vision encoder"));
+
+  /* vLLM is not touched by SGLang's rule */
+  r.engine = PROCURA_ENGINE_VLLM;
+  r.mem_fraction_static = NAN;
+  g_assert_true (procura_fit_compute (&r, &res, NULL));
+  g_assert_cmpfloat (res.sglang_vlm_factor, ==, 0.0);
+
+  /* absent attributes: 24 layers of 1024, factor 0.95; a huge tower: clamped at 0.8 */
+  big = procura_model_shape_copy (m);
+  big->vision_config_layers = 0;
+  big->vision_config_hidden = 0;
+  g_assert_cmpfloat_with_epsilon (procura_fit_sglang_vlm_factor (big), 0.95, 1e-12);
+  big->vision_config_layers = 64;
+  big->vision_config_hidden = 4096;
+  g_assert_cmpfloat_with_epsilon (procura_fit_sglang_vlm_factor (big), 0.95 * 0.8, 1e-12);
+  /* a text model: no change */
+  big->vision_params = big->vision_params_split = 0;
+  g_assert_cmpfloat (procura_fit_sglang_vlm_factor (big), ==, 1.0);
+}
+
+/* The rotary tables vLLM builds when it loads a model (rotary_embedding: a cos/sin cache
+ * of max_position x rotary_dim in the model's dtype, a buffer on the GPU that "Model
+ * loading took" counts). gemma-3-27b: a global rope with linear scaling 8 (131,072 x 8
+ * rows) and the sliding layers' unscaled local rope (131,072 rows), 128 wide: 0.28 GiB in
+ * bf16. Llama-3.1-8B (llama3 scaling keeps max_position): 131,072 x 128. SGLang keeps the
+ * cache in fp32 on CUDA. */
+static void
+test_rope_tables (void)
+{
+  g_autoptr (ProcuraModelShape) gemma = procura_model_catalog_lookup ("google/gemma-3-27b-it");
+  g_autoptr (ProcuraModelShape) llama = procura_model_catalog_lookup ("meta-llama/Llama-3.1-8B-Instruct");
+  g_autoptr (ProcuraModelShape) none = NULL;
+  ProcuraFitRequest r;
+  ProcuraFitResult res, res_none;
+
+  g_assert_nonnull (gemma);
+  g_assert_nonnull (llama);
+  g_assert_cmpfloat (gemma->rope_cache_elements, ==, (131072.0 * 8 + 131072) * 128);
+  g_assert_cmpfloat (llama->rope_cache_elements, ==, 131072.0 * 128);
+
+  none = procura_model_shape_copy (gemma);
+  none->rope_cache_elements = 0;
+  request_for (&r, gemma, 79.19);
+  g_assert_true (procura_fit_compute (&r, &res, NULL));
+  r.model = none;
+  g_assert_true (procura_fit_compute (&r, &res_none, NULL));
+  g_assert_cmpfloat_with_epsilon (res.weights_bytes - res_none.weights_bytes,
+                                  gemma->rope_cache_elements * 2, 1.0);
+  g_assert_cmpfloat_with_epsilon (res.rope_bytes, 288.0 * 1024 * 1024, 1.0);
+  g_assert_cmpfloat_with_epsilon (res.embedding_bytes - res_none.embedding_bytes, res.rope_bytes, 1.0);
+  /* every GPU builds its own tables: TP 2 */
+  r.tp = 2;
+  r.model = gemma;
+  g_assert_true (procura_fit_compute (&r, &res, NULL));
+  r.model = none;
+  g_assert_true (procura_fit_compute (&r, &res_none, NULL));
+  g_assert_cmpfloat_with_epsilon (res.weights_bytes - res_none.weights_bytes,
+                                  gemma->rope_cache_elements * 2, 1.0);
+  /* SGLang: fp32 */
+  r.tp = 1;
+  r.engine = PROCURA_ENGINE_SGLANG;
+  r.model = gemma;
+  g_assert_true (procura_fit_compute (&r, &res, NULL));
+  r.model = none;
+  g_assert_true (procura_fit_compute (&r, &res_none, NULL));
+  g_assert_cmpfloat_with_epsilon (res.weights_bytes - res_none.weights_bytes,
+                                  gemma->rope_cache_elements * 4, 1.0);
+}
+
+/* A config.json imported into a project keeps what the fit needs (schema 5): the shape
+ * read back from the file equals the imported one field by field, and the fit of both
+ * is the same (before schema 5 the project's copy lost the vision tower, the window and
+ * the rotary tables, and a VLM was sized as text only). */
+static void
+test_shape_round_trip (void)
+{
+  g_autofree char *dir = procura_test_mkdtemp ();
+  g_autofree char *path = g_build_filename (dir, "p.procura", NULL);
+  g_autoptr (ProcuraModelShape) direct = procura_model_catalog_lookup ("google/gemma-3-27b-it");
+  g_autoptr (ProcuraImportResult) result = NULL;
+  g_autoptr (ProcuraStore) store = NULL;
+  g_autoptr (ProcuraProject) project = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *text = NULL;
+  const ProcuraModelShape *loaded;
+  ProcuraModelShape *imported;
+  ProcuraFitRequest r;
+  ProcuraFitResult a, b;
+
+  /* gemma-3's catalog config, as a file a user imports */
+  static const char config[] =
+    "{\"architectures\": [\"Gemma3ForConditionalGeneration\"], \"model_type\": \"gemma3\","
+    " \"mm_tokens_per_image\": 256,"
+    " \"text_config\": {\"model_type\": \"gemma3_text\", \"hidden_size\": 5376,"
+    " \"intermediate_size\": 21504, \"num_hidden_layers\": 62, \"num_attention_heads\": 32,"
+    " \"num_key_value_heads\": 16, \"head_dim\": 128, \"vocab_size\": 262208,"
+    " \"sliding_window\": 1024, \"sliding_window_pattern\": 6, \"max_position_embeddings\": 131072,"
+    " \"rope_local_base_freq\": 10000.0, \"rope_scaling\": {\"factor\": 8.0, \"rope_type\": \"linear\"}},"
+    " \"vision_config\": {\"model_type\": \"siglip_vision_model\", \"hidden_size\": 1152,"
+    " \"intermediate_size\": 4304, \"num_hidden_layers\": 27, \"num_attention_heads\": 16,"
+    " \"image_size\": 896, \"patch_size\": 14, \"vision_use_head\": false}}";
+
+  g_assert_nonnull (direct);
+  result = procura_import_data ("google--gemma-3-27b-it_config.json", config, sizeof config - 1,
+                                "hf-config", NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (result->model_shapes->len, ==, 1);
+  imported = g_ptr_array_index (result->model_shapes, 0);
+  g_assert_cmpfloat (imported->vision_params, >, 4e8);
+  g_assert_cmpfloat (imported->rope_cache_elements, >, 0);
+  /* vLLM takes gemma-3's window as stated (its rope factor is not applied again) */
+  g_assert_cmpint (imported->max_position_embeddings, ==, 131072);
+
+  store = procura_store_create (path, "round trip", &error);
+  g_assert_no_error (error);
+  g_assert_true (procura_store_import (store, result, 0, &error));
+  g_assert_no_error (error);
+  g_clear_pointer (&store, procura_store_close);
+  store = procura_store_open (path, 0, &error);
+  g_assert_no_error (error);
+  project = procura_store_load_project (store, 0, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (project->model_shapes->len, ==, 1);
+  loaded = g_ptr_array_index (project->model_shapes, 0);
+
+  g_assert_cmpfloat (loaded->vision_params, ==, imported->vision_params);
+  g_assert_cmpfloat (loaded->vision_params_split, ==, imported->vision_params_split);
+  g_assert_cmpint (loaded->vision_tokens_per_item, ==, 256);
+  g_assert_cmpint (loaded->vision_image_size, ==, 896);
+  g_assert_cmpint (loaded->vision_channels, ==, 3);
+  g_assert_cmpint (loaded->vision_config_layers, ==, 27);
+  g_assert_cmpint (loaded->vision_config_hidden, ==, 1152);
+  g_assert_cmpint (loaded->max_position_embeddings, ==, imported->max_position_embeddings);
+  g_assert_cmpfloat (loaded->rope_cache_elements, ==, imported->rope_cache_elements);
+
+  /* the same fit from the file as from the config.json, with vLLM and with SGLang */
+  for (int engine = 0; engine < 2; engine++)
+    {
+      request_for (&r, imported, 79.19);
+      r.engine = engine == 0 ? PROCURA_ENGINE_VLLM : PROCURA_ENGINE_SGLANG;
+      r.engine_version = engine == 0 ? "0.19.0" : NULL;
+      g_assert_true (procura_fit_compute (&r, &a, NULL));
+      r.model = loaded;
+      g_assert_true (procura_fit_compute (&r, &b, NULL));
+      g_assert_cmpfloat (a.weights_bytes, ==, b.weights_bytes);
+      g_assert_cmpfloat (a.activation_bytes, ==, b.activation_bytes);
+      g_assert_cmpfloat (a.budget_bytes, ==, b.budget_bytes);
+      g_assert_cmpint (a.kv_tokens, ==, b.kv_tokens);
+      g_assert_cmpstr (a.caveat, ==, b.caveat);
+    }
+  /* and the catalog's own gemma-3 is the same model */
+  g_assert_cmpfloat (direct->vision_params, ==, loaded->vision_params);
+  g_assert_cmpfloat (direct->rope_cache_elements, ==, loaded->rope_cache_elements);
+
+  g_clear_pointer (&store, procura_store_close);
+  procura_test_rmtree (dir);
+}
+
 static void
 test_estimates_labelled (void)
 {
@@ -1060,6 +1376,11 @@ main (int    argc,
   g_test_add_func ("/fit/sglang-swa", test_sglang_swa);
   g_test_add_func ("/fit/vision-tower", test_vision_tower);
   g_test_add_func ("/fit/vision-qwen2-vl", test_vision_qwen2_vl);
+  g_test_add_func ("/fit/vision-qwen2.5-vl", test_vision_qwen2_5_vl);
+  g_test_add_func ("/fit/vision-llama4", test_vision_llama4);
+  g_test_add_func ("/fit/sglang-vlm", test_sglang_vlm);
+  g_test_add_func ("/fit/rope-tables", test_rope_tables);
+  g_test_add_func ("/fit/shape-round-trip", test_shape_round_trip);
   g_test_add_func ("/fit/estimates-labelled", test_estimates_labelled);
   g_test_add_func ("/fit/bad-requests", test_bad_requests);
   g_test_add_func ("/fit/reconcile", test_reconcile);

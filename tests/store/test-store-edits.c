@@ -174,7 +174,55 @@ test_migration_v4 (Fixture       *f,
   g_assert_cmpuint (p->checklist->len, ==, 1);
   g_assert_cmpstr (((ProcuraChecklistItem *) g_ptr_array_index (p->checklist, 0))->evidence, ==, "report 2026");
   g_assert_null (((ProcuraChecklistItem *) g_ptr_array_index (p->checklist, 0))->evidence_file);
-  g_assert_cmpint (PROCURA_STORE_SCHEMA_VERSION, ==, 5);
+  g_assert_cmpint (PROCURA_STORE_SCHEMA_VERSION, >=, 4);
+}
+
+/* A version 4 file's model shape migrates to 5 (the vision, window and rotary-table
+ * columns) and reads as text only: no tower, window and tables unknown. */
+static void
+test_migration_v5 (Fixture       *f,
+                   gconstpointer  data)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (ProcuraStore) store = NULL;
+  g_autoptr (ProcuraProject) p = NULL;
+  g_autofree char *sql = NULL;
+  const ProcuraModelShape *m;
+  sqlite3 *db = NULL;
+
+  g_assert_cmpint (sqlite3_open (f->path, &db), ==, SQLITE_OK);
+  sql = g_strdup_printf ("PRAGMA application_id = %d; %s", PROCURA_STORE_APPLICATION_ID,
+                         procura_store_schema_v1_sql ());
+  g_assert_cmpint (sqlite3_exec (db, sql, NULL, NULL, NULL), ==, SQLITE_OK);
+  for (int v = 2; v <= 4; v++)
+    g_assert_cmpint (sqlite3_exec (db, procura_store_migration_sql (v), NULL, NULL, NULL), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_exec (db,
+                                 "PRAGMA user_version = 4;"
+                                 "INSERT INTO project VALUES (1, 'old', '2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z', 0);"
+                                 "INSERT INTO brief (id) VALUES (1); INSERT INTO assumptions (id) VALUES (1);"
+                                 "INSERT INTO decision (id) VALUES (1);"
+                                 "INSERT INTO model_shapes (model_id, architecture, num_layers, hidden_size,"
+                                 " num_attention_heads, vocab_size)"
+                                 " VALUES ('google/gemma-3-27b-it', 'Gemma3ForConditionalGeneration', 62, 5376,"
+                                 " 32, 262208);",
+                                 NULL, NULL, NULL), ==, SQLITE_OK);
+  sqlite3_close (db);
+
+  store = procura_store_open (f->path, PROCURA_STORE_OPEN_DEFAULT, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (procura_store_get_file_schema_version (store), ==, 4);
+  p = procura_store_load_project (store, 0, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (p->model_shapes->len, ==, 1);
+  m = g_ptr_array_index (p->model_shapes, 0);
+  g_assert_cmpint (m->num_layers, ==, 62);
+  g_assert_cmpfloat (m->vision_params, ==, 0.0);
+  g_assert_cmpfloat (m->vision_params_split, ==, 0.0);
+  g_assert_cmpint (m->vision_tokens_per_item, ==, 0);
+  g_assert_cmpint (m->vision_config_layers, ==, 0);
+  g_assert_cmpint (m->max_position_embeddings, ==, 0);
+  g_assert_cmpfloat (m->rope_cache_elements, ==, 0.0);
+  g_assert_cmpint (PROCURA_STORE_SCHEMA_VERSION, >=, 5);
 }
 
 /* Measured values: stored and reloaded; negative or infinite ones refused, by column,
@@ -308,6 +356,7 @@ main (int argc, char *argv[])
 #define ADD(name, fn) g_test_add (name, Fixture, NULL, fixture_setup, fn, fixture_teardown)
   ADD ("/store/checklist-evidence", test_checklist_evidence);
   ADD ("/store/migration-v4", test_migration_v4);
+  ADD ("/store/migration-v5", test_migration_v5);
   ADD ("/store/ops-values", test_ops_values);
   ADD ("/store/list-undo-entries", test_list_undo_entries);
 #undef ADD

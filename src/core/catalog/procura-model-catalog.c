@@ -268,7 +268,7 @@ read_vision (Cfg               *c,
   g_autofree char *file = NULL;
   Cfg v = { 0 };
   const char *vtype;
-  double h, inter, layers, patch, image, channels, temporal, per_layer, merge, out;
+  double h, inter, layers, patch, image, channels, temporal, per_layer, merge, out, pin, pout;
   gboolean qwen_vl, qwen_merger, gemma3, llama4;
 
   if (vn == NULL || !JSON_NODE_HOLDS_OBJECT (vn))
@@ -292,6 +292,8 @@ read_vision (Cfg               *c,
   out = (double) cfg_int (&v, KEYS ("out_hidden_size", "vision_output_dim", "projection_dim"), 0);
   if (out <= 0 && json_object_has_member (v.top, "embed_dim"))
     out = (double) cfg_int (&v, KEYS ("hidden_size"), 0);
+  pin = (double) cfg_int (&v, KEYS ("projector_input_dim"), (gint64) out);
+  pout = (double) cfg_int (&v, KEYS ("projector_output_dim"), (gint64) out);
   if (v.failed)
     {
       c->failed = TRUE;
@@ -299,7 +301,7 @@ read_vision (Cfg               *c,
     }
   if (h <= 0 || layers <= 0 || patch <= 0 || h > (1 << 16) || layers > 1000 || inter > (1 << 20)
       || patch > 1024 || image > 65536 || channels > 64 || temporal > 64 || merge > 64
-      || out > (1 << 20))
+      || out > (1 << 20) || pin < 0 || pin > (1 << 20) || pout < 0 || pout > (1 << 20))
     return TRUE;   /* no usable tower: sized as text only (the fit says so) */
   if (inter <= 0)
     inter = 4 * h;
@@ -311,32 +313,48 @@ read_vision (Cfg               *c,
   gemma3 = model_type != NULL && g_str_has_prefix (model_type, "gemma3");
   llama4 = model_type != NULL && g_str_has_prefix (model_type, "llama4");
 
-  /* one encoder layer: q, k, v, o with biases; the MLP (gated for Qwen2.5-VL); two norms */
+  /* The tensors as transformers' modules declare them (modeling_siglip.py,
+   * modeling_qwen2_vl.py, modeling_qwen2_5_vl.py, modeling_llama4.py); vLLM loads the
+   * same tensors. One encoder layer: q, k, v, o with biases; the MLP (gated, with
+   * biases, for Qwen2.5-VL); two norms (RMSNorm weights only for Qwen2.5-VL, LayerNorm
+   * weight and bias for the others). */
   per_layer = 4 * (h * h + h) + (qwen_vl ? 3 * h * inter + 2 * inter + h : 2 * h * inter + inter + h)
-              + 4 * h;
+              + (qwen_vl ? 2 * h : 4 * h);
   m->vision_params_split = layers * (4 * h * h + (qwen_vl ? 3 : 2) * h * inter);
   m->vision_params = layers * per_layer
-                     + channels * temporal * patch * patch * h + h          /* patch embedding */
-                     + 2 * h;                                              /* post-norm */
-  if (image > 0 && !qwen_merger)
-    m->vision_params += (image / patch) * (image / patch) * h;             /* positions */
+                     + channels * temporal * patch * patch * h;            /* patch embedding */
   if (qwen_merger)
     {
-      /* the merger: norm, then an MLP on merge x merge patches into the decoder */
+      /* Qwen2-VL / Qwen2.5-VL: a Conv3d without bias, no position table, no final norm;
+       * the merger: a norm (LayerNorm for Qwen2-VL, RMSNorm for Qwen2.5-VL), then an MLP
+       * on merge x merge patches into the decoder */
       double merged = h * merge * merge;
+      double into = out > 0 ? out : m->hidden_size;
 
-      m->vision_params += h + merged * merged + merged + merged * (out > 0 ? out : m->hidden_size)
-                          + (out > 0 ? out : m->hidden_size);
+      m->vision_params += (qwen_vl ? h : 2 * h) + merged * merged + merged + merged * into + into;
     }
   else if (llama4 && out > 0)
     {
-      /* pixel shuffle (0.5: 4 patches into one), the adapter MLP, then the projector */
-      double shuffled = h * 4;
+      /* Llama 4: the patch embedding is a bias-free linear; a class embedding and one
+       * position row per patch plus the class token; LayerNorm before and after the
+       * encoder; the pixel-shuffle adapter (fc1: intermediate_size -> projector_input_dim,
+       * fc2: projector_output_dim squared, no biases); the projector into the decoder */
+      double grid = image > 0 ? (image / patch) * (image / patch) : 0;
 
-      m->vision_params += shuffled * out + out * out + out * m->hidden_size;
+      m->vision_params += h + (grid + 1) * h + 4 * h + inter * pin + pout * pout + out * m->hidden_size;
     }
   else
-    m->vision_params += h * m->hidden_size + (gemma3 ? h : 0);               /* projector (+ norm) */
+    {
+      /* SigLIP and the generic encoder: a Conv2d with bias, learned positions, a final
+       * LayerNorm; gemma-3's mm_input_projection (+ its RMSNorm), else a hidden-to-hidden
+       * projector */
+      m->vision_params += h + 2 * h;
+      if (image > 0)
+        m->vision_params += (image / patch) * (image / patch) * h;
+      m->vision_params += h * m->hidden_size + (gemma3 ? h : 0);
+    }
+  m->vision_config_layers = (int) CLAMP (obj_int (v.top, "num_hidden_layers", 0), 0, 100000);
+  m->vision_config_hidden = (int) CLAMP (obj_int (v.top, "hidden_size", 0), 0, 1 << 20);
 
   m->vision_channels = (int) channels;
   m->vision_image_size = (int) image;
@@ -538,6 +556,8 @@ procura_model_shape_from_config_json (const char  *name,
   JsonNode *tc, *arch;
   Cfg c = { 0 };
   const char *model_type;
+  gint64 raw_positions;
+  double rope_rows = 0;
   const char *file = name != NULL ? name : "config.json";
   int tie;
 
@@ -589,10 +609,12 @@ procura_model_shape_from_config_json (const char  *name,
                                                   "max_sequence_length", "seq_length"), 0);
   if (c.failed)
     return NULL;
+  raw_positions = m->max_position_embeddings;
   {
     /* vLLM's derived max_model_len: the rope scaling factor multiplies the window except
      * for the types that already state it (su, longrope, llama3); yarn starts from
-     * original_max_position_embeddings */
+     * original_max_position_embeddings. Gemma 3's window already is the scaled one
+     * (vLLM skips the factor for gemma3), though its rope table is built scaled. */
     JsonNode *rs = cfg_member (&c, "rope_scaling");
 
     if (rs != NULL && JSON_NODE_HOLDS_OBJECT (rs) && m->max_position_embeddings > 0)
@@ -609,10 +631,53 @@ procura_model_shape_from_config_json (const char  *name,
 
             if (g_strcmp0 (type, "yarn") == 0 && obj_double (o, "original_max_position_embeddings", 0) > 0)
               base = obj_double (o, "original_max_position_embeddings", 0);
-            m->max_position_embeddings = (gint64) (base * factor);
+            rope_rows = base * factor;
+            if (model_type == NULL || !g_str_has_prefix (model_type, "gemma3"))
+              m->max_position_embeddings = (gint64) rope_rows;
           }
       }
   }
+
+  /* The rotary tables vLLM keeps on the GPU (rotary_embedding: a cos/sin cache of
+   * max_position x rotary_dim, times the scaling factor for linear, dynamic and yarn
+   * scaling, which the window above already carries), one per distinct rope; gemma-3's
+   * sliding layers add an unscaled table of rope_local_base_freq. */
+  if (m->max_position_embeddings > 0 && m->max_position_embeddings <= (G_GINT64_CONSTANT (1) << 26)
+      && rope_rows <= (double) (G_GINT64_CONSTANT (1) << 26))
+    {
+      double heads = m->num_attention_heads > 0 ? m->num_attention_heads : 1;
+      double head = m->head_dim > 0 ? m->head_dim : m->hidden_size / heads;
+      JsonNode *pn = cfg_member (&c, "partial_rotary_factor");
+      double partial = node_is_number (pn) ? json_node_get_double (pn) : 1.0;
+      double rot = m->kv_lora_rank > 0 && m->qk_rope_head_dim > 0 ? m->qk_rope_head_dim
+                   : floor (head * (partial > 0 && partial <= 1 ? partial : 1.0));
+
+      m->rope_cache_elements = (rope_rows > 0 ? rope_rows : (double) m->max_position_embeddings) * rot;
+      if (cfg_member (&c, "rope_local_base_freq") != NULL)
+        m->rope_cache_elements += (double) raw_positions * rot;
+    }
+
+  /* Llama 4 (modeling_llama4.py): every MoE layer has one shared expert of the experts'
+   * intermediate_size; every interleave_moe_layer_step-th layer is MoE, the others are
+   * dense MLPs of intermediate_size_mlp. The shape keeps the dense layers first (the
+   * counts are exact; a PP stage split places them approximately). */
+  if (model_type != NULL && g_str_has_prefix (model_type, "llama4") && m->num_experts > 0
+      && m->num_layers > 0)
+    {
+      gint64 step = cfg_int (&c, KEYS ("interleave_moe_layer_step"), 1);
+      gint64 mlp = cfg_int (&c, KEYS ("intermediate_size_mlp"), 0);
+
+      if (step < 1 || step > m->num_layers)
+        step = 1;
+      if (m->moe_intermediate_size == 0)
+        m->moe_intermediate_size = m->intermediate_size;
+      if (mlp > 0)
+        m->intermediate_size = clamp_int (mlp);
+      if (m->num_shared_experts == 0)
+        m->num_shared_experts = 1;
+      if (m->first_dense_layers == 0)
+        m->first_dense_layers = m->num_layers - (int) (m->num_layers / step);
+    }
 
   /* Qwen2-MoE: one shared expert of shared_expert_intermediate_size */
   {

@@ -302,6 +302,7 @@ weights_per_gpu (const ProcuraModelShape *m,
                  int                      tp,
                  int                      pp,
                  double                   vision_bytes,
+                 double                   rope_bytes,
                  ProcuraFitResult        *res)
 {
   double base = base_bytes (wd);
@@ -357,6 +358,7 @@ weights_per_gpu (const ProcuraModelShape *m,
 
           emb += head / tp * base + t->final_norm * base;
         }
+      emb += rope_bytes;   /* every stage builds its own rotary tables */
       bytes += emb;
       if (bytes > best)
         {
@@ -366,6 +368,29 @@ weights_per_gpu (const ProcuraModelShape *m,
         }
     }
   res->weights_bytes = best;
+}
+
+/* SGLang does not profile a multimodal model's encoder. When --mem-fraction-static is
+ * not given, ServerArgs._handle_gpu_memory_settings() derives the default fraction and,
+ * for a model with a vision_config, multiplies it by adjust_mem_fraction_for_vlm()'s
+ * factor (python/sglang/srt/server_args.py): 0.95 x clamp (1 - 0.1 x (r - 1), 0.8,
+ * 1.05), r = layers x hidden^2 / (24 x 1024^2) (a ViT-L/14 as baseline), where layers
+ * and hidden are vision_config's num_hidden_layers and hidden_size attributes, 24 and
+ * 1024 when absent (Qwen2-VL and Qwen2.5-VL name their depth "depth"). An explicit
+ * fraction is used as given. */
+double
+procura_fit_sglang_vlm_factor (const ProcuraModelShape *m)
+{
+  double layers, hidden, ratio, adjust;
+
+  g_return_val_if_fail (m != NULL, 1.0);
+  if (m->vision_params <= 0)
+    return 1.0;
+  layers = m->vision_config_layers > 0 ? m->vision_config_layers : 24;
+  hidden = m->vision_config_hidden > 0 ? m->vision_config_hidden : 1024;
+  ratio = layers * hidden * hidden / (24.0 * 1024.0 * 1024.0);
+  adjust = CLAMP (1.0 - 0.1 * (ratio - 1.0), 0.8, 1.05);
+  return 0.95 * adjust;
 }
 
 /* ------------------------------------------------------------------------- */
@@ -802,7 +827,7 @@ procura_fit_compute (const ProcuraFitRequest *r,
   ProcuraFitTensors t;
   KvLayout kl;
   ProcuraDtype wd, kvd;
-  double act_b, fraction, cum, used, kv_layer;
+  double act_b, fraction, cum, used, kv_layer, rope_b;
   gint64 chunk, bps;
   int tp, pp, block, max_seqs, stage_start = 0, stage_end = 0, window;
   gboolean pool_given, graphs_in_budget;
@@ -875,16 +900,21 @@ procura_fit_compute (const ProcuraFitRequest *r,
                   procura_dtype_to_string (wd));
     }
 
-  /* Weights */
+  /* Weights, with the rotary tables the engine builds at load time: vLLM casts them to
+   * the model's dtype (rotary_embedding's cos_sin_cache), SGLang keeps them in fp32 on
+   * CUDA; both count them in the memory the load took */
+  rope_b = r->engine == PROCURA_ENGINE_VLLM ? m->rope_cache_elements * act_b
+           : r->engine == PROCURA_ENGINE_SGLANG ? m->rope_cache_elements * 4.0 : 0.0;
+  res->rope_bytes = rope_b;
   procura_fit_tensors (m, &t);
   res->params_total = procura_fit_param_count (m);
   weights_per_gpu (m, &t, wd, r->quant_group_size > 0 ? r->quant_group_size : m->quant_group_size,
-                   tp, MIN (pp, m->num_layers), vision_weights_bytes (m, tp, act_b), res);
+                   tp, MIN (pp, m->num_layers), vision_weights_bytes (m, tp, act_b), rope_b, res);
   {
     ProcuraFitResult one;
 
     weights_per_gpu (m, &t, wd, r->quant_group_size > 0 ? r->quant_group_size : m->quant_group_size,
-                     1, 1, vision_weights_bytes (m, 1, act_b), &one);
+                     1, 1, vision_weights_bytes (m, 1, act_b), rope_b, &one);
     res->weights_total_bytes = one.weights_bytes;
   }
   if (m->vision_params > 0)
@@ -1051,7 +1081,25 @@ procura_fit_compute (const ProcuraFitRequest *r,
 
   /* Engine budget */
   if (r->engine == PROCURA_ENGINE_SGLANG)
-    fraction = procura_is_set (r->mem_fraction_static) ? r->mem_fraction_static : 0.88;
+    {
+      fraction = procura_is_set (r->mem_fraction_static) ? r->mem_fraction_static : 0.88;
+      if (!procura_is_set (r->mem_fraction_static) && m->vision_params > 0)
+        {
+          /* SGLang runs no encoder profiling: it lowers its own default fraction */
+          double vlm = procura_fit_sglang_vlm_factor (m);
+          gsize used_len = strlen (res->caveat);
+
+          fraction *= vlm;
+          res->sglang_vlm_factor = vlm;
+          g_snprintf (res->caveat + used_len, sizeof res->caveat - used_len,
+                      "%sSGLang profiles no vision encoder: it keeps room for it by lowering "
+                      "its default mem_fraction_static by the factor %.4f (ViT of %d layers of "
+                      "%d); an explicit mem_fraction_static skips this",
+                      used_len > 0 ? "; " : "", vlm,
+                      m->vision_config_layers > 0 ? m->vision_config_layers : 24,
+                      m->vision_config_hidden > 0 ? m->vision_config_hidden : 1024);
+        }
+    }
   else
     fraction = procura_is_set (r->gpu_memory_utilization) ? r->gpu_memory_utilization : 0.90;
   res->budget_bytes = r->usable_memory_bytes * fraction;

@@ -188,7 +188,11 @@ typedef struct {
   double        params_total;          /* whole model, from the shape */
   double        weights_bytes;
   double        weights_total_bytes;   /* whole model, one copy */
-  double        embedding_bytes;       /* per GPU: embeddings + LM head on this stage */
+  double        embedding_bytes;       /* per GPU: embeddings + LM head on this stage, and
+                                          the rotary tables */
+  double        rope_bytes;            /* per GPU: the engine's rotary cos/sin tables */
+  double        sglang_vlm_factor;     /* SGLang's default mem_fraction_static lowered for a
+                                          vision tower by this factor; 0 when not applied */
   double        dense_layer_bytes;     /* one dense decoder layer, per GPU */
   double        moe_layer_bytes;       /* one MoE decoder layer, per GPU (0 when dense) */
   int           layers_per_gpu;        /* decoder layers on the heaviest stage */
@@ -257,6 +261,10 @@ gboolean procura_fit_read_hf_quant_config (const char   *path,
 /* From a model id ("nvidia/Llama-3.1-70B-Instruct-FP8", "...-NVFP4", "...-AWQ",
  * "...-W8A8", "...-Int4"): the dtype the name declares, AUTO when none. */
 ProcuraDtype procura_fit_quant_from_name (const char *model_id);
+
+/* SGLang's factor on its default mem_fraction_static for a model with a vision tower
+ * (server_args.py, adjust_mem_fraction_for_vlm); 1 without a tower. */
+double   procura_fit_sglang_vlm_factor (const ProcuraModelShape *model);
 
 /* Parameter count of the shape computed the way the fit counts weights (total). */
 double   procura_fit_param_count (const ProcuraModelShape *model);

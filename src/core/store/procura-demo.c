@@ -424,6 +424,10 @@ procura_demo_project_new (void)
     m->tie_word_embeddings = FALSE;
     m->weights_dtype = g_strdup ("bf16");
     m->published_params = 70.6e9;
+    /* vLLM's rotary table of 131,072 x 128 (max_position_embeddings; llama3 rope scaling
+     * keeps it), as the catalog reads the same config.json; the window itself is left
+     * unset as before (the demo's caveats stay as they were) */
+    m->rope_cache_elements = 131072.0 * 128;
     g_ptr_array_add (p->model_shapes, m);
   }
 

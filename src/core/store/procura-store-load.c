@@ -159,6 +159,17 @@ read_run_row (ProcuraStore *store, sqlite3_stmt *stmt, GError **error)
   return r;
 }
 
+/* A non-negative REAL up to @max; 0 when NULL or out of range. */
+static double
+col_bounded (sqlite3_stmt *stmt,
+             const char   *name,
+             double        max)
+{
+  double v = col_double (stmt, name);
+
+  return v >= 0 && v <= max ? v : 0.0;
+}
+
 static gpointer
 read_model_shape_row (ProcuraStore *store, sqlite3_stmt *stmt, GError **error)
 {
@@ -206,6 +217,22 @@ read_model_shape_row (ProcuraStore *store, sqlite3_stmt *stmt, GError **error)
   m->weights_dtype = col_text (stmt, "weights_dtype");
   m->quant_group_size = col_small (stmt, "quant_group_size", 0);
   m->published_params = col_double (stmt, "published_params");
+  /* schema 5: a value no real model has (negative, beyond 10^13 parameters or 2^34
+   * positions) is read as none, so a hostile file cannot steer the fit's arithmetic */
+  m->vision_params = col_bounded (stmt, "vision_params", 1e13);
+  m->vision_params_split = MIN (col_bounded (stmt, "vision_params_split", 1e13), m->vision_params);
+  m->vision_tokens_per_item = MAX (col_small (stmt, "vision_tokens_per_item", 0), 0);
+  m->vision_image_size = MAX (col_small (stmt, "vision_image_size", 0), 0);
+  m->vision_channels = MAX (col_small (stmt, "vision_channels", 0), 0);
+  /* the bounds the config.json reader accepts */
+  if (m->vision_image_size > 65536 || m->vision_channels > 64)
+    m->vision_image_size = m->vision_channels = 0;
+  m->vision_config_layers = MAX (col_small (stmt, "vision_config_layers", 0), 0);
+  m->vision_config_hidden = MAX (col_small (stmt, "vision_config_hidden", 0), 0);
+  m->max_position_embeddings = col_int (stmt, "max_position_embeddings", 0);
+  if (m->max_position_embeddings < 0 || m->max_position_embeddings > (G_GINT64_CONSTANT (1) << 34))
+    m->max_position_embeddings = 0;
+  m->rope_cache_elements = col_bounded (stmt, "rope_cache_elements", 1e13);
   return m;
 }
 

@@ -191,12 +191,18 @@ insert_model_shape (ProcuraStore             *store,
     " first_dense_layers, num_attention_heads, num_kv_heads, head_dim, vocab_size,"
     " tie_word_embeddings, sliding_window, layer_is_sliding, kv_lora_rank, q_lora_rank,"
     " qk_rope_head_dim, qk_nope_head_dim, v_head_dim, weights_dtype, quant_group_size,"
-    " published_params) VALUES (:provenance_id, :model_id, :architecture, :num_layers,"
+    " published_params, vision_params, vision_params_split, vision_tokens_per_item,"
+    " vision_image_size, vision_channels, vision_config_layers, vision_config_hidden,"
+    " max_position_embeddings, rope_cache_elements)"
+    " VALUES (:provenance_id, :model_id, :architecture, :num_layers,"
     " :hidden_size, :intermediate_size, :moe_intermediate_size, :num_experts,"
     " :num_shared_experts, :experts_per_token, :first_dense_layers, :num_attention_heads,"
     " :num_kv_heads, :head_dim, :vocab_size, :tie_word_embeddings, :sliding_window,"
     " :layer_is_sliding, :kv_lora_rank, :q_lora_rank, :qk_rope_head_dim, :qk_nope_head_dim,"
-    " :v_head_dim, :weights_dtype, :quant_group_size, :published_params)", error);
+    " :v_head_dim, :weights_dtype, :quant_group_size, :published_params, :vision_params,"
+    " :vision_params_split, :vision_tokens_per_item, :vision_image_size, :vision_channels,"
+    " :vision_config_layers, :vision_config_hidden, :max_position_embeddings,"
+    " :rope_cache_elements)", error);
 
   if (stmt == NULL)
     return 0;
@@ -228,6 +234,15 @@ insert_model_shape (ProcuraStore             *store,
   bind_text (stmt, "weights_dtype", m->weights_dtype);
   bind_int (stmt, "quant_group_size", m->quant_group_size);
   bind_double (stmt, "published_params", m->published_params);
+  bind_double (stmt, "vision_params", m->vision_params);
+  bind_double (stmt, "vision_params_split", m->vision_params_split);
+  bind_int (stmt, "vision_tokens_per_item", m->vision_tokens_per_item);
+  bind_int (stmt, "vision_image_size", m->vision_image_size);
+  bind_int (stmt, "vision_channels", m->vision_channels);
+  bind_int (stmt, "vision_config_layers", m->vision_config_layers);
+  bind_int (stmt, "vision_config_hidden", m->vision_config_hidden);
+  bind_int (stmt, "max_position_embeddings", m->max_position_embeddings);
+  bind_double (stmt, "rope_cache_elements", m->rope_cache_elements);
   if (!step_done (store, stmt, error, _("cannot store the model shape")))
     return 0;
   return sqlite3_last_insert_rowid (store->db);

@@ -181,15 +181,31 @@ static const char migration_v4[] =
    * names its GPUs, overflow_candidate_id the API route taking the overflow */
   "ALTER TABLE decision ADD COLUMN overflow_candidate_id INTEGER REFERENCES candidates (id) ON DELETE SET NULL;\n";
 
-/* Version 5: the sorted quantile summary of each run's samples of each metric
- * (procura-quantiles.h; docs/project-file.md), so a CDF needs neither the samples nor
- * their sort. Derived data: a project without them gets them from its samples. */
+/* Version 5: two additions, both derived from what an import reads.
+ * - The sorted quantile summary of each run's samples of each metric
+ *   (procura-quantiles.h; docs/project-file.md), so a CDF needs neither the samples nor
+ *   their sort. A project without them gets them from its samples.
+ * - What the memory fit needs of an imported config.json beyond the text model: the
+ *   vision tower (parameters, of which split by TP, decoder tokens per image, image side
+ *   and channels, and vision_config's own num_hidden_layers and hidden_size, which SGLang
+ *   reads), the model's window (max_position_embeddings with the rope scaling vLLM
+ *   applies) and the size of the rotary tables vLLM builds at load time. Without them a
+ *   VLM imported into a project was sized as text only. */
 static const char migration_v5[] =
   "CREATE TABLE run_quantiles (\n"
   "  run_id INTEGER NOT NULL REFERENCES runs (id) ON DELETE CASCADE,\n"
   "  metric TEXT NOT NULL, n INTEGER NOT NULL, k INTEGER NOT NULL, data BLOB NOT NULL,\n"
   "  PRIMARY KEY (run_id, metric)\n"
-  ");\n";
+  ");\n"
+  "ALTER TABLE model_shapes ADD COLUMN vision_params REAL;\n"
+  "ALTER TABLE model_shapes ADD COLUMN vision_params_split REAL;\n"
+  "ALTER TABLE model_shapes ADD COLUMN vision_tokens_per_item INTEGER;\n"
+  "ALTER TABLE model_shapes ADD COLUMN vision_image_size INTEGER;\n"
+  "ALTER TABLE model_shapes ADD COLUMN vision_channels INTEGER;\n"
+  "ALTER TABLE model_shapes ADD COLUMN vision_config_layers INTEGER;\n"
+  "ALTER TABLE model_shapes ADD COLUMN vision_config_hidden INTEGER;\n"
+  "ALTER TABLE model_shapes ADD COLUMN max_position_embeddings INTEGER;\n"
+  "ALTER TABLE model_shapes ADD COLUMN rope_cache_elements REAL;\n";
 
 const char *
 procura_store_schema_v1_sql (void)
