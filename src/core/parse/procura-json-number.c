@@ -1,0 +1,183 @@
+/* procura-json-number.c: a strict JSON number to the nearest double, fast and exact
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The per-request arrays of a vLLM result hold tens of millions of numbers printed the
+ * way Python prints a double (up to 17 significant digits). The decimal is read into
+ * a 64-bit integer mantissa M and a power of ten E, then:
+ *
+ * - up to 15 digits and |E| <= 22: M and 10^|E| are exact doubles, so one IEEE
+ *   multiplication or division rounds once, exactly (Clinger's fast path);
+ * - up to 18 digits and |E| <= 27, where long double has a 64-bit mantissa (x87): M and
+ *   10^|E| are exact there, the one operation rounds to 64 bits, and rounding that to
+ *   53 bits is exact unless the 64-bit result lies exactly halfway between two doubles
+ *   (then the true value may be on either side of it): that case is detected and left
+ *   to the slow path;
+ * - everything else: g_ascii_strtod on a copy of the token (correctly rounded).
+ *
+ * tests/import/test-json-number.c compares it with g_ascii_strtod over millions of
+ * random and edge-case strings.
+ */
+#include "config.h"
+
+#include <float.h>
+#include <math.h>
+#include <string.h>
+
+#include "procura-json-stream.h"
+
+static const double pow10_d[23] = {
+  1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+  1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+};
+
+#if LDBL_MANT_DIG == 64
+static const long double pow10_l[28] = {
+  1e0L, 1e1L, 1e2L, 1e3L, 1e4L, 1e5L, 1e6L, 1e7L, 1e8L, 1e9L, 1e10L, 1e11L, 1e12L, 1e13L,
+  1e14L, 1e15L, 1e16L, 1e17L, 1e18L, 1e19L, 1e20L, 1e21L, 1e22L, 1e23L, 1e24L, 1e25L,
+  1e26L, 1e27L,
+};
+
+/* M * 10^e10 (|e10| <= 27, M < 2^63) rounded once to 64 bits, then to a double; FALSE
+ * when that second rounding could differ from rounding the exact value. */
+static gboolean
+extended (guint64  mant,
+          int      e10,
+          double  *out)
+{
+  long double l = (long double) (gint64) mant;
+  long double lo, hi;
+  double d, other;
+
+  l = e10 < 0 ? l / pow10_l[-e10] : l * pow10_l[e10];
+  d = (double) l;
+  if ((long double) d == l)
+    {
+      *out = d;
+      return TRUE;
+    }
+  /* the double on the other side of l, and the midpoint of the two (exact in 64 bits) */
+  other = nextafter (d, (long double) d < l ? INFINITY : -INFINITY);
+  lo = (long double) d;
+  hi = (long double) other;
+  if ((lo + hi) / 2 == l)
+    return FALSE;
+  *out = d;
+  return TRUE;
+}
+#endif
+
+gsize
+procura_json_number_scan (const char *p,
+                          const char *end,
+                          double     *out,
+                          gboolean   *is_int)
+{
+  const char *s = p;
+  gboolean neg = FALSE, frac = FALSE, expo = FALSE;
+  guint64 mant = 0;
+  int nd = 0, frac_digits = 0, exp = 0, e10;
+  gboolean exp_neg = FALSE;
+
+  if (p < end && *p == '-')
+    {
+      neg = TRUE;
+      p++;
+    }
+  if (p >= end)
+    return 0;
+  if (*p == '0')
+    p++;
+  else if (*p >= '1' && *p <= '9')
+    {
+      while (p < end && *p >= '0' && *p <= '9')
+        {
+          if (nd < 19)
+            mant = mant * 10 + (guint64) (*p - '0');
+          nd++;
+          p++;
+        }
+    }
+  else
+    return 0;
+  if (p < end && *p == '.')
+    {
+      frac = TRUE;
+      p++;
+      if (p >= end || *p < '0' || *p > '9')
+        return 0;
+      while (p < end && *p >= '0' && *p <= '9')
+        {
+          if (mant == 0 && *p == '0')
+            ;   /* a leading zero: not significant */
+          else
+            {
+              if (nd < 19)
+                mant = mant * 10 + (guint64) (*p - '0');
+              nd++;
+            }
+          frac_digits++;
+          p++;
+        }
+    }
+  if (p < end && (*p == 'e' || *p == 'E'))
+    {
+      expo = TRUE;
+      p++;
+      if (p < end && (*p == '+' || *p == '-'))
+        {
+          exp_neg = *p == '-';
+          p++;
+        }
+      if (p >= end || *p < '0' || *p > '9')
+        return 0;
+      while (p < end && *p >= '0' && *p <= '9')
+        {
+          if (exp < 100000)
+            exp = exp * 10 + (*p - '0');
+          p++;
+        }
+    }
+  if (is_int != NULL)
+    *is_int = !frac && !expo;
+
+  e10 = (exp_neg ? -exp : exp) - frac_digits;
+  if (mant == 0 && nd == 0)
+    {
+      *out = neg ? -0.0 : 0.0;
+      return (gsize) (p - s);
+    }
+  if (nd <= 15 && e10 >= -22 && e10 <= 22)
+    {
+      double d = (double) mant;
+
+      d = e10 < 0 ? d / pow10_d[-e10] : d * pow10_d[e10];
+      *out = neg ? -d : d;
+      return (gsize) (p - s);
+    }
+#if LDBL_MANT_DIG == 64
+  if (nd <= 18 && e10 >= -27 && e10 <= 27)
+    {
+      double d;
+
+      if (extended (mant, e10, &d))
+        {
+          *out = neg ? -d : d;
+          return (gsize) (p - s);
+        }
+    }
+#endif
+  {
+    char small[64];
+    gsize n = (gsize) (p - s);
+    g_autofree char *big = NULL;
+    char *copy = small;
+
+    if (n >= sizeof small)
+      copy = big = g_malloc (n + 1);
+    memcpy (copy, s, n);
+    copy[n] = '\0';
+    *out = g_ascii_strtod (copy, NULL);
+  }
+  return (gsize) (p - s);
+}
