@@ -8,6 +8,9 @@
 #include <math.h>
 #include <string.h>
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <glib/gstdio.h>
 
 #include "procura-import.h"
@@ -348,20 +351,21 @@ test_stream_broken (void)
     }
 }
 
-/* The real vLLM results beside the generated ones, when they are big enough to go
- * the chunked way */
+/* Every real vLLM result, through both bulk readers: the chunked one takes a file
+ * only where simdjson takes it, and then reads it member for member the same way */
 static void
 test_stream_fixtures (void)
 {
+  static const char * const skip[] = { "generated_texts", "start_times", NULL };
   const char *root = g_getenv ("PROCURA_FIXTURES_DIR");
   g_autofree char *dir_path = NULL;
   g_autoptr (GDir) dir = NULL;
   const char *entry;
-  guint seen = 0;
+  guint seen = 0, taken = 0;
 
-  if (root == NULL)
+  if (root == NULL || !procura_json_bulk_available ())
     {
-      g_test_skip ("PROCURA_FIXTURES_DIR is not set");
+      g_test_skip ("PROCURA_FIXTURES_DIR is not set, or no simdjson");
       return;
     }
   dir_path = g_build_filename (root, "vllm-bench-serve", NULL);
@@ -376,24 +380,50 @@ test_stream_fixtures (void)
       g_autofree char *path = g_build_filename (dir_path, entry, NULL);
       g_autofree char *text = NULL;
       gsize len = 0;
-      g_autoptr (GError) ea = NULL;
-      g_autoptr (GError) eb = NULL;
-      g_autoptr (ProcuraImportResult) a = NULL;
-      g_autoptr (ProcuraImportResult) b = NULL;
+      g_autoptr (ProcuraBulkDoc) a = NULL;
+      g_autoptr (ProcuraBulkDoc) b = NULL;
+      int fd;
 
-      if (!g_str_has_suffix (entry, ".json") || !g_file_get_contents (path, &text, &len, NULL)
-          || len < 1024 * 1024)
+      if (!g_file_get_contents (path, &text, &len, NULL))
         continue;
-      a = procura_import_file (path, NULL, NULL, &ea);
-      b = procura_import_data (entry, text, len, NULL, NULL, &eb);
-      g_assert_true ((a == NULL) == (b == NULL));
-      if (a != NULL)
-        assert_same_result (a, b);
-      else
-        g_assert_cmpstr (ea->message, ==, eb->message);
       seen++;
+      a = procura_json_bulk_parse (text, len, skip);
+      fd = g_open (path, O_RDONLY, 0);
+      g_assert_cmpint (fd, >=, 0);
+      b = procura_json_bulk_parse_fd (fd, len, skip, NULL, NULL, NULL);
+      close (fd);
+      g_test_message ("%s: simdjson %s, chunked %s", entry, a ? "takes it" : "declines",
+                      b ? "takes it" : "declines");
+      if (b == NULL)
+        continue;
+      g_assert_nonnull (a);
+      taken++;
+      {
+        g_autoptr (JsonNode) na = json_node_init_object (json_node_alloc (), a->members);
+        g_autoptr (JsonNode) nb = json_node_init_object (json_node_alloc (), b->members);
+        g_assert_true (json_node_equal (na, nb));
+      }
+      g_assert_cmpuint (a->arrays->len, ==, b->arrays->len);
+      for (guint i = 0; i < a->arrays->len; i++)
+        {
+          ProcuraBulkArray *x = g_ptr_array_index (a->arrays, i);
+          ProcuraBulkArray *y = g_ptr_array_index (b->arrays, i);
+
+          g_assert_cmpstr (x->name, ==, y->name);
+          g_assert_cmpuint (x->n, ==, y->n);
+          g_assert_cmpint (x->nested, ==, y->nested);
+          g_assert_cmpint (x->strings, ==, y->strings);
+          g_assert_cmpmem (x->values, x->n * sizeof (double), y->values, y->n * sizeof (double));
+          g_assert_cmpuint (x->rows, ==, y->rows);
+          if (x->nested)
+            {
+              g_assert_cmpmem (x->row_sum, x->rows * sizeof (double), y->row_sum, y->rows * sizeof (double));
+              g_assert_cmpmem (x->row_len, x->rows * sizeof (guint32), y->row_len, y->rows * sizeof (guint32));
+            }
+        }
     }
-  g_test_message ("%u fixtures of 1 MiB or more", seen);
+  g_test_message ("%u fixtures, %u read by both", seen, taken);
+  g_assert_cmpuint (taken, >, 0);
 }
 
 int

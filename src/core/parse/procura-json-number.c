@@ -39,33 +39,50 @@ static const long double pow10_l[28] = {
 };
 
 /* M * 10^e10 (|e10| <= 27, M < 2^63) rounded once to 64 bits, then to a double; FALSE
- * when that second rounding could differ from rounding the exact value. */
+ * when that second rounding could differ from rounding the exact value: when the 11
+ * bits the double drops are exactly 1000 0000 000, halfway between two doubles. */
 static gboolean
 extended (guint64  mant,
           int      e10,
           double  *out)
 {
-  long double l = (long double) (gint64) mant;
-  long double lo, hi;
-  double d, other;
+  union {
+    long double l;
+    guint64     significand;   /* x87: the low 8 bytes, integer bit included */
+  } u;
 
-  l = e10 < 0 ? l / pow10_l[-e10] : l * pow10_l[e10];
-  d = (double) l;
-  if ((long double) d == l)
-    {
-      *out = d;
-      return TRUE;
-    }
-  /* the double on the other side of l, and the midpoint of the two (exact in 64 bits) */
-  other = nextafter (d, (long double) d < l ? INFINITY : -INFINITY);
-  lo = (long double) d;
-  hi = (long double) other;
-  if ((lo + hi) / 2 == l)
+  u.l = (long double) (gint64) mant;
+  u.l = e10 < 0 ? u.l / pow10_l[-e10] : u.l * pow10_l[e10];
+  if ((u.significand & 0x7FF) == 0x400)
     return FALSE;
-  *out = d;
+  *out = (double) u.l;
   return TRUE;
 }
 #endif
+
+/* Eight ASCII digits at @p, or -1: each byte checked to be '0'..'9', then pairs,
+ * quads and the eight combined in three multiply-adds (little-endian byte order). */
+static inline gint64
+eight_digits (const char *p)
+{
+  guint64 v;
+
+  memcpy (&v, p, 8);
+#if G_BYTE_ORDER == G_BIG_ENDIAN
+  v = GUINT64_SWAP_LE_BE (v);
+#endif
+  if ((v & G_GUINT64_CONSTANT (0xF0F0F0F0F0F0F0F0)) != G_GUINT64_CONSTANT (0x3030303030303030)
+      || ((v + G_GUINT64_CONSTANT (0x0606060606060606)) & G_GUINT64_CONSTANT (0xF0F0F0F0F0F0F0F0))
+         != G_GUINT64_CONSTANT (0x3030303030303030))
+    return -1;
+  v -= G_GUINT64_CONSTANT (0x3030303030303030);
+  /* byte 2k := 10 * digit 2k + digit 2k+1 */
+  v = (v * 10 + (v >> 8)) & G_GUINT64_CONSTANT (0x00FF00FF00FF00FF);
+  /* 16-bit lane 2k := 100 * pair 2k + pair 2k+1 */
+  v = (v * 100 + (v >> 16)) & G_GUINT64_CONSTANT (0x0000FFFF0000FFFF);
+  /* 10000 * first quad + second quad */
+  return (gint64) ((v * 10000 + (v >> 32)) & G_GUINT64_CONSTANT (0xFFFFFFFF));
+}
 
 gsize
 procura_json_number_scan (const char *p,
@@ -106,6 +123,23 @@ procura_json_number_scan (const char *p,
       p++;
       if (p >= end || *p < '0' || *p > '9')
         return 0;
+      if (mant == 0)
+        while (p < end && *p == '0')
+          {
+            frac_digits++;   /* leading zeros: not significant */
+            p++;
+          }
+      while (nd + 8 <= 19 && end - p >= 8)
+        {
+          gint64 eight = eight_digits (p);
+
+          if (eight < 0)
+            break;
+          mant = mant * 100000000 + (guint64) eight;
+          nd += 8;
+          frac_digits += 8;
+          p += 8;
+        }
       while (p < end && *p >= '0' && *p <= '9')
         {
           if (mant == 0 && *p == '0')
