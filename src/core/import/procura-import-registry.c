@@ -338,12 +338,102 @@ procura_import_data (const char    *name,
   return import_data (name, NULL, data ? data : "", len, format, cancellable, error);
 }
 
+/* The SHA-256 of a file read in chunks, on a second core: each chunk is copied into
+ * one of a few recycled pieces and hashed there while the next one is parsed. */
+#define PIECE_SIZE (1024 * 1024)
+#define PIECES_MAX 6
+
+typedef struct {
+  gsize len;
+  char  data[PIECE_SIZE];
+} Piece;
+
+typedef struct {
+  ProcuraSha256Stream sha;
+  GThread            *thread;
+  GAsyncQueue        *todo;
+  GAsyncQueue        *spare;
+  guint               pieces;
+} Hasher;
+
+static gpointer
+hasher_thread (gpointer user_data)
+{
+  Hasher *h = user_data;
+
+  for (;;)
+    {
+      Piece *piece = g_async_queue_pop (h->todo);
+
+      if (piece->len == 0)
+        {
+          g_free (piece);
+          return NULL;
+        }
+      procura_import_sha256_update (&h->sha, piece->data, piece->len);
+      g_async_queue_push (h->spare, piece);
+    }
+}
+
+static void
+hasher_start (Hasher *h)
+{
+  memset (h, 0, sizeof *h);
+  procura_import_sha256_begin (&h->sha);
+  h->todo = g_async_queue_new ();
+  h->spare = g_async_queue_new ();
+  h->thread = g_thread_try_new ("procura-sha256", hasher_thread, h, NULL);
+}
+
 static void
 hash_chunk (const char *data,
             gsize       len,
             gpointer    user_data)
 {
-  procura_import_sha256_update (user_data, data, len);
+  Hasher *h = user_data;
+
+  if (h->thread == NULL)
+    {
+      procura_import_sha256_update (&h->sha, data, len);
+      return;
+    }
+  while (len > 0)
+    {
+      Piece *piece = g_async_queue_try_pop (h->spare);
+      gsize n = MIN (len, (gsize) PIECE_SIZE);
+
+      if (piece == NULL && h->pieces < PIECES_MAX)
+        {
+          piece = g_new (Piece, 1);
+          h->pieces++;
+        }
+      else if (piece == NULL)
+        piece = g_async_queue_pop (h->spare);
+      memcpy (piece->data, data, n);
+      piece->len = n;
+      g_async_queue_push (h->todo, piece);
+      data += n;
+      len -= n;
+    }
+}
+
+static char *
+hasher_finish (Hasher *h)
+{
+  Piece *piece;
+
+  if (h->thread != NULL)
+    {
+      piece = g_new (Piece, 1);
+      piece->len = 0;
+      g_async_queue_push (h->todo, piece);
+      g_thread_join (h->thread);
+    }
+  while ((piece = g_async_queue_try_pop (h->spare)) != NULL)
+    g_free (piece);
+  g_async_queue_unref (h->todo);
+  g_async_queue_unref (h->spare);
+  return procura_import_sha256_end (&h->sha);
 }
 
 /* A big vLLM bench serve object, read in bounded chunks and hashed as they are read,
@@ -367,7 +457,7 @@ import_fd (const char    *path,
   gsize wlen = MIN (size, (gsize) PROCURA_SNIFF_WINDOW), got = 0;
   const ProcuraImporter *imp;
   ProcuraProvenance *prov;
-  ProcuraSha256Stream sha;
+  Hasher hasher;
   char *hex;
   gboolean ok;
 
@@ -400,12 +490,12 @@ import_fd (const char    *path,
   prov->imported_at = procura_now_iso8601 ();
   result->provenance = prov;
 
-  procura_import_sha256_begin (&sha);
+  hasher_start (&hasher);
   procura_json_set_notes (notes);
-  ok = procura_import_vllm_serve_parse_fd (name, fd, size, hash_chunk, &sha, result,
+  ok = procura_import_vllm_serve_parse_fd (name, fd, size, hash_chunk, &hasher, result,
                                            cancellable, handled, error);
   procura_json_set_notes (NULL);
-  hex = procura_import_sha256_end (&sha);
+  hex = hasher_finish (&hasher);
   if (!*handled)
     {
       g_free (hex);
