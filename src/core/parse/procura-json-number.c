@@ -8,6 +8,8 @@
  *
  * - up to 15 digits and |E| <= 22: M and 10^|E| are exact doubles, so one IEEE
  *   multiplication or division rounds once, exactly (Clinger's fast path);
+ * - up to 19 digits and -27 <= E < 0: one 64x128-bit product with a truncated 5^-|E|,
+ *   exact unless the truncation could carry into the rounding bit (see reciprocal());
  * - up to 18 digits and |E| <= 27, where long double has a 64-bit mantissa (x87): M and
  *   10^|E| are exact there, the one operation rounds to 64 bits, and rounding that to
  *   53 bits is exact unless the 64-bit result lies exactly halfway between two doubles
@@ -83,6 +85,95 @@ eight_digits (const char *p)
   /* 10000 * first quad + second quad */
   return (gint64) ((v * 10000 + (v >> 32)) & G_GUINT64_CONSTANT (0xFFFFFFFF));
 }
+
+#ifdef __SIZEOF_INT128__
+/* M * 10^-k (1 <= k <= 27, M < 2^64) by one 64x128-bit product with 5^-k, kept as
+ * T_k = floor(2^s_k / 5^k) with its top bit set. T_k is short of 2^s_k / 5^k by less
+ * than 1, so the exact product X lies in [P, P + 2^64) for P = (M << lz) * T_k: the
+ * bits of P from 2^64 up are X's unless adding up to 2^64 could carry through them,
+ * that is unless they are all ones below the rounding bit. Then (and only then) the
+ * caller takes the slow path. Anything else rounds exactly: X is never P itself
+ * (2^s/5^k is no integer), so a set rounding bit means above halfway. */
+__extension__ typedef unsigned __int128 u128;
+
+typedef struct {
+  guint64 hi, lo;
+  int     s;
+} Recip;
+
+static Recip recip[28];
+
+static gpointer
+recip_init (gpointer unused)
+{
+  guint64 d = 1;
+
+  for (int k = 1; k < 28; k++)
+    {
+      u128 q = 0;
+      guint64 rem = 1;
+      int bits = 0;
+
+      d *= 5;
+      for (guint64 t = d; t != 0; t >>= 1)
+        bits++;
+      recip[k].s = 127 + bits;
+      /* long division of 2^s by d, one quotient bit a step (rem < d < 2^63) */
+      for (int i = 0; i < recip[k].s; i++)
+        {
+          rem <<= 1;
+          q <<= 1;
+          if (rem >= d)
+            {
+              rem -= d;
+              q |= 1;
+            }
+        }
+      recip[k].hi = (guint64) (q >> 64);
+      recip[k].lo = (guint64) q;
+    }
+  return NULL;
+}
+
+static gboolean
+reciprocal (guint64  mant,
+            int      k,
+            double  *out)
+{
+  static GOnce once = G_ONCE_INIT;
+  u128 lo, hi, mid;
+  guint64 p1, p2, m, below, mask;
+  int lz, t, e;
+  union {
+    double  d;
+    guint64 u;
+  } v;
+
+  g_once (&once, recip_init, NULL);
+  lz = __builtin_clzll (mant);
+  m = mant << lz;
+  lo = (u128) m * recip[k].lo;
+  hi = (u128) m * recip[k].hi;
+  mid = (lo >> 64) + (guint64) hi;
+  p1 = (guint64) mid;
+  p2 = (guint64) (hi >> 64) + (guint64) (mid >> 64);
+  t = (p2 >> 63) ? 63 : 62;            /* P's top bit, within p2 */
+  mask = (G_GUINT64_CONSTANT (1) << (t - 53)) - 1;
+  below = p2 & mask;
+  if (below == mask && p1 == G_MAXUINT64)
+    return FALSE;
+  m = (p2 >> (t - 52)) + ((p2 >> (t - 53)) & 1);
+  e = 128 + t - 52 - recip[k].s - lz - k;
+  if (m == (G_GUINT64_CONSTANT (1) << 53))
+    {
+      m >>= 1;
+      e++;
+    }
+  v.u = ((guint64) (e + 52 + 1023) << 52) | (m & ((G_GUINT64_CONSTANT (1) << 52) - 1));
+  *out = v.d;
+  return TRUE;
+}
+#endif
 
 gsize
 procura_json_number_scan (const char *p,
@@ -189,6 +280,18 @@ procura_json_number_scan (const char *p,
       *out = neg ? -d : d;
       return (gsize) (p - s);
     }
+#ifdef __SIZEOF_INT128__
+  if (nd <= 19 && e10 >= -27 && e10 < 0)
+    {
+      double d;
+
+      if (reciprocal (mant, -e10, &d))
+        {
+          *out = neg ? -d : d;
+          return (gsize) (p - s);
+        }
+    }
+#endif
 #if LDBL_MANT_DIG == 64
   if (nd <= 18 && e10 >= -27 && e10 <= 27)
     {
