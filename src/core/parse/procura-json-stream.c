@@ -121,7 +121,7 @@ expect (Reader *r,
   return TRUE;
 }
 
-/* Length of a valid UTF-8 sequence starting with byte @c at p (4 bytes ensured), or 0 */
+/* Length of the valid UTF-8 sequence at @s (@avail bytes there), or 0 */
 static gsize
 utf8_len (const guchar *s,
           gsize         avail)
@@ -130,16 +130,26 @@ utf8_len (const guchar *s,
   gsize n;
   gunichar min, u;
 
-  if (c < 0xC2)
+  if (c < 0xC2 || c >= 0xF5)
     return 0;
-  else if (c < 0xE0)
-    n = 2, u = c & 0x1F, min = 0x80;
+  if (c < 0xE0)
+    {
+      n = 2;
+      u = c & 0x1F;
+      min = 0x80;
+    }
   else if (c < 0xF0)
-    n = 3, u = c & 0x0F, min = 0x800;
-  else if (c < 0xF5)
-    n = 4, u = c & 0x07, min = 0x10000;
+    {
+      n = 3;
+      u = c & 0x0F;
+      min = 0x800;
+    }
   else
-    return 0;
+    {
+      n = 4;
+      u = c & 0x07;
+      min = 0x10000;
+    }
   if (avail < n)
     return 0;
   for (gsize i = 1; i < n; i++)
