@@ -93,6 +93,12 @@ char                *procura_import_read_file (const char  *path,
                                                const char  *expected,
                                                gsize       *len,
                                                GError     **error);
+/* The same checks, without the read: returns the open descriptor (close it) and its
+ * size, or -1 with the same errors. */
+int                  procura_import_open_file (const char  *path,
+                                               const char  *expected,
+                                               gsize       *size,
+                                               GError     **error);
 ProcuraImportResult *procura_import_data (const char    *name,
                                           const char    *data,
                                           gsize          len,

@@ -100,6 +100,38 @@ gboolean    procura_import_number_array (const char  *name,
 char       *procura_import_sha256_hex (const void *data,
                                        gsize       len);
 
+/* The same hash over bytes handed in pieces (a file read in chunks). */
+typedef struct {
+  guint32    state[8];
+  guint8     buf[64];
+  gsize      buf_len;
+  guint64    total;
+  GChecksum *checksum;   /* without the SHA extensions */
+} ProcuraSha256Stream;
+
+void        procura_import_sha256_begin  (ProcuraSha256Stream *s);
+void        procura_import_sha256_update (ProcuraSha256Stream *s,
+                                          const void          *data,
+                                          gsize                len);
+/* Returns the lower-case hex digest and frees what @s held. */
+char       *procura_import_sha256_end    (ProcuraSha256Stream *s);
+
+/* A single big vLLM bench serve object read from @fd in chunks (each handed to
+ * @chunk_func), the same run procura_importer_vllm_serve makes of it. *handled FALSE:
+ * the chunked reader declined (returns FALSE, no error); the caller then reads the
+ * whole file and takes the usual path. */
+gboolean    procura_import_vllm_serve_parse_fd (const char          *name,
+                                                int                  fd,
+                                                gsize                size,
+                                                void               (*chunk_func) (const char *data,
+                                                                                  gsize       len,
+                                                                                  gpointer    user_data),
+                                                gpointer             user_data,
+                                                ProcuraImportResult *result,
+                                                GCancellable        *cancellable,
+                                                gboolean            *handled,
+                                                GError             **error);
+
 /* Percentile key ("p99", "p99.9", "p50") for a percentage. */
 char       *procura_import_pct_name   (double pct);
 

@@ -217,6 +217,50 @@ owned_release (Owned *o)
   g_clear_pointer (&o->malloced, g_free);
 }
 
+/* After a successful parse: empty runs dropped, duplicate-key notes, formats and
+ * provenance handed down to every run. */
+static ProcuraImportResult *
+finish_import (const char            *name,
+               const ProcuraImporter *imp,
+               ProcuraImportResult   *result_in,
+               GPtrArray             *notes,
+               GError               **error)
+{
+  g_autoptr (ProcuraImportResult) result = result_in;
+  ProcuraProvenance *prov = result->provenance;
+
+  if (!procura_import_drop_empty_runs (name, imp->id, result, error))
+    return NULL;
+  /* Duplicate keys: the file's own warning, and each run's, since any of its figures
+   * may be the one the tool overwrote */
+  for (guint i = 0; i < notes->len; i++)
+    {
+      for (guint r = 0; r < result->runs->len; r++)
+        procura_run_add_warning (g_ptr_array_index (result->runs, r), "%s",
+                                 (const char *) g_ptr_array_index (notes, i));
+      g_ptr_array_add (result->warnings, g_strdup (g_ptr_array_index (notes, i)));
+    }
+
+  if (result->format == NULL)
+    result->format = g_strdup (imp->id);
+  if (prov->format_version == NULL && result->format_version != NULL)
+    prov->format_version = g_strdup (result->format_version);
+  procura_import_finalize (result);
+
+  for (guint i = 0; i < result->runs->len; i++)
+    {
+      ProcuraRun *run = g_ptr_array_index (result->runs, i);
+
+      if (run->format == NULL)
+        run->format = g_strdup (result->format);
+      if (run->format_version == NULL && result->format_version != NULL)
+        run->format_version = g_strdup (result->format_version);
+      if (run->provenance == NULL)
+        run->provenance = procura_provenance_copy (prov);
+    }
+  return g_steal_pointer (&result);
+}
+
 static ProcuraImportResult *
 import_data (const char    *path_or_name,
              Owned         *owned,
@@ -278,36 +322,7 @@ import_data (const char    *path_or_name,
     }
   /* The bytes are no longer needed: free them before the (memory-hungry) statistics */
   owned_release (owned);
-  if (!procura_import_drop_empty_runs (name, imp->id, result, error))
-    return NULL;
-  /* Duplicate keys: the file's own warning, and each run's, since any of its figures
-   * may be the one the tool overwrote */
-  for (guint i = 0; i < notes->len; i++)
-    {
-      for (guint r = 0; r < result->runs->len; r++)
-        procura_run_add_warning (g_ptr_array_index (result->runs, r), "%s",
-                                 (const char *) g_ptr_array_index (notes, i));
-      g_ptr_array_add (result->warnings, g_strdup (g_ptr_array_index (notes, i)));
-    }
-
-  if (result->format == NULL)
-    result->format = g_strdup (imp->id);
-  if (prov->format_version == NULL && result->format_version != NULL)
-    prov->format_version = g_strdup (result->format_version);
-  procura_import_finalize (result);
-
-  for (guint i = 0; i < result->runs->len; i++)
-    {
-      ProcuraRun *run = g_ptr_array_index (result->runs, i);
-
-      if (run->format == NULL)
-        run->format = g_strdup (result->format);
-      if (run->format_version == NULL && result->format_version != NULL)
-        run->format_version = g_strdup (result->format_version);
-      if (run->provenance == NULL)
-        run->provenance = procura_provenance_copy (prov);
-    }
-  return g_steal_pointer (&result);
+  return finish_import (name, imp, g_steal_pointer (&result), notes, error);
 }
 
 ProcuraImportResult *
@@ -324,16 +339,199 @@ procura_import_data (const char    *name,
   return import_data (name, NULL, data ? data : "", len, format, cancellable, error);
 }
 
+/* The SHA-256 of a file read in chunks, on a second core: each chunk is copied into
+ * one of a few recycled pieces and hashed there while the next one is parsed. */
+#define PIECE_SIZE (1024 * 1024)
+#define PIECES_MAX 6
+
+typedef struct {
+  gsize len;
+  char  data[PIECE_SIZE];
+} Piece;
+
+typedef struct {
+  ProcuraSha256Stream sha;
+  GThread            *thread;
+  GAsyncQueue        *todo;
+  GAsyncQueue        *spare;
+  guint               pieces;
+} Hasher;
+
+static gpointer
+hasher_thread (gpointer user_data)
+{
+  Hasher *h = user_data;
+
+  for (;;)
+    {
+      Piece *piece = g_async_queue_pop (h->todo);
+
+      if (piece->len == 0)
+        {
+          g_free (piece);
+          return NULL;
+        }
+      procura_import_sha256_update (&h->sha, piece->data, piece->len);
+      g_async_queue_push (h->spare, piece);
+    }
+}
+
+static void
+hasher_start (Hasher *h)
+{
+  memset (h, 0, sizeof *h);
+  procura_import_sha256_begin (&h->sha);
+  h->todo = g_async_queue_new ();
+  h->spare = g_async_queue_new ();
+  h->thread = g_thread_try_new ("procura-sha256", hasher_thread, h, NULL);
+}
+
+static void
+hash_chunk (const char *data,
+            gsize       len,
+            gpointer    user_data)
+{
+  Hasher *h = user_data;
+
+  if (h->thread == NULL)
+    {
+      procura_import_sha256_update (&h->sha, data, len);
+      return;
+    }
+  while (len > 0)
+    {
+      Piece *piece = g_async_queue_try_pop (h->spare);
+      gsize n = MIN (len, (gsize) PIECE_SIZE);
+
+      if (piece == NULL && h->pieces < PIECES_MAX)
+        {
+          piece = g_new (Piece, 1);
+          h->pieces++;
+        }
+      else if (piece == NULL)
+        piece = g_async_queue_pop (h->spare);
+      memcpy (piece->data, data, n);
+      piece->len = n;
+      g_async_queue_push (h->todo, piece);
+      data += n;
+      len -= n;
+    }
+}
+
+static char *
+hasher_finish (Hasher *h)
+{
+  Piece *piece;
+
+  if (h->thread != NULL)
+    {
+      piece = g_new (Piece, 1);
+      piece->len = 0;
+      g_async_queue_push (h->todo, piece);
+      g_thread_join (h->thread);
+    }
+  while ((piece = g_async_queue_try_pop (h->spare)) != NULL)
+    g_free (piece);
+  g_async_queue_unref (h->todo);
+  g_async_queue_unref (h->spare);
+  return procura_import_sha256_end (&h->sha);
+}
+
+/* A big vLLM bench serve object, read in bounded chunks and hashed as they are read,
+ * never whole in memory. *handled FALSE: not such a file, or the chunked reader
+ * declined; the caller reads the file whole and takes the usual path (which words
+ * any error the same way). */
+static ProcuraImportResult *
+import_fd (const char    *path,
+           int            fd,
+           gsize          size,
+           const char    *format,
+           GCancellable  *cancellable,
+           gboolean      *handled,
+           GError       **error)
+{
+  g_autofree char *name = g_path_get_basename (path);
+  g_autofree char *window = NULL;
+  g_autoptr (ProcuraImportResult) result = NULL;
+  g_autoptr (GPtrArray) notes = NULL;
+  g_autoptr (GError) local = NULL;
+  gsize wlen = MIN (size, (gsize) PROCURA_SNIFF_WINDOW), got = 0;
+  const ProcuraImporter *imp;
+  ProcuraProvenance *prov;
+  Hasher hasher;
+  char *hex;
+  gboolean ok;
+
+  *handled = FALSE;
+  if (size < 1024 * 1024)
+    return NULL;
+  window = g_malloc (wlen + 1);
+  while (got < wlen)
+    {
+      gssize n = pread (fd, window + got, wlen - got, (off_t) got);
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n <= 0)
+        return NULL;
+      got += (gsize) n;
+    }
+  window[wlen] = '\0';
+  /* the sniffers see the same first 64 KiB as from a whole read */
+  imp = pick (name, window, wlen, format, &local);
+  if (imp != &procura_importer_vllm_serve || procura_sniff_first_char (window, wlen) != '{'
+      || g_cancellable_is_cancelled (cancellable) || lseek (fd, 0, SEEK_SET) != 0)
+    return NULL;
+
+  result = procura_import_result_new ();
+  notes = g_ptr_array_new_with_free_func (g_free);
+  prov = procura_provenance_new ();
+  prov->file_name = g_strdup (name);
+  prov->size = (gint64) size;
+  prov->importer = g_strdup (imp->id);
+  prov->imported_at = procura_now_iso8601 ();
+  result->provenance = prov;
+
+  hasher_start (&hasher);
+  procura_json_set_notes (notes);
+  ok = procura_import_vllm_serve_parse_fd (name, fd, size, hash_chunk, &hasher, result,
+                                           cancellable, handled, error);
+  procura_json_set_notes (NULL);
+  hex = hasher_finish (&hasher);
+  if (!*handled)
+    {
+      g_free (hex);
+      return NULL;
+    }
+  prov->sha256 = hex;
+  if (!ok)
+    return NULL;
+  return finish_import (name, imp, g_steal_pointer (&result), notes, error);
+}
+
 ProcuraImportResult *
 procura_import_file (const char    *path,
                      const char    *format,
                      GCancellable  *cancellable,
                      GError       **error)
 {
-  gsize got = 0;
-  char *buf = procura_import_read_file (path, "a benchmark result, an engine log or a price list",
-                                        &got, error);
+  gsize got = 0, size = 0;
+  char *buf;
+  int fd;
 
+  fd = procura_import_open_file (path, "a benchmark result, an engine log or a price list",
+                                 &size, error);
+  if (fd < 0)
+    return NULL;
+  {
+    gboolean handled = FALSE;
+    ProcuraImportResult *r = import_fd (path, fd, size, format, cancellable, &handled, error);
+
+    close (fd);
+    if (handled)
+      return r;
+  }
+  buf = procura_import_read_file (path, "a benchmark result, an engine log or a price list",
+                                  &got, error);
   if (buf == NULL)
     return NULL;
   {

@@ -121,17 +121,114 @@ sha256_ni_hex (const guint8 *data,
 }
 #endif
 
-char *
-procura_import_sha256_hex (const void *data,
-                           gsize       len)
+static gboolean
+use_ni (void)
 {
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
   static int ni = -1;
 
   if (ni < 0)
     ni = have_sha_ni () && g_getenv ("PROCURA_NO_SHA_NI") == NULL;
-  if (ni)
+  return ni;
+#else
+  return FALSE;
+#endif
+}
+
+char *
+procura_import_sha256_hex (const void *data,
+                           gsize       len)
+{
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+  if (use_ni ())
     return sha256_ni_hex (data, len);
 #endif
   return procura_sha256_hex (data, len);
+}
+
+void
+procura_import_sha256_begin (ProcuraSha256Stream *s)
+{
+  static const guint32 init[8] = { 0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
+                                   0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19 };
+
+  memset (s, 0, sizeof *s);
+  memcpy (s->state, init, sizeof init);
+  if (!use_ni ())
+    s->checksum = g_checksum_new (G_CHECKSUM_SHA256);
+}
+
+void
+procura_import_sha256_update (ProcuraSha256Stream *s,
+                              const void          *data,
+                              gsize                len)
+{
+  const guint8 *p = data;
+
+  if (s->checksum != NULL)
+    {
+      while (len > 0)
+        {
+          gsize n = MIN (len, (gsize) G_MAXSSIZE);
+          g_checksum_update (s->checksum, p, (gssize) n);
+          p += n;
+          len -= n;
+        }
+      return;
+    }
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+  s->total += len;
+  if (s->buf_len > 0)
+    {
+      gsize n = MIN (len, 64 - s->buf_len);
+
+      memcpy (s->buf + s->buf_len, p, n);
+      s->buf_len += n;
+      p += n;
+      len -= n;
+      if (s->buf_len < 64)
+        return;
+      compress_ni (s->state, s->buf, 1);
+      s->buf_len = 0;
+    }
+  compress_ni (s->state, p, len / 64);
+  p += len / 64 * 64;
+  len %= 64;
+  memcpy (s->buf, p, len);
+  s->buf_len = len;
+#endif
+}
+
+char *
+procura_import_sha256_end (ProcuraSha256Stream *s)
+{
+  char *hex;
+
+  if (s->checksum != NULL)
+    {
+      hex = g_strdup (g_checksum_get_string (s->checksum));
+      g_clear_pointer (&s->checksum, g_checksum_free);
+      return hex;
+    }
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+  {
+    guint8 tail[128];
+    gsize tail_blocks = s->buf_len + 1 + 8 <= 64 ? 1 : 2;
+    guint64 bits = s->total * 8;
+
+    memset (tail, 0, sizeof tail);
+    memcpy (tail, s->buf, s->buf_len);
+    tail[s->buf_len] = 0x80;
+    for (int i = 0; i < 8; i++)
+      tail[tail_blocks * 64 - 1 - i] = (guint8) (bits >> (8 * i));
+    compress_ni (s->state, tail, tail_blocks);
+    hex = g_malloc (65);
+    for (int i = 0; i < 8; i++)
+      g_snprintf (hex + 8 * i, 9, "%08x", s->state[i]);
+    return hex;
+  }
+#else
+  g_assert_not_reached ();
+  return NULL;
+#endif
 }

@@ -12,9 +12,13 @@
 #include "procura-import-private.h"
 #include "procura-json-bulk.h"
 #include "procura-json-out.h"
+#include "procura-json-stream.h"
 
 /* Above this size a single vLLM object is read with simdjson. */
 #define BULK_THRESHOLD (1024 * 1024)
+
+/* Per-request arrays the bulk readers never keep */
+static const char * const skip[] = { "generated_texts", "start_times", NULL };
 
 /* Keys the importer understands; other scalar keys of a sweep summary are the swept
  * parameters (shown in the label), of a single run --metadata (kept in extras). */
@@ -723,7 +727,6 @@ parse_serve_impl (const char          *name,
 
   if (allow_bulk && procura_json_bulk_available () && procura_sniff_first_char (data, len) == '{')
     {
-      static const char * const skip[] = { "generated_texts", "start_times", NULL };
       g_autoptr (ProcuraBulkDoc) doc = procura_json_bulk_parse (data, len, skip);
 
       if (doc != NULL)
@@ -801,6 +804,31 @@ procura_import_vllm_serve_parse (const char          *name,
                                  GError             **error)
 {
   return parse_serve_impl (name, data, len, allow_bulk, result, NULL, error);
+}
+
+gboolean
+procura_import_vllm_serve_parse_fd (const char          *name,
+                                    int                  fd,
+                                    gsize                size,
+                                    ProcuraJsonChunkFunc chunk_func,
+                                    gpointer             user_data,
+                                    ProcuraImportResult *result,
+                                    GCancellable        *cancellable,
+                                    gboolean            *handled,
+                                    GError             **error)
+{
+  g_autoptr (ProcuraBulkDoc) doc = NULL;
+
+  *handled = FALSE;
+  /* the same choice as parse_serve(): big files, read by simdjson there */
+  if (size < BULK_THRESHOLD || !procura_json_bulk_available ())
+    return FALSE;
+  doc = procura_json_bulk_parse_fd (fd, size, skip, chunk_func, user_data, cancellable);
+  if (doc == NULL)
+    return FALSE;
+  *handled = TRUE;
+  result->format_version = g_strdup ("single");
+  return serve_run (name, doc->members, "$", doc, FALSE, result, error);
 }
 
 static gboolean

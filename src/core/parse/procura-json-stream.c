@@ -1,0 +1,762 @@
+/* procura-json-stream.c: the bulk reader over a file read in bounded chunks
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * A hand-written strict JSON reader for the one shape the bulk reader takes (see
+ * procura-json-stream.h). It mirrors procura-json-bulk.cc member for member: the same
+ * array rules (numbers and nulls, strings, or lists of numbers and nulls; any mix is
+ * refused), the same nodes for the other members (int64 or double numbers, strings
+ * without NUL, nesting up to 64), duplicate arrays kept in order. Any doubt is a NULL
+ * return, never a different answer.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "procura-json-stream.h"
+
+ProcuraBulkDoc *procura_json_bulk_doc_new (void);
+
+/* The read buffer; a token is at most TOKEN_MAX bytes (numbers, literals) */
+#define CHUNK (1024 * 1024)
+#define TOKEN_MAX 64
+#define NODE_DEPTH 64
+#define SKIP_DEPTH 256
+
+typedef struct {
+  int                  fd;
+  gsize                left;       /* bytes of the file not read yet */
+  char                *buf;
+  const char          *p;
+  const char          *end;
+  gboolean             eof;
+  gboolean             bad;        /* an I/O error, a cancel, or bytes beyond @size */
+  ProcuraJsonChunkFunc chunk_func;
+  gpointer             user_data;
+  GCancellable        *cancellable;
+} Reader;
+
+/* Keeps [p, end) and reads more after it. FALSE at the end of the file (or on error). */
+static gboolean
+refill (Reader *r)
+{
+  gsize keep = (gsize) (r->end - r->p);
+  gssize n;
+
+  if (r->eof || r->bad)
+    return FALSE;
+  if (g_cancellable_is_cancelled (r->cancellable))
+    {
+      r->bad = TRUE;
+      return FALSE;
+    }
+  memmove (r->buf, r->p, keep);
+  r->p = r->buf;
+  r->end = r->buf + keep;
+  if (r->left == 0)
+    {
+      char extra;
+
+      /* the file must end where fstat said: one byte more means it grew */
+      do
+        n = read (r->fd, &extra, 1);
+      while (n < 0 && errno == EINTR);
+      if (n != 0)
+        r->bad = TRUE;
+      r->eof = TRUE;
+      return FALSE;
+    }
+  do
+    n = read (r->fd, r->buf + keep, MIN (r->left, (gsize) CHUNK - keep));
+  while (n < 0 && errno == EINTR);
+  if (n <= 0)
+    {
+      r->bad = TRUE;  /* an error, or the file shrank */
+      return FALSE;
+    }
+  if (r->chunk_func != NULL)
+    r->chunk_func (r->buf + keep, (gsize) n, r->user_data);
+  r->left -= (gsize) n;
+  r->end += n;
+  return TRUE;
+}
+
+/* At least @k bytes at p unless the file ends first. */
+static inline void
+ensure (Reader *r,
+        gsize   k)
+{
+  while ((gsize) (r->end - r->p) < k && refill (r))
+    ;
+}
+
+/* The next byte after white space, not consumed; 0 at the end. */
+static inline char
+peek (Reader *r)
+{
+  for (;;)
+    {
+      while (r->p < r->end)
+        {
+          char c = *r->p;
+          if (c != ' ' && c != '\n' && c != '\r' && c != '\t')
+            return c;
+          r->p++;
+        }
+      if (!refill (r))
+        return 0;
+    }
+}
+
+static inline gboolean
+expect (Reader *r,
+        char    c)
+{
+  if (peek (r) != c)
+    return FALSE;
+  r->p++;
+  return TRUE;
+}
+
+/* Length of the valid UTF-8 sequence at @s (@avail bytes there), or 0 */
+static gsize
+utf8_len (const guchar *s,
+          gsize         avail)
+{
+  guchar c = s[0];
+  gsize n;
+  gunichar min, u;
+
+  if (c < 0xC2 || c >= 0xF5)
+    return 0;
+  if (c < 0xE0)
+    {
+      n = 2;
+      u = c & 0x1F;
+      min = 0x80;
+    }
+  else if (c < 0xF0)
+    {
+      n = 3;
+      u = c & 0x0F;
+      min = 0x800;
+    }
+  else
+    {
+      n = 4;
+      u = c & 0x07;
+      min = 0x10000;
+    }
+  if (avail < n)
+    return 0;
+  for (gsize i = 1; i < n; i++)
+    {
+      if ((s[i] & 0xC0) != 0x80)
+        return 0;
+      u = (u << 6) | (s[i] & 0x3F);
+    }
+  if (u < min || u > 0x10FFFF || (u >= 0xD800 && u <= 0xDFFF))
+    return 0;
+  return n;
+}
+
+static int
+hex4 (const char *s)
+{
+  int v = 0;
+
+  for (int i = 0; i < 4; i++)
+    {
+      char c = s[i];
+      v <<= 4;
+      if (c >= '0' && c <= '9')
+        v |= c - '0';
+      else if (c >= 'a' && c <= 'f')
+        v |= c - 'a' + 10;
+      else if (c >= 'A' && c <= 'F')
+        v |= c - 'A' + 10;
+      else
+        return -1;
+    }
+  return v;
+}
+
+/* A string (p at its opening quote). With @out, its unescaped text is appended there;
+ * *empty says it had no characters. */
+static gboolean
+read_string (Reader   *r,
+             GString  *out,
+             gboolean *empty)
+{
+  gboolean any = FALSE;
+
+  r->p++;
+  for (;;)
+    {
+      const char *run = r->p;
+
+      /* plain ASCII runs in one go */
+      while (r->p < r->end && (guchar) *r->p >= 0x20 && (guchar) *r->p < 0x80
+             && *r->p != '"' && *r->p != '\\')
+        r->p++;
+      if (r->p > run)
+        {
+          any = TRUE;
+          if (out != NULL)
+            g_string_append_len (out, run, r->p - run);
+        }
+      if (r->p == r->end)
+        {
+          if (!refill (r))
+            return FALSE;
+          continue;
+        }
+      if (*r->p == '"')
+        {
+          r->p++;
+          if (empty != NULL)
+            *empty = !any;
+          return TRUE;
+        }
+      any = TRUE;
+      ensure (r, 12);
+      if (*r->p == '\\')
+        {
+          gunichar u;
+          char c;
+
+          if (r->end - r->p < 2)
+            return FALSE;
+          c = r->p[1];
+          r->p += 2;
+          switch (c)
+            {
+            case '"': u = '"'; break;
+            case '\\': u = '\\'; break;
+            case '/': u = '/'; break;
+            case 'b': u = '\b'; break;
+            case 'f': u = '\f'; break;
+            case 'n': u = '\n'; break;
+            case 'r': u = '\r'; break;
+            case 't': u = '\t'; break;
+            case 'u':
+              {
+                int h;
+
+                if (r->end - r->p < 4 || (h = hex4 (r->p)) < 0)
+                  return FALSE;
+                r->p += 4;
+                u = (gunichar) h;
+                if (u >= 0xDC00 && u <= 0xDFFF)
+                  return FALSE;
+                if (u >= 0xD800 && u <= 0xDBFF)
+                  {
+                    int lo;
+
+                    if (r->end - r->p < 6 || r->p[0] != '\\' || r->p[1] != 'u'
+                        || (lo = hex4 (r->p + 2)) < 0xDC00 || lo > 0xDFFF)
+                      return FALSE;
+                    r->p += 6;
+                    u = 0x10000 + ((u - 0xD800) << 10) + ((gunichar) lo - 0xDC00);
+                  }
+                break;
+              }
+            default:
+              return FALSE;
+            }
+          if (out != NULL)
+            g_string_append_unichar (out, u);
+        }
+      else if ((guchar) *r->p < 0x20)
+        return FALSE;
+      else
+        {
+          gsize n = utf8_len ((const guchar *) r->p, (gsize) (r->end - r->p));
+
+          if (n == 0)
+            return FALSE;
+          if (out != NULL)
+            g_string_append_len (out, r->p, (gssize) n);
+          r->p += n;
+        }
+    }
+}
+
+/* A number at p: its value, and whether it was written as an integer. */
+static gboolean
+read_number (Reader   *r,
+             double   *d,
+             gboolean *is_int,
+             const char **text,
+             gsize    *text_len)
+{
+  gsize n;
+
+  ensure (r, TOKEN_MAX);
+  n = procura_json_number_scan (r->p, r->end, d, is_int);
+  /* a number that runs to the end of the buffer may go on beyond it */
+  if (n == 0 || (r->p + n == r->end && !r->eof))
+    return FALSE;
+  if (!isfinite (*d))
+    return FALSE;
+  if (text != NULL)
+    {
+      *text = r->p;
+      *text_len = n;
+    }
+  r->p += n;
+  return TRUE;
+}
+
+/* A bulk number: a number or null (NAN); strtod's underflow to 0 is refused. */
+static inline gboolean
+read_bulk_number (Reader *r,
+                  double *d)
+{
+  const char *text;
+  gsize len;
+
+  if (r->p < r->end && *r->p == 'n')
+    {
+      ensure (r, 4);
+      if (r->end - r->p < 4 || memcmp (r->p, "null", 4) != 0)
+        return FALSE;
+      r->p += 4;
+      *d = NAN;
+      return TRUE;
+    }
+  if (!read_number (r, d, NULL, &text, &len))
+    return FALSE;
+  if (*d == 0)
+    for (gsize i = 0; i < len && text[i] != 'e' && text[i] != 'E'; i++)
+      if (text[i] >= '1' && text[i] <= '9')
+        return FALSE;
+  return TRUE;
+}
+
+static gboolean
+read_literal (Reader     *r,
+              const char *word)
+{
+  gsize n = strlen (word);
+
+  ensure (r, n);
+  if ((gsize) (r->end - r->p) < n || memcmp (r->p, word, n) != 0)
+    return FALSE;
+  r->p += n;
+  return TRUE;
+}
+
+/* A number member or node: int64 when written as an integer, else a double. */
+static JsonNode *
+number_node (Reader *r)
+{
+  const char *text;
+  gsize len;
+  double d;
+  gboolean is_int;
+
+  if (!read_number (r, &d, &is_int, &text, &len))
+    return NULL;
+  if (d == 0)
+    {
+      /* "-0" and underflow to zero are left to the usual path */
+      if (text[0] == '-')
+        return NULL;
+      for (gsize i = 0; i < len && text[i] != 'e' && text[i] != 'E'; i++)
+        if (text[i] >= '1' && text[i] <= '9')
+          return NULL;
+    }
+  if (is_int)
+    {
+      gint64 v = 0;
+      gboolean neg = text[0] == '-';
+
+      /* up to 18 digits always fit; longer integers are left to the usual path */
+      if (len - (neg ? 1 : 0) > 18)
+        return NULL;
+      for (gsize i = neg ? 1 : 0; i < len; i++)
+        v = v * 10 + (text[i] - '0');
+      return json_node_init_int (json_node_alloc (), neg ? -v : v);
+    }
+  return json_node_init_double (json_node_alloc (), d);
+}
+
+static JsonNode *read_node (Reader *r,
+                            int     depth);
+
+static JsonNode *
+string_node (Reader *r)
+{
+  g_autoptr (GString) s = g_string_new (NULL);
+
+  if (!read_string (r, s, NULL) || memchr (s->str, 0, s->len) != NULL)
+    return NULL;
+  return json_node_init_string (json_node_alloc (), s->str);
+}
+
+/* A key and its colon (p at the opening quote); NULL when it holds a NUL. */
+static char *
+read_key (Reader *r)
+{
+  GString *k = g_string_new (NULL);
+
+  if (peek (r) != '"' || !read_string (r, k, NULL) || memchr (k->str, 0, k->len) != NULL
+      || !expect (r, ':'))
+    {
+      g_string_free (k, TRUE);
+      return NULL;
+    }
+  return g_string_free (k, FALSE);
+}
+
+static JsonNode *
+read_node (Reader *r,
+           int     depth)
+{
+  char c = peek (r);
+
+  if (depth > NODE_DEPTH)
+    return NULL;
+  switch (c)
+    {
+    case '"':
+      return string_node (r);
+    case 't':
+      return read_literal (r, "true") ? json_node_init_boolean (json_node_alloc (), TRUE) : NULL;
+    case 'f':
+      return read_literal (r, "false") ? json_node_init_boolean (json_node_alloc (), FALSE) : NULL;
+    case 'n':
+      return read_literal (r, "null") ? json_node_init_null (json_node_alloc ()) : NULL;
+    case '{':
+      {
+        g_autoptr (JsonObject) o = json_object_new ();
+
+        r->p++;
+        if (peek (r) == '}')
+          r->p++;
+        else
+          for (;;)
+            {
+              g_autofree char *key = read_key (r);
+              JsonNode *child;
+
+              if (key == NULL || (child = read_node (r, depth + 1)) == NULL)
+                return NULL;
+              json_object_set_member (o, key, child);
+              c = peek (r);
+              r->p++;
+              if (c == '}')
+                break;
+              if (c != ',')
+                return NULL;
+            }
+        return json_node_init_object (json_node_alloc (), o);
+      }
+    case '[':
+      {
+        g_autoptr (JsonArray) a = json_array_new ();
+
+        r->p++;
+        if (peek (r) == ']')
+          r->p++;
+        else
+          for (;;)
+            {
+              JsonNode *child = read_node (r, depth + 1);
+
+              if (child == NULL)
+                return NULL;
+              json_array_add_element (a, child);
+              c = peek (r);
+              r->p++;
+              if (c == ']')
+                break;
+              if (c != ',')
+                return NULL;
+            }
+        return json_node_init_array (json_node_alloc (), a);
+      }
+    default:
+      if (c == '-' || (c >= '0' && c <= '9'))
+        return number_node (r);
+      return NULL;
+    }
+}
+
+/* Any value, checked and dropped. */
+static gboolean
+skip_value (Reader *r,
+            int     depth)
+{
+  char c = peek (r);
+  double d;
+
+  if (depth > SKIP_DEPTH)
+    return FALSE;
+  switch (c)
+    {
+    case '"':
+      return read_string (r, NULL, NULL);
+    case 't':
+      return read_literal (r, "true");
+    case 'f':
+      return read_literal (r, "false");
+    case 'n':
+      return read_literal (r, "null");
+    case '{':
+    case '[':
+      {
+        char close = c == '{' ? '}' : ']';
+
+        r->p++;
+        if (peek (r) == close)
+          {
+            r->p++;
+            return TRUE;
+          }
+        for (;;)
+          {
+            char next;
+
+            if (c == '{')
+              {
+                g_autofree char *key = read_key (r);
+                if (key == NULL)
+                  return FALSE;
+              }
+            if (!skip_value (r, depth + 1))
+              return FALSE;
+            next = peek (r);
+            r->p++;
+            if (next == close)
+              return TRUE;
+            if (next != ',')
+              return FALSE;
+          }
+      }
+    default:
+      return (c == '-' || (c >= '0' && c <= '9')) && read_number (r, &d, NULL, NULL, NULL);
+    }
+}
+
+/* A growable array on g_realloc (big blocks grow in place, handed over uncopied) */
+#define GROW(arr, size, cap, type)                                   \
+  G_STMT_START {                                                     \
+    if ((size) == (cap))                                             \
+      {                                                              \
+        (cap) = (cap) ? (cap) * 2 : 256;                             \
+        (arr) = (type *) g_realloc_n ((arr), (cap), sizeof (type));  \
+      }                                                              \
+  } G_STMT_END
+
+static void
+bulk_array_free (ProcuraBulkArray *a)
+{
+  g_free (a->name);
+  g_free (a->values);
+  g_free (a->row_sum);
+  g_free (a->row_len);
+  g_free (a);
+}
+
+/* An array of numbers (and nulls), of strings, or of lists of numbers (and nulls). */
+static ProcuraBulkArray *
+read_bulk_array (Reader     *r,
+                 const char *name)
+{
+  ProcuraBulkArray *a = g_new0 (ProcuraBulkArray, 1);
+  gsize cap = 0, rows_cap = 0;
+  gboolean numbers = FALSE;
+  char c;
+
+  a->name = g_strdup (name);
+  r->p++;
+  if (peek (r) == ']')
+    {
+      r->p++;
+      goto done;
+    }
+  for (;;)
+    {
+      c = peek (r);
+      if (c == '[')
+        {
+          double sum = 0;
+          guint32 count = 0;
+
+          if (numbers || a->strings)
+            goto fail;
+          a->nested = TRUE;
+          r->p++;
+          if (peek (r) == ']')
+            r->p++;
+          else
+            for (;;)
+              {
+                double d;
+
+                peek (r);
+                if (!read_bulk_number (r, &d))
+                  goto fail;
+                GROW (a->values, a->n, cap, double);
+                a->values[a->n++] = d;
+                sum += d;
+                count++;
+                /* the common case: a comma right after the number */
+                if (r->p < r->end && *r->p == ',')
+                  {
+                    r->p++;
+                    continue;
+                  }
+                c = peek (r);
+                r->p++;
+                if (c == ']')
+                  break;
+                if (c != ',')
+                  goto fail;
+              }
+          if (a->rows == rows_cap)
+            {
+              rows_cap = rows_cap ? rows_cap * 2 : 256;
+              a->row_sum = g_renew (double, a->row_sum, rows_cap);
+              a->row_len = g_renew (guint32, a->row_len, rows_cap);
+            }
+          a->row_sum[a->rows] = sum;
+          a->row_len[a->rows] = count;
+          a->rows++;
+        }
+      else if (c == '"')
+        {
+          gboolean empty;
+
+          if (a->nested || numbers || !read_string (r, NULL, &empty))
+            goto fail;
+          a->strings = TRUE;
+          GROW (a->values, a->n, cap, double);
+          a->values[a->n++] = empty ? 0.0 : 1.0;
+        }
+      else
+        {
+          double d;
+
+          if (a->nested || a->strings || !read_bulk_number (r, &d))
+            goto fail;
+          numbers = TRUE;
+          GROW (a->values, a->n, cap, double);
+          a->values[a->n++] = d;
+        }
+      c = peek (r);
+      r->p++;
+      if (c == ']')
+        break;
+      if (c != ',')
+        goto fail;
+    }
+done:
+  if (a->values == NULL)
+    a->values = g_new (double, 1);
+  if (a->nested && a->row_sum == NULL)
+    {
+      a->row_sum = g_new (double, 1);
+      a->row_len = g_new (guint32, 1);
+    }
+  return a;
+
+fail:
+  bulk_array_free (a);
+  return NULL;
+}
+
+static gboolean
+in_list (const char * const *list,
+         const char         *key)
+{
+  for (; list != NULL && *list != NULL; list++)
+    if (g_str_equal (key, *list))
+      return TRUE;
+  return FALSE;
+}
+
+static gboolean
+read_doc (Reader             *r,
+          ProcuraBulkDoc     *doc,
+          const char * const *skip)
+{
+  if (!expect (r, '{'))
+    return FALSE;
+  if (peek (r) == '}')
+    r->p++;
+  else
+    for (;;)
+      {
+        g_autofree char *key = read_key (r);
+        char c;
+
+        if (key == NULL)
+          return FALSE;
+        c = peek (r);
+        if (c == '[')
+          {
+            ProcuraBulkArray *a;
+
+            if (in_list (skip, key))
+              {
+                if (!skip_value (r, 1))
+                  return FALSE;
+              }
+            else if ((a = read_bulk_array (r, key)) == NULL)
+              return FALSE;
+            else
+              g_ptr_array_add (doc->arrays, a);
+          }
+        else
+          {
+            JsonNode *node = read_node (r, 1);
+
+            if (node == NULL)
+              return FALSE;
+            json_object_set_member (doc->members, key, node);
+          }
+        c = peek (r);
+        r->p++;
+        if (c == '}')
+          break;
+        if (c != ',')
+          return FALSE;
+      }
+  /* nothing may follow the object */
+  return peek (r) == 0 && r->eof && !r->bad;
+}
+
+ProcuraBulkDoc *
+procura_json_bulk_parse_fd (int                  fd,
+                            gsize                size,
+                            const char * const  *skip,
+                            ProcuraJsonChunkFunc chunk_func,
+                            gpointer             user_data,
+                            GCancellable        *cancellable)
+{
+  Reader r = { 0 };
+  ProcuraBulkDoc *doc = procura_json_bulk_doc_new ();
+  gboolean ok;
+
+  r.fd = fd;
+  r.left = size;
+  r.buf = g_malloc (CHUNK + TOKEN_MAX);
+  r.p = r.end = r.buf;
+  r.chunk_func = chunk_func;
+  r.user_data = user_data;
+  r.cancellable = cancellable;
+  ok = read_doc (&r, doc, skip) && !r.bad;
+  g_free (r.buf);
+  if (!ok)
+    {
+      procura_json_bulk_doc_free (doc);
+      return NULL;
+    }
+  return doc;
+}

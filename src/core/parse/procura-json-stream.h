@@ -1,0 +1,46 @@
+/* procura-json-stream.h: the bulk reader over a file read in bounded chunks
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * procura_json_bulk_parse() (simdjson) needs the whole file in memory beside the arrays
+ * it fills: at 550 MB that is most of an import's peak. This reader takes the same
+ * documents (one top-level object; numeric arrays, lists of lists and arrays of
+ * strings become ProcuraBulkArray, arrays named in @skip are skipped, every other
+ * member a json-glib node) from a file descriptor, one bounded buffer at a time, and
+ * hands each chunk to @chunk_func as it is read (the importer hashes it).
+ *
+ * It is stricter than simdjson, never looser: whatever it is unsure of (a number too
+ * long, an integer beyond int64, "-0" as a member, a byte-order mark, deep nesting,
+ * invalid UTF-8, a file that changed size) makes it return NULL, and the caller
+ * then reads the whole file and takes the usual path, which words any error.
+ */
+#pragma once
+
+#include <gio/gio.h>
+
+#include "procura-json-bulk.h"
+
+G_BEGIN_DECLS
+
+typedef void (*ProcuraJsonChunkFunc) (const char *data,
+                                      gsize       len,
+                                      gpointer    user_data);
+
+/* Reads exactly @size bytes of @fd from its current offset (fewer or more: NULL). */
+ProcuraBulkDoc *procura_json_bulk_parse_fd (int                  fd,
+                                            gsize                size,
+                                            const char * const  *skip,
+                                            ProcuraJsonChunkFunc chunk_func,
+                                            gpointer             user_data,
+                                            GCancellable        *cancellable);
+
+/* One strict JSON number at @p (no leading '+', no leading zeros, digits after '.'
+ * and 'e'), to the nearest double. Returns its length, 0 when @p does not start with
+ * one; *is_int (may be NULL) says it had neither fraction nor exponent. Does not look
+ * at what follows it. Out-of-range values come back as ±inf or 0, as strtod gives. */
+gsize           procura_json_number_scan (const char *p,
+                                          const char *end,
+                                          double     *out,
+                                          gboolean   *is_int);
+
+G_END_DECLS
