@@ -28,9 +28,8 @@ percentiles_kept (const ProcuraProject *project)
 
   if (metric == NULL)
     return TRUE;
-  /* the analysis' percentile: the brief's, else 99 */
-  stat = procura_percentile_stat_name (procura_is_set (project->brief->slo_percentile)
-                                       ? project->brief->slo_percentile : 99);
+  /* the analysis' percentile */
+  stat = procura_percentile_stat_name (procura_brief_slo_percentile (project->brief));
   for (guint i = 0; i < project->runs->len; i++)
     {
       const ProcuraRun *run = g_ptr_array_index (project->runs, i);

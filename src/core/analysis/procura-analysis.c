@@ -995,7 +995,7 @@ procura_analysis_run (const ProcuraProject         *project,
 
   a->slo_metric = g_strdup (o.slo_metric != NULL ? o.slo_metric : (b != NULL ? b->slo_metric : NULL));
   a->slo_percentile = procura_is_set (o.slo_percentile) ? o.slo_percentile
-                      : (b != NULL ? b->slo_percentile : NAN);
+                      : procura_brief_slo_percentile (b);
   a->slo_threshold_ms = procura_is_set (o.slo_threshold_ms) ? o.slo_threshold_ms
                         : (b != NULL ? b->slo_threshold_ms : NAN);
   a->demand_average = procura_is_set (o.demand_average) ? o.demand_average
@@ -1012,8 +1012,6 @@ procura_analysis_run (const ProcuraProject         *project,
   a->acceptance_rate = procura_is_set (project->assumptions.acceptance_rate)
                        ? project->assumptions.acceptance_rate : 1.0;
   a->currency = g_strdup (project->assumptions.currency != NULL ? project->assumptions.currency : "USD");
-  if (!procura_is_set (a->slo_percentile))
-    a->slo_percentile = 99;   /* only used when a metric and threshold exist */
 
   unit_of (a, project);
   a->tipping_points = g_ptr_array_new_with_free_func ((GDestroyNotify) procura_tipping_point_free);

@@ -40,6 +40,12 @@ procura_percentile_stat_name (double percentile)
   return g_strconcat ("p", buf, NULL);
 }
 
+double
+procura_brief_slo_percentile (const ProcuraBrief *brief)
+{
+  return brief != NULL && procura_is_set (brief->slo_percentile) ? brief->slo_percentile : 99;
+}
+
 /* Copies the finite values and sorts them; returns the count. */
 static gsize
 sorted_finite (const ProcuraSamples *s,

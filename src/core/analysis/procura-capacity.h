@@ -103,6 +103,10 @@ gint64 procura_run_requests_sent (const ProcuraRun *run);
 /* Stat name for a percentile: 99 → "p99", 99.9 → "p99.9", 50 → "p50". */
 char  *procura_percentile_stat_name (double percentile);
 
+/* The percentile of the SLO metric the analysis reads unless told another: @brief's,
+ * else 99 (also when @brief is NULL). */
+double procura_brief_slo_percentile (const ProcuraBrief *brief);
+
 ProcuraCapacity *procura_capacity_from_runs (const ProcuraRun * const    *runs,
                                              guint                         n_runs,
                                              const char                   *metric,

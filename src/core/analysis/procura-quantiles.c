@@ -18,31 +18,85 @@ max_gap (gsize n)
   return ((guint64) n - 1 + PROCURA_QUANTILES_GRID - 2) / (PROCURA_QUANTILES_GRID - 1);
 }
 
+/* The ranks a summary of @n > PROCURA_QUANTILES_GRID values keeps, when the
+ * @first_positive smallest are <= 0: ascending and distinct, written to @ks (room for
+ * GRID + 1); returns their number. */
+static gsize
+grid_ranks (gsize  n,
+            gsize  first_positive,
+            gsize *ks)
+{
+  gsize k = 0;
+
+  for (guint64 j = 0; j < PROCURA_QUANTILES_GRID; j++)
+    {
+      /* floor (j (n - 1) / (GRID - 1)): 0 first, n - 1 last, gaps <= max_gap (n) */
+      guint64 r = j * ((guint64) n - 1) / (PROCURA_QUANTILES_GRID - 1);
+
+      /* the first value above 0 starts the part a log axis shows: keep it too */
+      if (first_positive < n && first_positive > (k > 0 ? ks[k - 1] : 0) && first_positive < r)
+        ks[k++] = first_positive;
+      if (k > 0 && ks[k - 1] == r)
+        continue;
+      ks[k++] = r;
+    }
+  return k;
+}
+
+/* The summary of @n values keeping ranks @ks, read from @ordered: a sorted array, or one
+ * where just those ranks are in place. */
+static ProcuraQuantiles *
+summarise (const char   *metric,
+           const double *ordered,
+           gsize         n,
+           const gsize  *ks,
+           gsize         nk)
+{
+  ProcuraQuantiles *q = g_new0 (ProcuraQuantiles, 1);
+
+  q->metric = g_strdup (metric);
+  q->n = n;
+  q->k = nk;
+  q->ranks = g_new (guint64, nk);
+  q->values = g_new (double, nk);
+  for (gsize j = 0; j < nk; j++)
+    {
+      q->ranks[j] = ks[j];
+      q->values[j] = ordered[ks[j]];
+    }
+  return q;
+}
+
+static ProcuraQuantiles *
+summarise_all (const char   *metric,
+               const double *sorted,
+               gsize         n)
+{
+  ProcuraQuantiles *q = g_new0 (ProcuraQuantiles, 1);
+
+  q->metric = g_strdup (metric);
+  q->n = n;
+  q->k = n;
+  q->ranks = g_new (guint64, n);
+  q->values = g_memdup2 (sorted, n * sizeof (double));
+  for (gsize i = 0; i < n; i++)
+    q->ranks[i] = i;
+  return q;
+}
+
 ProcuraQuantiles *
 procura_quantiles_new_sorted (const char   *metric,
                               const double *sorted,
                               gsize         n)
 {
-  ProcuraQuantiles *q;
-  gsize first_positive = 0, k = 0;
+  g_autofree gsize *ks = NULL;
+  gsize first_positive = 0, nk;
 
   g_return_val_if_fail (metric != NULL, NULL);
   if (n == 0 || sorted == NULL)
     return NULL;
-  q = g_new0 (ProcuraQuantiles, 1);
-  q->metric = g_strdup (metric);
-  q->n = n;
   if (n <= PROCURA_QUANTILES_GRID)
-    {
-      q->k = n;
-      q->ranks = g_new (guint64, n);
-      q->values = g_memdup2 (sorted, n * sizeof (double));
-      for (gsize i = 0; i < n; i++)
-        q->ranks[i] = i;
-      return q;
-    }
-
-  /* the first value above 0 starts the part a log axis shows: keep it too */
+    return summarise_all (metric, sorted, n);
   for (gsize hi = n; first_positive < hi;)
     {
       gsize mid = first_positive + (hi - first_positive) / 2;
@@ -52,25 +106,9 @@ procura_quantiles_new_sorted (const char   *metric,
       else
         first_positive = mid + 1;
     }
-  q->ranks = g_new (guint64, PROCURA_QUANTILES_GRID + 1);
-  q->values = g_new (double, PROCURA_QUANTILES_GRID + 1);
-  for (guint64 j = 0; j < PROCURA_QUANTILES_GRID; j++)
-    {
-      /* floor (j (n - 1) / (GRID - 1)): 0 first, n - 1 last, gaps <= max_gap (n) */
-      guint64 r = j * ((guint64) n - 1) / (PROCURA_QUANTILES_GRID - 1);
-
-      if (first_positive < n && first_positive > (k > 0 ? q->ranks[k - 1] : 0) && first_positive < r)
-        {
-          q->ranks[k] = first_positive;
-          q->values[k++] = sorted[first_positive];
-        }
-      if (k > 0 && q->ranks[k - 1] == r)
-        continue;
-      q->ranks[k] = r;
-      q->values[k++] = sorted[r];
-    }
-  q->k = k;
-  return q;
+  ks = g_new (gsize, PROCURA_QUANTILES_GRID + 1);
+  nk = grid_ranks (n, first_positive, ks);
+  return summarise (metric, sorted, n, ks, nk);
 }
 
 ProcuraQuantiles *
@@ -79,7 +117,8 @@ procura_quantiles_new (const char   *metric,
                        gsize         n)
 {
   g_autofree double *v = NULL;
-  gsize m = 0;
+  g_autofree gsize *ks = NULL;
+  gsize m = 0, not_positive = 0, nk;
 
   g_return_val_if_fail (metric != NULL, NULL);
   if (values == NULL || n == 0)
@@ -87,9 +126,21 @@ procura_quantiles_new (const char   *metric,
   v = g_new (double, n);
   for (gsize i = 0; i < n; i++)
     if (isfinite (values[i]))
-      v[m++] = values[i];
-  procura_stats_sort (v, m);
-  return procura_quantiles_new_sorted (metric, v, m);
+      {
+        not_positive += values[i] <= 0;
+        v[m++] = values[i];
+      }
+  if (m <= PROCURA_QUANTILES_GRID)
+    {
+      procura_stats_sort (v, m);
+      return procura_quantiles_new_sorted (metric, v, m);
+    }
+  /* only the kept ranks are put in place (the same values a full sort puts there): for
+   * millions of values, one counting pass instead of a sort of them all */
+  ks = g_new (gsize, PROCURA_QUANTILES_GRID + 1);
+  nk = grid_ranks (m, not_positive, ks);
+  procura_stats_select_ranks (v, m, ks, nk);
+  return summarise (metric, v, m, ks, nk);
 }
 
 /* The index of the first kept value above 0 (k when none). */

@@ -663,3 +663,202 @@ procura_stats_percentile_ci (double  *values,
   g_free (est);
   return result;
 }
+
+/* ---- multi-rank selection ------------------------------------------------- */
+
+/* Moves the order statistics of ranks @ks (ascending, within [lo, hi)) to their sorted
+ * positions, like numpy's np.partition(a, kth) that np.percentile itself uses: O(n log
+ * nk) instead of a full sort. Three-way partitions (duplicates are common), median-of-
+ * three pivots, and a full sort of the range past a depth limit (introselect), so no
+ * input makes it quadratic. */
+static void
+select_ranks_tree (double      *v,
+                   gsize        lo,
+                   gsize        hi,
+                   const gsize *ks,
+                   gsize        nk,
+                   int          depth)
+{
+  while (nk > 0 && hi - lo > 32)
+    {
+      gsize mid = lo + (hi - lo) / 2, i, j, split = 0;
+      double p;
+
+      if (depth-- <= 0)
+        {
+          procura_stats_sort (v + lo, hi - lo);
+          return;
+        }
+      /* order v[lo] <= v[mid] <= v[hi - 1]: the ends are sentinels for Hoare's scans */
+      if (v[mid] < v[lo])
+        swap_d (&v[mid], &v[lo]);
+      if (v[hi - 1] < v[lo])
+        swap_d (&v[hi - 1], &v[lo]);
+      if (v[hi - 1] < v[mid])
+        swap_d (&v[hi - 1], &v[mid]);
+      p = v[mid];
+      i = lo;
+      j = hi - 1;
+      for (;;)
+        {
+          do
+            i++;
+          while (v[i] < p);
+          do
+            j--;
+          while (v[j] > p);
+          if (i >= j)
+            break;
+          swap_d (&v[i], &v[j]);
+        }
+      /* [lo, j] <= p <= [j + 1, hi), both sides non-empty */
+      while (split < nk && ks[split] <= j)
+        split++;
+      if (j + 1 - lo < hi - (j + 1))
+        {
+          select_ranks_tree (v, lo, j + 1, ks, split, depth);
+          lo = j + 1;
+          ks += split;
+          nk -= split;
+        }
+      else
+        {
+          select_ranks_tree (v, j + 1, hi, ks + split, nk - split, depth);
+          hi = j + 1;
+          nk = split;
+        }
+    }
+  if (nk > 0)
+    procura_stats_sort (v + lo, hi - lo);
+}
+
+static int
+depth_limit (gsize n)
+{
+  int depth = 2;
+
+  for (gsize m = n; m > 1; m >>= 1)
+    depth += 2;
+  return depth;
+}
+
+/* For millions of samples: two streaming passes instead of a partition tree. Pass 1
+ * counts values per bucket of the top 20 bits of their order-preserving 64-bit key
+ * (sign, exponent, 8 mantissa bits); pass 2 gathers the buckets that hold a wanted
+ * rank, and only those are searched, each for the ranks it holds. The wanted ranks'
+ * values are then written at their positions in @v (the rest is left as scratch).
+ * FALSE when not applicable. */
+#define HIST_BITS 20
+
+static inline guint64
+order_key (double d)
+{
+  guint64 u;
+
+  memcpy (&u, &d, sizeof u);
+  return (u >> 63) ? ~u : (u | G_GUINT64_CONSTANT (0x8000000000000000));
+}
+
+static gboolean
+select_ranks_hist (double      *v,
+                   gsize        n,
+                   const gsize *ks,
+                   gsize        nk)
+{
+  g_autofree guint32 *count = NULL;
+  g_autofree gsize *start = NULL;      /* first rank of each wanted bucket */
+  g_autofree gsize *bucket_of = NULL;  /* bucket of each wanted rank */
+  g_autofree gsize *fill = NULL;
+  g_autofree gsize *local = NULL;
+  g_autofree double *buf = NULL;
+  gsize nb = (gsize) 1 << HIST_BITS, cum = 0, total = 0, r = 0;
+
+  if (n < 1000000 || n >= G_MAXUINT32)
+    return FALSE;
+  count = g_new0 (guint32, nb);
+  for (gsize i = 0; i < n; i++)
+    count[order_key (v[i]) >> (64 - HIST_BITS)]++;
+
+  bucket_of = g_new (gsize, nk);
+  start = g_new (gsize, nk);
+  for (gsize b = 0; b < nb && r < nk; b++)
+    {
+      while (r < nk && ks[r] < cum + count[b])
+        {
+          bucket_of[r] = b;
+          start[r] = cum;
+          r++;
+        }
+      cum += count[b];
+    }
+  /* offsets of the wanted buckets in the gather buffer (in bucket order) */
+  fill = g_new (gsize, nk);
+  for (gsize i = 0; i < nk; i++)
+    {
+      if (i > 0 && bucket_of[i] == bucket_of[i - 1])
+        {
+          fill[i] = fill[i - 1];
+          continue;
+        }
+      fill[i] = total;
+      total += count[bucket_of[i]];
+    }
+  buf = g_new (double, MAX (total, 1));
+  {
+    /* bucket -> 1 + index of its first wanted rank (0: not wanted), then the cursors */
+    g_autofree guint32 *want = g_new0 (guint32, nb);
+    g_autofree gsize *cursor = g_new (gsize, nk);
+
+    for (gsize i = nk; i-- > 0;)
+      want[bucket_of[i]] = (guint32) i + 1;
+    for (gsize i = 0; i < nk; i++)
+      cursor[i] = fill[i];
+    for (gsize i = 0; i < n; i++)
+      {
+        guint32 w = want[order_key (v[i]) >> (64 - HIST_BITS)];
+        if (w != 0)
+          buf[cursor[w - 1]++] = v[i];
+      }
+  }
+  /* in each gathered bucket, select the ranks it holds (or sort it, when it holds more
+   * than a few: a bucket is small enough to sort in cache, faster than partitioning it
+   * again and again), then read them */
+  local = g_new (gsize, nk);
+  for (gsize i = 0; i < nk; i++)
+    local[i] = ks[i] - start[i];
+  for (gsize i = 0, e; i < nk; i = e)
+    {
+      gsize c = count[bucket_of[i]];
+
+      for (e = i + 1; e < nk && bucket_of[e] == bucket_of[i]; e++)
+        ;
+      if (e - i > 4)
+        procura_stats_sort (buf + fill[i], c);
+      else
+        select_ranks_tree (buf + fill[i], 0, c, local + i, e - i, depth_limit (c));
+    }
+  for (gsize i = 0; i < nk; i++)
+    v[ks[i]] = buf[fill[i] + local[i]];
+  return TRUE;
+}
+
+void
+procura_stats_select_ranks (double      *values,
+                            gsize        n,
+                            const gsize *ks,
+                            gsize        nk)
+{
+  if (values == NULL || n == 0 || nk == 0)
+    return;
+  /* a rank every 64 values or closer: partitioning down to each costs more than a sort */
+  if (select_ranks_hist (values, n, ks, nk))
+    ;
+  else if (nk > n / 64)
+    procura_stats_sort (values, n);
+  else
+    select_ranks_tree (values, 0, n, ks, nk, depth_limit (n));
+  /* -0.0 and +0.0 are equal: give +0.0, as procura_stats_sort() does */
+  for (gsize i = 0; i < nk; i++)
+    if (values[ks[i]] == 0.0)
+      values[ks[i]] = 0.0;
+}

@@ -118,6 +118,18 @@ void     procura_stats_select (double *values,
                                gsize   n,
                                gsize   k);
 
+/* Puts the order statistics of ranks @ks (@nk of them, strictly ascending, each < @n) of
+ * @values (NaN-free, any order) at those positions: values[ks[i]] is then what a full
+ * procura_stats_sort () would put there, bit for bit (a zero reads as +0.0, as the sort
+ * of 128 values or more gives it). The other positions are left in no particular
+ * order. O(n) for millions of values (one counting pass over buckets of the values'
+ * order, then only the buckets that hold a wanted rank are searched or sorted),
+ * O(n log nk) for a few ranks, a sort when they are dense. */
+void     procura_stats_select_ranks (double      *values,
+                                     gsize        n,
+                                     const gsize *ks,
+                                     gsize        nk);
+
 /* The q-percentile (numpy linear) of finite, UNSORTED @values, which it reorders, and
  * (when @lo / @hi are not NULL and resamples > 0) its bootstrap interval: the same
  * figures as procura_stats_percentile () and procura_stats_bootstrap_ci () on the

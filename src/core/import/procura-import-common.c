@@ -202,159 +202,6 @@ compare (ProcuraRun *run,
                              100.0 * diff / MAX (fabs (reported), fabs (recomputed)));
 }
 
-/* Moves the order statistics of ranks @ks (ascending) to their sorted positions, like
- * numpy's np.partition(a, kth) that np.percentile itself uses: O(n) instead of a full
- * sort of millions of inter-token gaps. Three-way partitions (duplicates are common),
- * median-of-three pivots, and a full sort of the range past a depth limit
- * (introselect), so no input makes it quadratic. */
-static void
-select_ranks (double      *v,
-              gsize        lo,
-              gsize        hi,
-              const gsize *ks,
-              gsize        nk,
-              int          depth)
-{
-  while (nk > 0 && hi - lo > 32)
-    {
-      gsize mid = lo + (hi - lo) / 2, i, j, split = 0;
-      double p, t;
-
-      if (depth-- <= 0)
-        {
-          procura_stats_sort (v + lo, hi - lo);
-          return;
-        }
-      /* order v[lo] <= v[mid] <= v[hi - 1]: the ends are sentinels for Hoare's scans */
-#define SWAP(a, b) G_STMT_START { t = v[a]; v[a] = v[b]; v[b] = t; } G_STMT_END
-      if (v[mid] < v[lo])
-        SWAP (mid, lo);
-      if (v[hi - 1] < v[lo])
-        SWAP (hi - 1, lo);
-      if (v[hi - 1] < v[mid])
-        SWAP (hi - 1, mid);
-      p = v[mid];
-      i = lo;
-      j = hi - 1;
-      for (;;)
-        {
-          do
-            i++;
-          while (v[i] < p);
-          do
-            j--;
-          while (v[j] > p);
-          if (i >= j)
-            break;
-          SWAP (i, j);
-        }
-#undef SWAP
-      /* [lo, j] <= p <= [j + 1, hi), both sides non-empty */
-      while (split < nk && ks[split] <= j)
-        split++;
-      if (j + 1 - lo < hi - (j + 1))
-        {
-          select_ranks (v, lo, j + 1, ks, split, depth);
-          lo = j + 1;
-          ks += split;
-          nk -= split;
-        }
-      else
-        {
-          select_ranks (v, j + 1, hi, ks + split, nk - split, depth);
-          hi = j + 1;
-          nk = split;
-        }
-    }
-  if (nk > 0)
-    procura_stats_sort (v + lo, hi - lo);
-}
-
-/* For millions of samples: two streaming passes instead of a partition tree. Pass 1
- * counts values per bucket of the top 20 bits of their order-preserving 64-bit key
- * (sign, exponent, 8 mantissa bits); pass 2 gathers the buckets that hold a wanted
- * rank, and only those are sorted. The wanted ranks' values are then written at their
- * positions in @v (which the caller treats as scratch). FALSE when not applicable. */
-#define HIST_BITS 20
-
-static inline guint64
-order_key (double d)
-{
-  guint64 u;
-
-  memcpy (&u, &d, sizeof u);
-  return (u >> 63) ? ~u : (u | G_GUINT64_CONSTANT (0x8000000000000000));
-}
-
-static gboolean
-select_ranks_hist (double      *v,
-                   gsize        n,
-                   const gsize *ks,
-                   gsize        nk)
-{
-  g_autofree guint32 *count = NULL;
-  g_autofree gsize *start = NULL;      /* first rank of each wanted bucket */
-  g_autofree gsize *bucket_of = NULL;  /* bucket of each wanted rank */
-  g_autofree gsize *fill = NULL;
-  g_autofree double *buf = NULL;
-  gsize nb = (gsize) 1 << HIST_BITS, cum = 0, total = 0, r = 0;
-
-  if (n < 1000000 || n >= G_MAXUINT32)
-    return FALSE;
-  count = g_new0 (guint32, nb);
-  for (gsize i = 0; i < n; i++)
-    count[order_key (v[i]) >> (64 - HIST_BITS)]++;
-
-  bucket_of = g_new (gsize, nk);
-  start = g_new (gsize, nk);
-  for (gsize b = 0; b < nb && r < nk; b++)
-    {
-      while (r < nk && ks[r] < cum + count[b])
-        {
-          bucket_of[r] = b;
-          start[r] = cum;
-          r++;
-        }
-      cum += count[b];
-    }
-  /* offsets of the wanted buckets in the gather buffer (in bucket order) */
-  fill = g_new (gsize, nk);
-  for (gsize i = 0; i < nk; i++)
-    {
-      if (i > 0 && bucket_of[i] == bucket_of[i - 1])
-        {
-          fill[i] = fill[i - 1];
-          continue;
-        }
-      fill[i] = total;
-      total += count[bucket_of[i]];
-    }
-  buf = g_new (double, MAX (total, 1));
-  {
-    /* bucket -> 1 + index of its first wanted rank (0: not wanted), then the cursors */
-    g_autofree guint32 *want = g_new0 (guint32, nb);
-    g_autofree gsize *cursor = g_new (gsize, nk);
-
-    for (gsize i = nk; i-- > 0;)
-      want[bucket_of[i]] = (guint32) i + 1;
-    for (gsize i = 0; i < nk; i++)
-      cursor[i] = fill[i];
-    for (gsize i = 0; i < n; i++)
-      {
-        guint32 w = want[order_key (v[i]) >> (64 - HIST_BITS)];
-        if (w != 0)
-          buf[cursor[w - 1]++] = v[i];
-      }
-  }
-  /* sort each gathered bucket, then read the ranks */
-  for (gsize i = 0; i < nk; i++)
-    if (i == 0 || bucket_of[i] != bucket_of[i - 1])
-      procura_stats_sort (buf + fill[i], count[bucket_of[i]]);
-  for (gsize i = 0; i < nk; i++)
-    v[ks[i]] = buf[fill[i] + (ks[i] - start[i])];
-  return TRUE;
-}
-
 static int
 cmp_gsize (const void *a,
            const void *b)
@@ -405,7 +252,6 @@ recompute (ProcuraRun           *run,
    * reads positions floor(h) and floor(h) + 1 of a sorted array, nothing else */
   {
     gsize ks[2 + 2 * G_N_ELEMENTS (pcts)], nk = 0, u = 0;
-    int depth = 2;
 
     ks[nk++] = 0;
     ks[nk++] = n - 1;
@@ -420,10 +266,7 @@ recompute (ProcuraRun           *run,
     for (gsize i = 0; i < nk; i++)
       if (u == 0 || ks[i] != ks[u - 1])
         ks[u++] = ks[i];
-    for (gsize m = n; m > 1; m >>= 1)
-      depth += 2;
-    if (!select_ranks_hist (v, n, ks, u))
-      select_ranks (v, 0, n, ks, u, depth);
+    procura_stats_select_ranks (v, n, ks, u);
   }
   procura_run_add_stat (run, s->metric, "mean", mean, PROCURA_SOURCE_RECOMPUTED, (gint64) n);
   procura_run_add_stat (run, s->metric, "std", std, PROCURA_SOURCE_RECOMPUTED, (gint64) n);

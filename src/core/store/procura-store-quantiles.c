@@ -12,6 +12,8 @@
 
 #include <string.h>
 
+#include <glib/gi18n-lib.h>
+
 #include "procura-quantiles.h"
 #include "procura-store-private.h"
 
@@ -54,7 +56,7 @@ insert_summary (ProcuraStore            *store,
   bind_int (stmt, "n", (gint64) q->n);
   bind_int (stmt, "k", (gint64) q->k);
   sqlite3_bind_blob64 (stmt, store_param (stmt, "data"), data, len, SQLITE_STATIC);
-  return step_done (store, stmt, error, "cannot store the quantile summary");
+  return step_done (store, stmt, error, _("cannot store the quantile summary"));
 }
 
 gboolean
@@ -80,9 +82,11 @@ summary_damaged (ProcuraStore  *store,
                  GError       **error)
 {
   g_set_error (error, PROCURA_STORE_ERROR, PROCURA_STORE_ERROR_DAMAGED,
-               "%s: the project file is damaged: table “run_quantiles”, run %" G_GINT64_FORMAT
-               ": the summary of “%s” is not %s", store->path, run_id, metric != NULL ? metric : "?",
-               "ascending ranks from 0 to n - 1 and ascending finite values (16 bytes per kept value)");
+               /* TRANSLATORS: the project file's path, the run's number, then the metric */
+               _("%s: the project file is damaged: table “run_quantiles”, run %lld: the summary of "
+                 "“%s” is not ascending ranks from 0 to n - 1 and ascending finite values "
+                 "(16 bytes per kept value)"),
+               store->path, (long long) run_id, metric != NULL ? metric : "?");
   return FALSE;
 }
 
@@ -112,7 +116,7 @@ read_summary (ProcuraStore  *store,
     return TRUE;
   if (rc != SQLITE_ROW)
     {
-      store_error (store, error, "cannot read the quantile summary");
+      store_error (store, error, _("cannot read the quantile summary"));
       return FALSE;
     }
   n = sqlite3_column_int64 (stmt, 0);
@@ -229,7 +233,7 @@ procura_store_load_quantiles (ProcuraStore  *store,
     {
       if (sqlite3_exec (store->db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK)
         {
-          store_error (store, error, "cannot read the quantile summary");
+          store_error (store, error, _("cannot read the quantile summary"));
           return FALSE;
         }
       began = TRUE;

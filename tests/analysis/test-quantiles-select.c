@@ -1,0 +1,260 @@
+/* test-quantiles-select.c: a quantile summary built by selecting its ranks is the one a
+ * full sort of the samples gives, bit for bit
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * procura_quantiles_new () no longer sorts every sample when there are more than
+ * PROCURA_QUANTILES_GRID of them: it selects only the ranks it keeps
+ * (procura_stats_select_ranks (): a partition tree, or for millions of values one
+ * counting pass over buckets). For random, heavy-tailed, tied, signed and bit-random
+ * samples, with n just below, at and above the grid and above the bucket path's
+ * threshold, the summary must equal the one built from procura_stats_sort () (ranks
+ * and value bits), keep exactly the grid's ranks and the first rank above 0, and hold
+ * at each kept rank the sorted sample there.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "procura-model.h"
+#include "procura-quantiles.h"
+#include "procura-stats.h"
+
+typedef double (*Draw) (GRand *rand);
+
+static double
+draw_random (GRand *rand)
+{
+  return g_rand_double_range (rand, -5, 1000);
+}
+
+static double
+draw_heavy_tail (GRand *rand)
+{
+  /* Pareto, shape 1.1: a few values thousands of times the median */
+  return 3.0 / pow (1.0 - g_rand_double (rand), 1.0 / 1.1);
+}
+
+static double
+draw_ties (GRand *rand)
+{
+  /* nine values, among them both zeros */
+  static const double v[] = { -2, -0.5, -0.0, 0.0, 0.0, 1, 1, 7.25, 1e6 };
+
+  return v[g_rand_int_range (rand, 0, G_N_ELEMENTS (v))];
+}
+
+static double
+draw_signed (GRand *rand)
+{
+  /* a third zeros of either sign, a third negative, a third positive */
+  switch (g_rand_int_range (rand, 0, 3))
+    {
+    case 0:
+      return g_rand_boolean (rand) ? 0.0 : -0.0;
+    case 1:
+      return -g_rand_double_range (rand, 1e-3, 50);
+    default:
+      return g_rand_double_range (rand, 1e-3, 50);
+    }
+}
+
+static double
+draw_bits (GRand *rand)
+{
+  /* any finite double, subnormals included: every bucket boundary of the counting pass */
+  for (;;)
+    {
+      guint64 u = ((guint64) g_rand_int (rand) << 32) | g_rand_int (rand);
+      double d;
+
+      memcpy (&d, &u, sizeof d);
+      if (isfinite (d))
+        return d;
+    }
+}
+
+/* @n samples from @draw, with a NaN and infinities thrown in (both paths drop them) */
+static double *
+samples (Draw    draw,
+         gsize   n,
+         guint32 seed)
+{
+  g_autoptr (GRand) rand = g_rand_new_with_seed (seed);
+  double *v = g_new (double, n + 3);
+
+  for (gsize i = 0; i < n; i++)
+    v[i] = draw (rand);
+  v[n] = NAN;
+  v[n + 1] = INFINITY;
+  v[n + 2] = -INFINITY;
+  for (gsize i = n + 3; i-- > 1;)
+    {
+      gsize j = g_rand_int_range (rand, 0, (gint32) i + 1);
+      double t = v[i];
+
+      v[i] = v[j];
+      v[j] = t;
+    }
+  return v;
+}
+
+static gboolean
+same_bits (double a,
+           double b)
+{
+  return memcmp (&a, &b, sizeof a) == 0;
+}
+
+static void
+check_case (Draw        draw,
+            gsize       n,
+            guint32     seed)
+{
+  g_autofree double *v = samples (draw, n, seed);
+  g_autofree double *sorted = g_new (double, n);
+  g_autoptr (ProcuraQuantiles) selected = NULL;
+  g_autoptr (ProcuraQuantiles) full = NULL;
+  g_autoptr (GHashTable) expected = g_hash_table_new (g_int64_hash, g_int64_equal);
+  g_autofree gint64 *keys = g_new (gint64, PROCURA_QUANTILES_GRID + 1);
+  gsize m = 0, first_positive = 0, nkeys = 0;
+
+  for (gsize i = 0; i < n + 3; i++)
+    if (isfinite (v[i]))
+      sorted[m++] = v[i];
+  g_assert_cmpuint (m, ==, n);
+  procura_stats_sort (sorted, n);
+  while (first_positive < n && sorted[first_positive] <= 0)
+    first_positive++;
+
+  selected = procura_quantiles_new ("itl", v, n + 3);
+  full = procura_quantiles_new_sorted ("itl", sorted, n);
+  g_assert_nonnull (selected);
+  g_assert_nonnull (full);
+  g_assert_true (procura_quantiles_valid (selected));
+  g_assert_cmpuint (selected->n, ==, n);
+  g_assert_cmpuint (selected->k, ==, full->k);
+  for (gsize j = 0; j < full->k; j++)
+    {
+      g_assert_cmpuint (selected->ranks[j], ==, full->ranks[j]);
+      if (!same_bits (selected->values[j], full->values[j]))
+        g_error ("n %" G_GSIZE_FORMAT ", rank %" G_GUINT64_FORMAT ": %a selected, %a sorted",
+                 n, full->ranks[j], selected->values[j], full->values[j]);
+      g_assert_true (same_bits (selected->values[j], sorted[selected->ranks[j]]));
+    }
+
+  /* the ranks themselves: every one for a small run, else the grid and the first above 0 */
+  if (n <= PROCURA_QUANTILES_GRID)
+    {
+      g_assert_cmpuint (selected->k, ==, n);
+      return;
+    }
+  for (guint64 j = 0; j < PROCURA_QUANTILES_GRID; j++)
+    keys[nkeys++] = (gint64) (j * (n - 1) / (PROCURA_QUANTILES_GRID - 1));
+  if (first_positive > 0 && first_positive < n)
+    keys[nkeys++] = (gint64) first_positive;
+  for (gsize i = 0; i < nkeys; i++)
+    g_hash_table_add (expected, &keys[i]);
+  g_assert_cmpuint (selected->k, ==, g_hash_table_size (expected));
+  for (gsize j = 0; j < selected->k; j++)
+    {
+      gint64 r = (gint64) selected->ranks[j];
+
+      g_assert_true (g_hash_table_contains (expected, &r));
+    }
+}
+
+static const gsize sizes[] = {
+  PROCURA_QUANTILES_GRID - 1, PROCURA_QUANTILES_GRID, PROCURA_QUANTILES_GRID + 1,
+  PROCURA_QUANTILES_GRID + 2, 3 * PROCURA_QUANTILES_GRID + 7, 200003,
+  1200001,   /* the counting pass of procura_stats_select_ranks () */
+};
+
+static void
+run_draw (Draw draw)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (sizes); i++)
+    check_case (draw, sizes[i], 17 + i);
+}
+
+static void
+test_random (void)
+{
+  run_draw (draw_random);
+}
+
+static void
+test_heavy_tail (void)
+{
+  run_draw (draw_heavy_tail);
+}
+
+static void
+test_ties (void)
+{
+  run_draw (draw_ties);
+}
+
+static void
+test_signed (void)
+{
+  run_draw (draw_signed);
+}
+
+static void
+test_bits (void)
+{
+  run_draw (draw_bits);
+}
+
+/* procura_stats_select_ranks () on its own: random rank sets, both paths, against a sort */
+static void
+test_select_ranks (void)
+{
+  static const gsize ns[] = { 1, 2, 33, 1000, 100000, 1500000 };
+  static const Draw draws[] = { draw_random, draw_heavy_tail, draw_ties, draw_signed, draw_bits };
+  g_autoptr (GRand) rand = g_rand_new_with_seed (99);
+
+  for (guint a = 0; a < G_N_ELEMENTS (ns); a++)
+    for (guint d = 0; d < G_N_ELEMENTS (draws); d++)
+      {
+        gsize n = ns[a], nk = 0;
+        g_autofree double *v = g_new (double, n);
+        g_autofree double *sorted = NULL;
+        g_autofree gsize *ks = g_new (gsize, n);
+        double share = g_rand_double_range (rand, 0.0, 0.01);
+
+        for (gsize i = 0; i < n; i++)
+          v[i] = draws[d] (rand);
+        sorted = g_memdup2 (v, n * sizeof (double));
+        procura_stats_sort (sorted, n);
+        /* the ends, then a random share of the ranks */
+        for (gsize i = 0; i < n; i++)
+          if (i == 0 || i == n - 1 || g_rand_double (rand) < share)
+            ks[nk++] = i;
+        procura_stats_select_ranks (v, n, ks, nk);
+        /* a zero reads as +0.0, as the sort of 128 values or more gives it */
+        for (gsize i = 0; i < n; i++)
+          if (sorted[i] == 0)
+            sorted[i] = 0.0;
+        for (gsize i = 0; i < nk; i++)
+          if (!same_bits (v[ks[i]], sorted[ks[i]]))
+            g_error ("n %" G_GSIZE_FORMAT ", rank %" G_GSIZE_FORMAT ": %a selected, %a sorted",
+                     n, ks[i], v[ks[i]], sorted[ks[i]]);
+      }
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/quantiles-select/random", test_random);
+  g_test_add_func ("/quantiles-select/heavy-tail", test_heavy_tail);
+  g_test_add_func ("/quantiles-select/ties", test_ties);
+  g_test_add_func ("/quantiles-select/signed-zeros", test_signed);
+  g_test_add_func ("/quantiles-select/any-finite-bits", test_bits);
+  g_test_add_func ("/quantiles-select/select-ranks", test_select_ranks);
+  return g_test_run ();
+}
