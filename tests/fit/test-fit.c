@@ -592,7 +592,12 @@ qwen2_5_vl_tower (double out)
 /* Qwen2.5-VL 3B, 7B and 72B from their config.json on Hugging Face (text fields and
  * vision_config as published; window fields left out). Published figures: the
  * checkpoints' parameter counts on the Hugging Face model pages (safetensors metadata),
- * 3.75 B, 8.29 B and 73.4 B, which include the tower. No figure of the Qwen2.5-VL tower
+ * 3.75 B, 8.29 B and 73.4 B, which include the tower. Checked with a search (2026-12):
+ * 73.4 B exactly on https://huggingface.co/mlx-community/Qwen2.5-VL-72B-Instruct-bf16 (a
+ * bf16 copy of the Qwen checkpoint); Qwen's collection page
+ * https://huggingface.co/collections/Qwen/qwen25-vl lists the three rounded, 4B, 8B and
+ * 73B, which agrees; the two-decimal 3.75 B and 8.29 B were not found in the stored pages
+ * (nothing found contradicts them). No figure of the Qwen2.5-VL tower
  * alone is published (the Qwen2.5-VL report, arXiv:2502.13923, Table 1, gives its shape,
  * not its count), so the tower is checked tensor by tensor and the whole model against
  * the published total; for the 72B the total alone would not catch a tower error. */
@@ -649,7 +654,9 @@ test_vision_qwen2_5_vl (void)
  * pixel-shuffle adapter (5632 -> 4096, 4096 -> 4096, no biases) and the projector
  * 4096 -> 5120 (no bias). Meta publishes no count of the tower; the model card gives the
  * totals, Scout 109 B and Maverick 400 B (17 B active each), which the whole model is
- * checked against. Text: 48 layers of 5120, 40 heads, 8 KV heads, one shared expert per
+ * checked against (confirmed: "~109B total" and "~400B total" on
+ * https://huggingface.co/blog/llama4-release; the Hub lists bf16 copies of Scout at 109B and
+ * of Maverick at 401B, https://huggingface.co/models?other=llama-4). Text: 48 layers of 5120, 40 heads, 8 KV heads, one shared expert per
  * MoE layer; Scout: 16 experts in every layer; Maverick: 128 experts in every second
  * layer (interleave_moe_layer_step 2), the others dense MLPs of 16384. */
 static void

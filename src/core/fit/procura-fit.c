@@ -670,12 +670,12 @@ model_is_chunked (const ProcuraModelShape *m)
   return FALSE;
 }
 
-/* vLLM's hybrid KV cache manager for chunked local attention by default: added in 0.10.0
- * (PR #19351: ChunkedLocalAttentionSpec), turned off by default a few days later for a
- * latency regression (PR #21761, VLLM_ALLOW_CHUNKED_LOCAL_ATTN_WITH_HYBRID_KV_CACHE=0,
- * 0.10.1 on) and on again with PR #29627 (the variable's default 1). The release that
- * first carries #29627 is not checked here: taken as 0.13 (an estimate). 0.10.0 itself
- * is taken as off like its successors. NULL (the newest rules): on. */
+/* vLLM's hybrid KV cache manager for chunked local attention by default: added by PR
+ * #19351 (ChunkedLocalAttentionSpec, mid-2025), turned off by default for a latency
+ * regression by PR #21761 (VLLM_ALLOW_CHUNKED_LOCAL_ATTN_WITH_HYBRID_KV_CACHE=0, after
+ * 0.10.0's release: 0.10.1 on) and on again by PR #29627 (the variable's default 1). The
+ * release that first carries #29627 is not checked here: taken as 0.13 (an estimate);
+ * 0.10.0 is taken as off like its successors. NULL (the newest rules): on. */
 static gboolean
 vllm_chunked_hybrid_default (const char *version)
 {
