@@ -331,6 +331,9 @@ void procura_decision_clear (ProcuraDecision *d);
 typedef enum {
   PROCURA_ATTN_FULL = 0,
   PROCURA_ATTN_SLIDING = 1,
+  /* Llama 4's chunked local attention (text_config attention_chunk_size): a token sees
+   * only the tokens of its own chunk; @sliding_window then holds the chunk size */
+  PROCURA_ATTN_CHUNKED = 2,
 } ProcuraLayerAttention;
 
 typedef struct {
@@ -349,7 +352,9 @@ typedef struct {
   int     head_dim;
   int     vocab_size;
   gboolean tie_word_embeddings;
-  /* sliding window: per-layer pattern, NULL when all layers are full attention */
+  /* sliding window: per-layer pattern, NULL when all layers are full attention; an entry
+   * is a ProcuraLayerAttention (PROCURA_ATTN_CHUNKED: @sliding_window is the chunk size;
+   * a model has one kind of local layer, as vLLM requires) */
   int     sliding_window;        /* tokens, 0 when none */
   guint8 *layer_is_sliding;      /* num_layers entries, NULL = none sliding */
   /* MLA */

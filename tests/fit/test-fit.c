@@ -592,7 +592,12 @@ qwen2_5_vl_tower (double out)
 /* Qwen2.5-VL 3B, 7B and 72B from their config.json on Hugging Face (text fields and
  * vision_config as published; window fields left out). Published figures: the
  * checkpoints' parameter counts on the Hugging Face model pages (safetensors metadata),
- * 3.75 B, 8.29 B and 73.4 B, which include the tower. No figure of the Qwen2.5-VL tower
+ * 3.75 B, 8.29 B and 73.4 B, which include the tower. Checked with a search (2026-12):
+ * 73.4 B exactly on https://huggingface.co/mlx-community/Qwen2.5-VL-72B-Instruct-bf16 (a
+ * bf16 copy of the Qwen checkpoint); Qwen's collection page
+ * https://huggingface.co/collections/Qwen/qwen25-vl lists the three rounded, 4B, 8B and
+ * 73B, which agrees; the two-decimal 3.75 B and 8.29 B were not found in the stored pages
+ * (nothing found contradicts them). No figure of the Qwen2.5-VL tower
  * alone is published (the Qwen2.5-VL report, arXiv:2502.13923, Table 1, gives its shape,
  * not its count), so the tower is checked tensor by tensor and the whole model against
  * the published total; for the 72B the total alone would not catch a tower error. */
@@ -649,7 +654,9 @@ test_vision_qwen2_5_vl (void)
  * pixel-shuffle adapter (5632 -> 4096, 4096 -> 4096, no biases) and the projector
  * 4096 -> 5120 (no bias). Meta publishes no count of the tower; the model card gives the
  * totals, Scout 109 B and Maverick 400 B (17 B active each), which the whole model is
- * checked against. Text: 48 layers of 5120, 40 heads, 8 KV heads, one shared expert per
+ * checked against (confirmed: "~109B total" and "~400B total" on
+ * https://huggingface.co/blog/llama4-release; the Hub lists bf16 copies of Scout at 109B and
+ * of Maverick at 401B, https://huggingface.co/models?other=llama-4). Text: 48 layers of 5120, 40 heads, 8 KV heads, one shared expert per
  * MoE layer; Scout: 16 experts in every layer; Maverick: 128 experts in every second
  * layer (interleave_moe_layer_step 2), the others dense MLPs of 16384. */
 static void
@@ -699,6 +706,212 @@ test_vision_llama4 (void)
       g_assert_cmpint (m->vision_config_layers, ==, 34);
       g_assert_cmpint (m->vision_config_hidden, ==, 1408);
     }
+}
+
+/* Llama 4 Scout's text layers as config.json gives them: 48 layers, 8 KV heads of 128,
+ * attention_chunk_size 8192, no no_rope_layers list (so every 4th layer is NoPE, global:
+ * layers 3, 7, ..., 47; the 36 others attend within their 8,192-token chunk). */
+static ProcuraModelShape *
+llama4_scout (const char *no_rope_layers,
+              GError    **error)
+{
+  g_autofree char *config = g_strdup_printf (
+    "{\"architectures\": [\"Llama4ForConditionalGeneration\"], \"model_type\": \"llama4\","
+    " \"text_config\": {\"model_type\": \"llama4_text\", \"hidden_size\": 5120,"
+    " \"intermediate_size\": 8192, \"intermediate_size_mlp\": 16384, \"num_hidden_layers\": 48,"
+    " \"num_attention_heads\": 40, \"num_key_value_heads\": 8, \"head_dim\": 128,"
+    " \"vocab_size\": 202048, \"num_local_experts\": 16, \"num_experts_per_tok\": 1,"
+    " \"interleave_moe_layer_step\": 1, \"tie_word_embeddings\": false,"
+    " \"attention_chunk_size\": 8192%s%s}}",
+    no_rope_layers != NULL ? ", \"no_rope_layers\": " : "",
+    no_rope_layers != NULL ? no_rope_layers : "");
+
+  return procura_model_shape_from_config_json ("meta-llama/Llama-4-Scout-17B-16E-Instruct",
+                                               config, strlen (config), error);
+}
+
+/* vLLM's hybrid KV cache manager with Llama 4's chunked local attention
+ * (ChunkedLocalAttentionSpec, kv_cache_interface.py): the 12 global and 36 chunked
+ * layers form groups of 12: one full and three chunked groups sharing one page pool.
+ * On H100 the default prefill chunk (max_num_batched_tokens) is 8,192; bf16 KV.
+ *
+ * TP 4: 2 KV heads of 128 per GPU: 2 x 2 x 128 x 2 B = 1,024 B per token and layer;
+ *   a page of 16 tokens 16,384 B; a group page (12 layers) 196,608 B.
+ *   "GPU KV cache size" counts every layer as full: 48 x 1,024 = 49,152 B per token.
+ *   A 40 GiB pool: floor(42,949,672,960 / 196,608) = 218,453 blocks;
+ *   tokens = 218,453 // 4 groups x 16 = 54,613 x 16 = 873,808.
+ *   At a 131,072-token context a sequence needs 131,072 / 16 = 8,192 blocks in the full
+ *   group and cdiv(min(8,192 + 8,192, 131,072), 16) = 1,024 in each chunked group (no
+ *   extra block, unlike a sliding window): 8,192 + 3 x 1,024 = 11,264 blocks, so
+ *   max concurrency = 218,453 / 11,264 = 19.39x (19 sequences).
+ *   What a token really needs: 1,024 x (12 + 36 x 16,384 / 131,072) = 16,896 B.
+ * TP 8: 1 KV head per GPU: 512 B per token and layer, group page 98,304 B;
+ *   floor(42,949,672,960 / 98,304) = 436,906 blocks; tokens = 109,226 x 16 = 1,747,616;
+ *   max concurrency = 436,906 / 11,264 = 38.79x (38).
+ * Hybrid manager off (vLLM 0.10.1 to 0.12 by default): one group of 48 layers, a sequence
+ *   needs 8,192 blocks; TP 4: floor(42,949,672,960 / 786,432) = 54,613 blocks = 873,808
+ *   tokens, 54,613 / 8,192 = 6.67x; TP 8: 109,226 blocks, 13.33x. */
+static void
+test_chunked_llama4 (void)
+{
+  static const struct {
+    int    tp;
+    double layer_bytes;
+    gint64 blocks, tokens, blocks_full;
+  } cases[] = {
+    { 4, 1024, 218453, 873808, 54613 },
+    { 8, 512, 436906, 1747616, 109226 },
+  };
+  g_autoptr (GError) error = NULL;
+  g_autoptr (ProcuraModelShape) m = llama4_scout (NULL, &error);
+  int n_chunked = 0;
+
+  g_assert_no_error (error);
+  g_assert_nonnull (m->layer_is_sliding);
+  g_assert_cmpint (m->sliding_window, ==, 8192);
+  for (int l = 0; l < 48; l++)
+    {
+      g_assert_cmpint (m->layer_is_sliding[l], ==, (l + 1) % 4 != 0 ? PROCURA_ATTN_CHUNKED : PROCURA_ATTN_FULL);
+      n_chunked += m->layer_is_sliding[l] == PROCURA_ATTN_CHUNKED;
+    }
+  g_assert_cmpint (n_chunked, ==, 36);
+
+  for (gsize k = 0; k < G_N_ELEMENTS (cases); k++)
+    {
+      ProcuraFitRequest r;
+      ProcuraFitResult res;
+      double group_page = cases[k].layer_bytes * 16 * 12;
+      gint64 bps = 131072 / 16 + 3 * ((8192 + 8192) / 16);
+
+      request_for (&r, m, 79.19);
+      r.tp = cases[k].tp;
+      r.gpu_id = "h100-sxm-80gb";
+      r.kv_pool_bytes = 40 * GIB;
+      r.context_tokens = 131072;
+      g_assert_true (procura_fit_compute (&r, &res, &error));
+      g_assert_no_error (error);
+      g_assert_cmpint (res.kv_rule, ==, PROCURA_KV_RULE_VLLM_HYBRID);
+      g_assert_cmpfloat (res.kv_bytes_per_token_layer, ==, cases[k].layer_bytes);
+      g_assert_cmpfloat (res.kv_bytes_per_token, ==, 48 * cases[k].layer_bytes);
+      g_assert_cmpfloat_with_epsilon (res.kv_bytes_per_token_needed,
+                                      cases[k].layer_bytes * (12 + 36 * 16384.0 / 131072), 1e-6);
+      g_assert_cmpint (bps, ==, 11264);
+      g_assert_cmpint (res.kv_blocks, ==, cases[k].blocks);
+      g_assert_cmpint (res.kv_blocks, ==, (gint64) floor (40 * GIB / group_page));
+      g_assert_cmpint (res.kv_tokens, ==, cases[k].tokens);
+      g_assert_cmpint (res.kv_tokens, ==, cases[k].blocks / 4 * 16);
+      g_assert_cmpfloat_with_epsilon (res.max_concurrency, (double) cases[k].blocks / bps, 1e-9);
+      g_assert_cmpint (res.max_concurrency_int, ==, cases[k].blocks / bps);
+      g_assert_nonnull (strstr (res.caveat, "chunked local attention"));
+      g_assert_nonnull (strstr (res.caveat, "estimate"));
+
+      /* the newest rules and vLLM 0.19 keep the manager on */
+      r.engine_version = "0.19.0";
+      g_assert_true (procura_fit_compute (&r, &res, NULL));
+      g_assert_cmpint (res.kv_rule, ==, PROCURA_KV_RULE_VLLM_HYBRID);
+      g_assert_cmpint (res.max_concurrency_int, ==, cases[k].blocks / bps);
+
+      /* vLLM 0.10.1: the manager is off for chunked attention, every layer full */
+      r.engine_version = "0.10.1.1";
+      g_assert_true (procura_fit_compute (&r, &res, NULL));
+      g_assert_cmpint (res.kv_rule, ==, PROCURA_KV_RULE_ALL_FULL);
+      g_assert_cmpfloat (res.kv_bytes_per_token, ==, 48 * cases[k].layer_bytes);
+      g_assert_cmpfloat (res.kv_bytes_per_token_needed, ==, 48 * cases[k].layer_bytes);
+      g_assert_cmpint (res.kv_blocks, ==, cases[k].blocks_full);
+      g_assert_cmpint (res.kv_blocks, ==, (gint64) floor (40 * GIB / (cases[k].layer_bytes * 16 * 48)));
+      g_assert_cmpint (res.kv_tokens, ==, cases[k].blocks_full * 16);
+      g_assert_cmpfloat_with_epsilon (res.max_concurrency, cases[k].blocks_full / 8192.0, 1e-9);
+      g_assert_nonnull (strstr (res.caveat, "VLLM_ALLOW_CHUNKED_LOCAL_ATTN_WITH_HYBRID_KV_CACHE"));
+
+      /* ... unless the user turns it on (VLLM_ALLOW_...=1): the hybrid rule as asked */
+      r.kv_rule = PROCURA_KV_RULE_VLLM_HYBRID;
+      g_assert_true (procura_fit_compute (&r, &res, NULL));
+      g_assert_cmpint (res.kv_blocks, ==, cases[k].blocks);
+      g_assert_cmpint (res.max_concurrency_int, ==, cases[k].blocks / bps);
+
+      /* a context within one chunk: every layer holds the whole sequence,
+       * 8,192 / 16 = 512 blocks in each of the four groups */
+      r.context_tokens = 8192;
+      g_assert_true (procura_fit_compute (&r, &res, NULL));
+      g_assert_cmpfloat_with_epsilon (res.max_concurrency, cases[k].blocks / 2048.0, 1e-9);
+    }
+
+  /* SGLang (Llama4ForConditionalGeneration is one of its hybrid SWA models, the chunk
+   * is the window): TP 4, 40 GiB hold floor(40 GiB / 49,152) = 873,813 tokens in every
+   * layer; full = floor(873,813 x 48 / (0.8 x 36 + 12)) = 1,028,015, local = 822,412 */
+  {
+    ProcuraFitRequest r;
+    ProcuraFitResult res;
+
+    request_for (&r, m, 79.19);
+    r.engine = PROCURA_ENGINE_SGLANG;
+    r.tp = 4;
+    r.kv_pool_bytes = 40 * GIB;
+    r.context_tokens = 131072;
+    g_assert_true (procura_fit_compute (&r, &res, NULL));
+    g_assert_cmpint (res.kv_rule, ==, PROCURA_KV_RULE_SGLANG_SWA);
+    g_assert_cmpint (res.kv_tokens, ==, (gint64) floor (873813.0 * 48 / (0.8 * 36 + 12)));
+    g_assert_cmpint (res.kv_tokens, ==, 1028015);
+    g_assert_cmpint (res.kv_swa_tokens, ==, 822412);
+    /* a sequence: 131,072 tokens in the full pool, 8,192 in the local one */
+    g_assert_cmpfloat_with_epsilon (res.max_concurrency, MIN (1028015.0 / 131072, 822412.0 / 8192), 1e-9);
+    g_assert_nonnull (strstr (res.caveat, "chunked local attention"));
+  }
+}
+
+/* no_rope_layers as config.json may list it: 1 = RoPE, chunked; 0 = NoPE, global */
+static void
+test_chunked_no_rope_layers (void)
+{
+  GString *list = g_string_new ("[");
+  g_autofree char *text = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (ProcuraModelShape) m = NULL;
+  ProcuraModelShape *bad;
+
+  for (int l = 0; l < 48; l++)
+    g_string_append_printf (list, "%s%d", l > 0 ? ", " : "", l % 2);
+  g_string_append (list, "]");
+  text = g_string_free (list, FALSE);
+  m = llama4_scout (text, &error);
+  g_assert_no_error (error);
+  for (int l = 0; l < 48; l++)
+    g_assert_cmpint (m->layer_is_sliding[l], ==, l % 2 ? PROCURA_ATTN_CHUNKED : PROCURA_ATTN_FULL);
+
+  /* an empty list is transformers' default, every 4th layer global */
+  g_clear_pointer (&m, procura_model_shape_free);
+  m = llama4_scout ("[]", &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (m->layer_is_sliding[3], ==, PROCURA_ATTN_FULL);
+  g_assert_cmpint (m->layer_is_sliding[4], ==, PROCURA_ATTN_CHUNKED);
+
+  /* all NoPE: no local layer at all */
+  g_clear_pointer (&m, procura_model_shape_free);
+  {
+    GString *z = g_string_new ("[");
+    g_autofree char *zl = NULL;
+
+    for (int l = 0; l < 48; l++)
+      g_string_append (z, l > 0 ? ", 0" : "0");
+    g_string_append (z, "]");
+    zl = g_string_free (z, FALSE);
+    m = llama4_scout (zl, &error);
+    g_assert_no_error (error);
+    g_assert_null (m->layer_is_sliding);
+    g_assert_cmpint (m->sliding_window, ==, 0);
+  }
+
+  /* the wrong length or a value other than 0 and 1: an error naming the key */
+  bad = llama4_scout ("[1, 1, 0]", &error);
+  g_assert_null (bad);
+  g_assert_error (error, PROCURA_IMPORT_ERROR, PROCURA_IMPORT_ERROR_SCHEMA);
+  g_assert_nonnull (strstr (error->message, "no_rope_layers"));
+  g_assert_nonnull (strstr (error->message, "48"));
+  g_clear_error (&error);
+  bad = llama4_scout ("\"yes\"", &error);
+  g_assert_null (bad);
+  g_assert_error (error, PROCURA_IMPORT_ERROR, PROCURA_IMPORT_ERROR_SCHEMA);
+  g_assert_nonnull (strstr (error->message, "no_rope_layers"));
 }
 
 /* SGLang profiles no encoder: without --mem-fraction-static it lowers its default by
@@ -1378,6 +1591,8 @@ main (int    argc,
   g_test_add_func ("/fit/vision-qwen2-vl", test_vision_qwen2_vl);
   g_test_add_func ("/fit/vision-qwen2.5-vl", test_vision_qwen2_5_vl);
   g_test_add_func ("/fit/vision-llama4", test_vision_llama4);
+  g_test_add_func ("/fit/chunked-llama4", test_chunked_llama4);
+  g_test_add_func ("/fit/chunked-no-rope-layers", test_chunked_no_rope_layers);
   g_test_add_func ("/fit/sglang-vlm", test_sglang_vlm);
   g_test_add_func ("/fit/rope-tables", test_rope_tables);
   g_test_add_func ("/fit/shape-round-trip", test_shape_round_trip);

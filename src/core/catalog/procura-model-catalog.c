@@ -426,6 +426,73 @@ read_sliding (Cfg               *c,
   }
 }
 
+/* Llama 4's chunked local attention (transformers' Llama4TextConfig, vLLM's llama4.py):
+ * text_config attention_chunk_size; a layer that uses RoPE (no_rope_layers entry 1)
+ * attends within its chunk, a NoPE layer (0) to every token. An absent or empty
+ * no_rope_layers means every no_rope_layer_interval-th layer (default 4) is NoPE. */
+static void
+read_chunked (Cfg               *c,
+              ProcuraModelShape *m)
+{
+  gint64 chunk = cfg_int (c, KEYS ("attention_chunk_size"), 0);
+  gint64 interval = cfg_int (c, KEYS ("no_rope_layer_interval"), 4);
+  JsonNode *rope = cfg_member (c, "no_rope_layers");
+  int n = m->num_layers;
+  gboolean any = FALSE;
+
+  if (c->failed || chunk <= 0 || n <= 0 || m->layer_is_sliding != NULL)
+    return;
+  m->layer_is_sliding = g_new0 (guint8, n);
+  if (rope != NULL && JSON_NODE_HOLDS_ARRAY (rope)
+      && json_array_get_length (json_node_get_array (rope)) > 0)
+    {
+      JsonArray *a = json_node_get_array (rope);
+
+      for (int i = 0; i < n; i++)
+        {
+          JsonNode *e = (guint) i < json_array_get_length (a) ? json_array_get_element (a, (guint) i) : NULL;
+          gint64 v = -1;
+
+          if (e != NULL && JSON_NODE_HOLDS_VALUE (e)
+              && (json_node_get_value_type (e) == G_TYPE_INT64
+                  || json_node_get_value_type (e) == G_TYPE_BOOLEAN))
+            v = json_node_get_value_type (e) == G_TYPE_BOOLEAN
+                ? json_node_get_boolean (e) : json_node_get_int (e);
+          if (json_array_get_length (a) != (guint) n || (v != 0 && v != 1))
+            {
+              g_set_error (c->error, PROCURA_IMPORT_ERROR, PROCURA_IMPORT_ERROR_SCHEMA,
+                           _("%s: no_rope_layers: expected %d entries of 0 or 1 (one per layer), "
+                             "got %u entries"), c->file, n, json_array_get_length (a));
+              c->failed = TRUE;
+              g_clear_pointer (&m->layer_is_sliding, g_free);
+              return;
+            }
+          m->layer_is_sliding[i] = v == 1 ? PROCURA_ATTN_CHUNKED : PROCURA_ATTN_FULL;
+        }
+    }
+  else if (rope != NULL && !JSON_NODE_HOLDS_NULL (rope) && !JSON_NODE_HOLDS_ARRAY (rope))
+    {
+      g_set_error (c->error, PROCURA_IMPORT_ERROR, PROCURA_IMPORT_ERROR_SCHEMA,
+                   _("%s: no_rope_layers: expected an array of 0 or 1 per layer"), c->file);
+      c->failed = TRUE;
+      g_clear_pointer (&m->layer_is_sliding, g_free);
+      return;
+    }
+  else
+    {
+      if (interval < 1)
+        interval = 4;
+      for (int i = 0; i < n; i++)
+        m->layer_is_sliding[i] = ((i + 1) % interval) != 0 ? PROCURA_ATTN_CHUNKED : PROCURA_ATTN_FULL;
+    }
+  for (int i = 0; i < n; i++)
+    any |= m->layer_is_sliding[i] != PROCURA_ATTN_FULL;
+  if (!any)
+    g_clear_pointer (&m->layer_is_sliding, g_free);
+  else
+    m->sliding_window = clamp_int (chunk);
+}
+
 /* DeciLM / nemotron-nas: heterogeneous blocks. The shape keeps the layer count and
  * head_dim and stores per-layer averages over all layers (a no-op attention counts
  * 0 heads): query and KV heads (keeping attention parameters and the KV cache total
@@ -750,6 +817,7 @@ procura_model_shape_from_config_json (const char  *name,
   m->tie_word_embeddings = tie == 1;
 
   read_sliding (&c, m, model_type);
+  read_chunked (&c, m);
   if (c.failed || !read_vision (&c, m, model_type))
     return NULL;
   read_quantization (&c, m);

@@ -650,11 +650,41 @@ static const char * const part_ids[PROCURA_FIT_N_PARTS] = {
 };
 
 /* KV layout of one stage under a rule: group size (layers per group), full and
- * sliding groups. */
+ * sliding groups. Llama 4's chunked local layers count as sliding ones (@chunked set):
+ * vLLM groups them the same way and only the tokens a sequence keeps differ. */
 typedef struct {
   int full_groups, sliding_groups, group_size;
   int n_full, n_sliding;
+  gboolean chunked;
 } KvLayout;
+
+/* TRUE when @m's local layers are chunked (Llama 4) rather than sliding windows */
+static gboolean
+model_is_chunked (const ProcuraModelShape *m)
+{
+  if (m->sliding_window <= 0 || m->layer_is_sliding == NULL)
+    return FALSE;
+  for (int l = 0; l < m->num_layers; l++)
+    if (m->layer_is_sliding[l] == PROCURA_ATTN_CHUNKED)
+      return TRUE;
+  return FALSE;
+}
+
+/* vLLM's hybrid KV cache manager for chunked local attention by default: added by PR
+ * #19351 (ChunkedLocalAttentionSpec, mid-2025), turned off by default for a latency
+ * regression by PR #21761 (VLLM_ALLOW_CHUNKED_LOCAL_ATTN_WITH_HYBRID_KV_CACHE=0, after
+ * 0.10.0's release: 0.10.1 on) and on again by PR #29627 (the variable's default 1). The
+ * release that first carries #29627 is not checked here: taken as 0.13 (an estimate);
+ * 0.10.0 is taken as off like its successors. NULL (the newest rules): on. */
+static gboolean
+vllm_chunked_hybrid_default (const char *version)
+{
+  int major, minor;
+
+  if (version == NULL || !parse_version (version, &major, &minor))
+    return TRUE;
+  return major > 0 || minor >= 13;
+}
 
 static void
 kv_layout (const ProcuraModelShape *m,
@@ -671,6 +701,7 @@ kv_layout (const ProcuraModelShape *m,
       else
         k->n_full++;
     }
+  k->chunked = model_is_chunked (m);
   if (rule != PROCURA_KV_RULE_VLLM_HYBRID || k->n_sliding == 0 || k->n_full == 0)
     {
       if (rule == PROCURA_KV_RULE_VLLM_HYBRID && k->n_full == 0)
@@ -717,7 +748,15 @@ blocks_per_sequence (const KvLayout *k,
   gint64 full = (context + block - 1) / block;
   gint64 n = (gint64) k->full_groups * full;
 
-  if (k->sliding_groups > 0)
+  if (k->sliding_groups > 0 && k->chunked)
+    {
+      /* ChunkedLocalAttentionSpec.max_memory_usage_bytes: min(chunk size +
+       * max_num_batched_tokens, context) tokens, no extra block */
+      gint64 tokens = MIN ((gint64) window + chunk, context);
+
+      n += (gint64) k->sliding_groups * ((tokens + block - 1) / block);
+    }
+  else if (k->sliding_groups > 0)
     {
       gint64 tokens = MIN ((gint64) window - 1 + chunk, context);
 
@@ -956,7 +995,8 @@ procura_fit_compute (const ProcuraFitRequest *r,
   else if (m->sliding_window <= 0 || m->layer_is_sliding == NULL)
     res->kv_rule = PROCURA_KV_RULE_ALL_FULL;
   else if (r->engine == PROCURA_ENGINE_VLLM)
-    res->kv_rule = PROCURA_KV_RULE_VLLM_HYBRID;
+    res->kv_rule = !model_is_chunked (m) || vllm_chunked_hybrid_default (r->engine_version)
+                   ? PROCURA_KV_RULE_VLLM_HYBRID : PROCURA_KV_RULE_ALL_FULL;
   else
     res->kv_rule = sglang_hybrid_swa_arch (m->architecture)
                    ? PROCURA_KV_RULE_SGLANG_SWA : PROCURA_KV_RULE_ALL_FULL;
@@ -996,7 +1036,34 @@ procura_fit_compute (const ProcuraFitRequest *r,
           *end = '\0';
           room -= 2;
         }
-      if (res->kv_rule == PROCURA_KV_RULE_VLLM_HYBRID)
+      if (kl.chunked && res->kv_rule == PROCURA_KV_RULE_VLLM_HYBRID)
+        g_snprintf (end, room,
+                    _("chunked local attention: %d of %d layers attend within %d-token chunks; "
+                      "vLLM hybrid KV cache manager rule (estimate, not checked against a startup "
+                      "log): %d full and %d chunked groups of %d layers, \"GPU KV cache size\" "
+                      "counts every layer as full attention, a sequence holds min(chunk + %lld, "
+                      "context) tokens in each chunked group; max concurrency follows from that"),
+                    kl.n_sliding, kl.n_full + kl.n_sliding, window, kl.full_groups,
+                    kl.sliding_groups, kl.group_size, (long long) chunk);
+      else if (kl.chunked && res->kv_rule == PROCURA_KV_RULE_SGLANG_SWA)
+        g_snprintf (end, room,
+                    _("chunked local attention: %d of %d layers attend within %d-token chunks; "
+                      "SGLang's hybrid SWA rule with the chunk as the window (estimate, not checked "
+                      "against a startup log): a full-attention pool and a local pool of %.2f times "
+                      "its tokens (swa_full_tokens_ratio), a sequence holds its context in the first "
+                      "and min(chunk, context) tokens in the second"),
+                    kl.n_sliding, kl.n_full + kl.n_sliding, window, swa_ratio);
+      else if (kl.chunked)
+        g_snprintf (end, room,
+                    _("chunked local attention: %d of %d layers attend within %d-token chunks, "
+                      "counted here as full attention (%s)"),
+                    kl.n_sliding, kl.n_full + kl.n_sliding, window,
+                    r->engine == PROCURA_ENGINE_SGLANG
+                    ? _("SGLang keeps one pool for this architecture, or --disable-hybrid-swa-memory")
+                    : _("vLLM before 0.13 turns its hybrid KV cache manager off for chunked "
+                        "attention unless VLLM_ALLOW_CHUNKED_LOCAL_ATTN_WITH_HYBRID_KV_CACHE=1; "
+                        "or --disable-hybrid-kv-cache-manager"));
+      else if (res->kv_rule == PROCURA_KV_RULE_VLLM_HYBRID)
         g_snprintf (end, room,
                     _("hybrid attention: %d of %d layers use a %d-token sliding window; vLLM V1 hybrid "
                       "allocator rule: %d full and %d sliding groups of %d layers, \"GPU KV cache "
@@ -1022,7 +1089,7 @@ procura_fit_compute (const ProcuraFitRequest *r,
                     : _("vLLM with --disable-sliding-window"));
       if (kl.n_sliding > 0)
         res->kv_bytes_per_token_needed = kv_layer * (kl.n_full + (double) kl.n_sliding
-                                                     * MIN ((double) window - 1 + chunk,
+                                                     * MIN ((double) window - (kl.chunked ? 0 : 1) + chunk,
                                                             (double) r->context_tokens)
                                                      / (double) r->context_tokens);
       if (res->kv_rule == PROCURA_KV_RULE_ALL_FULL)
