@@ -227,7 +227,6 @@ assert_same_result (ProcuraImportResult *a,
     {
       ProcuraRun *ra = g_ptr_array_index (a->runs, r);
       ProcuraRun *rb = g_ptr_array_index (b->runs, r);
-      g_autofree char *ea = NULL;
 
       g_assert_cmpstr (ra->label, ==, rb->label);
       g_assert_cmpint (ra->completed, ==, rb->completed);
