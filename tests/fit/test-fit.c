@@ -1027,7 +1027,6 @@ test_shape_round_trip (void)
   g_autoptr (ProcuraStore) store = NULL;
   g_autoptr (ProcuraProject) project = NULL;
   g_autoptr (GError) error = NULL;
-  g_autofree char *text = NULL;
   const ProcuraModelShape *loaded;
   ProcuraModelShape *imported;
   ProcuraFitRequest r;
