@@ -4,14 +4,42 @@
  *
  * The shared frame of the dialogs that read files in a thread (Compare Projects,
  * Import Published Results): a spinner until the work ends, then its result or an
- * error page. The spinner is held by a reference on the window: it is looked at when
- * the work ends, even if the window was closed (and its content destroyed) meanwhile.
+ * error page. The window (a ProcuraBusyWindow) holds a reference on its spinner: it is
+ * looked at when the work ends, even if the window was closed (and its content
+ * destroyed) meanwhile.
  */
 #include "config.h"
 
 #include "procura-busy-window.h"
 
-#define SPINNER_KEY "procura-busy-spinner"
+struct _ProcuraBusyWindow
+{
+  AdwWindow  parent_instance;
+
+  GtkWidget *spinner;   /* owned reference: outlives the content when closed */
+};
+
+G_DEFINE_FINAL_TYPE (ProcuraBusyWindow, procura_busy_window, ADW_TYPE_WINDOW)
+
+static void
+procura_busy_window_dispose (GObject *object)
+{
+  ProcuraBusyWindow *self = PROCURA_BUSY_WINDOW (object);
+
+  g_clear_object (&self->spinner);
+  G_OBJECT_CLASS (procura_busy_window_parent_class)->dispose (object);
+}
+
+static void
+procura_busy_window_class_init (ProcuraBusyWindowClass *klass)
+{
+  G_OBJECT_CLASS (klass)->dispose = procura_busy_window_dispose;
+}
+
+static void
+procura_busy_window_init (ProcuraBusyWindow *self)
+{
+}
 
 GtkWindow *
 procura_busy_window_present (GtkWindow  *parent,
@@ -19,7 +47,8 @@ procura_busy_window_present (GtkWindow  *parent,
                              int         width,
                              int         height)
 {
-  GtkWidget *window = adw_window_new ();
+  ProcuraBusyWindow *self = g_object_new (PROCURA_TYPE_BUSY_WINDOW, NULL);
+  GtkWidget *window = GTK_WIDGET (self);
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
   GtkWidget *spinner = gtk_spinner_new ();
 
@@ -34,7 +63,7 @@ procura_busy_window_present (GtkWindow  *parent,
   gtk_widget_set_size_request (spinner, 32, 32);
   gtk_widget_set_halign (spinner, GTK_ALIGN_CENTER);
   gtk_box_append (GTK_BOX (box), spinner);
-  g_object_set_data_full (G_OBJECT (window), SPINNER_KEY, g_object_ref (spinner), g_object_unref);
+  self->spinner = g_object_ref (spinner);
   adw_window_set_content (ADW_WINDOW (window), box);
   gtk_window_present (GTK_WINDOW (window));
   return GTK_WINDOW (window);
@@ -43,9 +72,11 @@ procura_busy_window_present (GtkWindow  *parent,
 gboolean
 procura_busy_window_is_waiting (GtkWindow *window)
 {
-  GtkWidget *box = adw_window_get_content (ADW_WINDOW (window));
-  GtkWidget *spinner = g_object_get_data (G_OBJECT (window), SPINNER_KEY);
+  GtkWidget *box, *spinner;
 
+  g_return_val_if_fail (PROCURA_IS_BUSY_WINDOW (window), FALSE);
+  box = adw_window_get_content (ADW_WINDOW (window));
+  spinner = PROCURA_BUSY_WINDOW (window)->spinner;
   return box != NULL && spinner != NULL && gtk_widget_get_parent (spinner) == box;
 }
 
@@ -56,7 +87,7 @@ procura_busy_window_set_content (GtkWindow *window,
   GtkWidget *box = adw_window_get_content (ADW_WINDOW (window));
 
   g_return_if_fail (procura_busy_window_is_waiting (window));
-  gtk_box_remove (GTK_BOX (box), g_object_get_data (G_OBJECT (window), SPINNER_KEY));
+  gtk_box_remove (GTK_BOX (box), PROCURA_BUSY_WINDOW (window)->spinner);
   gtk_widget_set_vexpand (content, TRUE);
   gtk_box_append (GTK_BOX (box), content);
 }

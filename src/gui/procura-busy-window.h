@@ -8,6 +8,11 @@
 
 G_BEGIN_DECLS
 
+/* The window's own type holds its state (the spinner); the functions below take and
+ * return it as a GtkWindow, as their callers only present and fill it. */
+#define PROCURA_TYPE_BUSY_WINDOW (procura_busy_window_get_type ())
+G_DECLARE_FINAL_TYPE (ProcuraBusyWindow, procura_busy_window, PROCURA, BUSY_WINDOW, AdwWindow)
+
 /* A modal window over @parent (destroyed with it) with a header bar and a spinner,
  * presented at once; the caller starts the work (a GTask with no source object that
  * holds a reference to the window) and, when it ends, puts the result in with

@@ -12,13 +12,16 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
-#include <math.h>
-#include <string.h>
 
 #include "procura-busy-window.h"
 #include "procura-published-dialog.h"
+#include "procura-published-row.h"
 
+/* The dialog's state. Until the file is read it belongs to the parse task (its
+ * callback's data, with a reference to the window); then to the picker's content box,
+ * freed when that box is (a weak reference), as the handlers of its widgets use it. */
 typedef struct {
+  GtkWindow           *window;         /* owned reference until the file is read */
   ProcuraDocument     *document;       /* owned reference */
   ProcuraImportResult *result;         /* owned; picked runs are moved out on import */
   GArray              *candidate_ids;  /* gint64 per drop-down item; [0] = a new candidate */
@@ -35,6 +38,7 @@ typedef struct {
 static void
 picker_free (Picker *p)
 {
+  g_clear_object (&p->window);
   g_clear_object (&p->document);
   g_clear_pointer (&p->result, procura_import_result_free);
   g_clear_pointer (&p->candidate_ids, g_array_unref);
@@ -43,50 +47,11 @@ picker_free (Picker *p)
   g_free (p);
 }
 
-/* The figure an analyst sorts a published row by: the throughput it states, and the
- * latency at p99 when it has one */
-static char *
-key_metric (const ProcuraRun *run)
+static void
+picker_content_gone (gpointer  data,
+                     GObject  *where_the_object_was)
 {
-  const ProcuraStat *ttft = procura_run_get_stat (run, "ttft", "p99");
-  g_autoptr (GString) s = g_string_new (NULL);
-
-  if (!isnan (run->output_throughput))
-    /* Translators: a benchmark's output throughput */
-    g_string_append_printf (s, _("%.0f output tok/s"), run->output_throughput);
-  else if (!isnan (run->total_throughput))
-    g_string_append_printf (s, _("%.0f total tok/s"), run->total_throughput);
-  else if (!isnan (run->request_throughput))
-    g_string_append_printf (s, _("%.2f req/s"), run->request_throughput);
-  if (ttft != NULL)
-    {
-      if (s->len > 0)
-        g_string_append (s, " · ");
-      g_string_append_printf (s, _("TTFT p99 %.0f ms"), ttft->value);
-    }
-  return g_string_free (g_steal_pointer (&s), FALSE);
-}
-
-static char *
-scenario_text (const ProcuraScenario *sc)
-{
-  if (sc->load_type == NULL)
-    return g_strdup (_("load not stated"));
-  if (isinf (sc->load_value))
-    return g_strdup_printf ("%s", sc->load_type);
-  if (!isnan (sc->load_value))
-    return g_strdup_printf ("%s %g", sc->load_type, sc->load_value);
-  return g_strdup (sc->load_type);
-}
-
-static char *
-gpu_text (const ProcuraScenario *sc)
-{
-  const char *gpu = sc->gpu_name != NULL ? sc->gpu_name : _("GPU not stated");
-
-  if (sc->gpu_count > 0)
-    return g_strdup_printf ("%d × %s", sc->gpu_count, gpu);
-  return g_strdup (gpu);
+  picker_free (data);
 }
 
 static void
@@ -112,12 +77,8 @@ filter_row (GtkListBoxRow *row,
             gpointer       user_data)
 {
   Picker *p = user_data;
-  const char *hay = g_object_get_data (G_OBJECT (row), "procura-haystack");
 
-  for (char **n = p->needles; n != NULL && *n != NULL; n++)
-    if (**n != '\0' && (hay == NULL || strstr (hay, *n) == NULL))
-      return FALSE;
-  return TRUE;
+  return procura_published_row_matches (PROCURA_PUBLISHED_ROW (row), (const char * const *) p->needles);
 }
 
 static void
@@ -134,14 +95,15 @@ filter_changed_cb (GtkSearchEntry *entry,
 }
 
 static void
-pick_toggled_cb (GtkCheckButton *check,
-                 gpointer        user_data)
+picked_changed_cb (ProcuraPublishedRow *row,
+                   GParamSpec          *pspec,
+                   gpointer             user_data)
 {
   Picker *p = user_data;
-  guint i = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (check), "procura-index"));
+  guint i = procura_published_row_get_index (row);
 
   if (i < p->picked->len)
-    g_array_index (p->picked, gboolean, i) = gtk_check_button_get_active (check);
+    g_array_index (p->picked, gboolean, i) = procura_published_row_get_picked (row);
   update_count (p);
 }
 
@@ -152,46 +114,8 @@ pick_shown_cb (GtkButton *button,
   Picker *p = user_data;
 
   for (GtkWidget *row = gtk_widget_get_first_child (p->list); row != NULL; row = gtk_widget_get_next_sibling (row))
-    {
-      GtkWidget *check = g_object_get_data (G_OBJECT (row), "procura-check");
-      if (check != NULL && gtk_widget_get_child_visible (row))
-        gtk_check_button_set_active (GTK_CHECK_BUTTON (check), TRUE);
-    }
-}
-
-static GtkWidget *
-run_row (Picker           *p,
-         const ProcuraRun *run,
-         guint             index)
-{
-  const ProcuraScenario *sc = &run->scenario;
-  GtkWidget *row = adw_action_row_new ();
-  GtkWidget *check = gtk_check_button_new ();
-  g_autofree char *gpu = gpu_text (sc);
-  g_autofree char *scenario = scenario_text (sc);
-  g_autofree char *metric = key_metric (run);
-  g_autofree char *subtitle = NULL;
-  g_autofree char *hay = NULL;
-  g_autofree char *title = g_markup_escape_text (run->label != NULL ? run->label : _("run"), -1);
-
-  /* Translators: a published row: GPU · model · scenario · key figure */
-  subtitle = g_strdup_printf (_("%s · %s · %s · %s"), gpu,
-                              sc->model != NULL ? sc->model : _("model not stated"), scenario, metric);
-  {
-    g_autofree char *escaped = g_markup_escape_text (subtitle, -1);
-    adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), title);
-    adw_action_row_set_subtitle (ADW_ACTION_ROW (row), escaped);
-  }
-  hay = g_strdup_printf ("%s %s %s %s %s", run->label != NULL ? run->label : "", gpu,
-                         sc->model != NULL ? sc->model : "", scenario, sc->engine != NULL ? sc->engine : "");
-  g_object_set_data_full (G_OBJECT (row), "procura-haystack", g_utf8_strdown (hay, -1), g_free);
-  g_object_set_data (G_OBJECT (check), "procura-index", GUINT_TO_POINTER (index));
-  g_object_set_data (G_OBJECT (row), "procura-check", check);   /* a child of the row */
-  gtk_widget_set_valign (check, GTK_ALIGN_CENTER);
-  adw_action_row_add_prefix (ADW_ACTION_ROW (row), check);
-  adw_action_row_set_activatable_widget (ADW_ACTION_ROW (row), check);
-  g_signal_connect (check, "toggled", G_CALLBACK (pick_toggled_cb), p);
-  return row;
+    if (PROCURA_IS_PUBLISHED_ROW (row) && gtk_widget_get_child_visible (row))
+      procura_published_row_set_picked (PROCURA_PUBLISHED_ROW (row), TRUE);
 }
 
 static void
@@ -327,7 +251,12 @@ picker_content (Picker *p)
   p->picked = g_array_new (FALSE, TRUE, sizeof (gboolean));
   g_array_set_size (p->picked, r->runs->len);
   for (guint i = 0; i < r->runs->len; i++)
-    gtk_list_box_append (GTK_LIST_BOX (p->list), run_row (p, g_ptr_array_index (r->runs, i), i));
+    {
+      GtkWidget *row = procura_published_row_new (g_ptr_array_index (r->runs, i), i);
+
+      g_signal_connect (row, "notify::picked", G_CALLBACK (picked_changed_cb), p);
+      gtk_list_box_append (GTK_LIST_BOX (p->list), row);
+    }
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), p->list);
   gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scrolled), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
   gtk_widget_set_vexpand (scrolled, TRUE);
@@ -392,15 +321,17 @@ parse_done_cb (GObject      *object,
                GAsyncResult *result,
                gpointer      user_data)
 {
-  g_autoptr (GtkWindow) window = GTK_WINDOW (user_data);
-  Picker *p = g_object_get_data (G_OBJECT (window), "procura-published-picker");
+  Picker *p = user_data;
+  g_autoptr (GtkWindow) window = g_steal_pointer (&p->window);
   g_autoptr (GError) error = NULL;
   ProcuraImportResult *r = g_task_propagate_pointer (G_TASK (result), &error);
+  GtkWidget *content;
 
   /* Closed before the file was read: nothing left to fill */
-  if (p == NULL || !procura_busy_window_is_waiting (window))
+  if (!procura_busy_window_is_waiting (window))
     {
       procura_import_result_free (r);
+      picker_free (p);
       return;
     }
   if (r == NULL || r->runs->len == 0)
@@ -410,12 +341,13 @@ parse_done_cb (GObject      *object,
                                                                        r == NULL ? error->message
                                                                                  : _("The file holds no benchmark runs")));
       procura_import_result_free (r);
+      picker_free (p);
+      return;
     }
-  else
-    {
-      p->result = r;
-      procura_busy_window_set_content (window, picker_content (p));
-    }
+  p->result = r;
+  content = picker_content (p);
+  g_object_weak_ref (G_OBJECT (content), picker_content_gone, p);
+  procura_busy_window_set_content (window, content);
 }
 
 GtkWindow *
@@ -432,11 +364,11 @@ procura_published_dialog_present (GtkWindow       *parent,
   g_return_val_if_fail (PROCURA_IS_DOCUMENT (document), NULL);
   window = procura_busy_window_present (parent, display, 760, 720);
   p = g_new0 (Picker, 1);
+  p->window = g_object_ref (window);
   p->document = g_object_ref (document);
-  g_object_set_data_full (G_OBJECT (window), "procura-published-picker", p, (GDestroyNotify) picker_free);
 
   /* No source object: the task may be finalized in its worker thread */
-  task = g_task_new (NULL, NULL, parse_done_cb, g_object_ref (window));
+  task = g_task_new (NULL, NULL, parse_done_cb, p);
   g_task_set_task_data (task, g_strdup (path), g_free);
   g_task_run_in_thread (task, parse_thread);
   return window;

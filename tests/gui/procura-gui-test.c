@@ -5,6 +5,50 @@
 #include "config.h"
 
 #include "procura-gui-test.h"
+#include "procura-test-util.h"
+
+static char               *test_data_home;   /* the private $XDG_DATA_HOME */
+static ProcuraApplication *test_app;
+
+gboolean
+procura_gui_test_init (int    *argc,
+                       char ***argv)
+{
+  g_test_init (argc, argv, NULL);
+  test_data_home = procura_test_mkdtemp ();
+  g_setenv ("XDG_DATA_HOME", test_data_home, TRUE);
+  if (!gtk_init_check ())
+    {
+      g_print ("1..0 # SKIP no display (run the suite under xvfb-run)\n");
+      procura_test_rmtree (test_data_home);
+      g_clear_pointer (&test_data_home, g_free);
+      return FALSE;
+    }
+  adw_init ();
+  procura_gui_test_disable_animations ();
+  return TRUE;
+}
+
+ProcuraApplication *
+procura_gui_test_application (void)
+{
+  g_return_val_if_fail (test_app == NULL, test_app);
+  test_app = procura_application_new ();
+  g_application_register (G_APPLICATION (test_app), NULL, NULL);
+  return test_app;
+}
+
+int
+procura_gui_test_run (void)
+{
+  int status = g_test_run ();
+
+  g_clear_object (&test_app);
+  if (test_data_home != NULL)
+    procura_test_rmtree (test_data_home);
+  g_clear_pointer (&test_data_home, g_free);
+  return status;
+}
 
 void
 procura_gui_test_disable_animations (void)

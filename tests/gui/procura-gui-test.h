@@ -6,9 +6,26 @@
 
 #include <adwaita.h>
 
+#include "procura-application.h"
 #include "procura-window.h"
 
 G_BEGIN_DECLS
+
+/* The setup every GUI test program's main() starts with: g_test_init(), a private data
+ * folder ($XDG_DATA_HOME, set before anything reads it: a demo project or the recent
+ * list are written there, never in the user's; removed by procura_gui_test_run()),
+ * gtk_init_check(), adw_init() and animations off. Whatever must come before GTK's
+ * initialisation (a text domain bound, $GTK_A11Y, a log writer) is done before the
+ * call. Returns FALSE when there is no display, having printed the TAP plan of a skip:
+ * main() then returns 0. */
+gboolean            procura_gui_test_init        (int    *argc,
+                                                  char ***argv);
+/* A new application, registered (a window needs one), released by
+ * procura_gui_test_run(). */
+ProcuraApplication *procura_gui_test_application (void);
+/* Runs the tests (g_test_run()), then releases the application and removes the data
+ * folder; returns g_test_run()'s status. */
+int                 procura_gui_test_run         (void);
 
 /* After adw_init(): turns animations off. libadwaita before 1.3 (Debian 12 has 1.2.2)
  * frees a toast's data when its hide animation ends while its show animation still

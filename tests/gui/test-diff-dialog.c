@@ -216,17 +216,12 @@ int
 main (int    argc,
       char **argv)
 {
-  g_test_init (&argc, &argv, NULL);
-  if (!gtk_init_check ())
-    {
-      g_print ("1..0 # SKIP no display (run the suite under xvfb-run)\n");
-      return 0;
-    }
-  adw_init ();
-  procura_gui_test_disable_animations ();
+  if (!procura_gui_test_init (&argc, &argv))
+    return 0;
+
   g_test_add_func ("/gui/diff-dialog/changes", test_changes);
   g_test_add_func ("/gui/diff-dialog/no-changes", test_no_changes);
   g_test_add_func ("/gui/diff-dialog/error", test_error);
   g_test_add_func ("/gui/diff-dialog/window-action", test_window_action);
-  return g_test_run ();
+  return procura_gui_test_run ();
 }

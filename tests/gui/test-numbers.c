@@ -463,20 +463,9 @@ int
 main (int    argc,
       char **argv)
 {
-  g_autofree char *data = NULL;
-  int status;
-
-  g_test_init (&argc, &argv, NULL);
-  data = procura_test_mkdtemp ();
-  g_setenv ("XDG_DATA_HOME", data, TRUE);
-  if (!gtk_init_check ())
-    {
-      g_print ("1..0 # SKIP no display (run the suite under xvfb-run)\n");
-      return 0;
-    }
-  adw_init ();
-  app = procura_application_new ();
-  g_application_register (G_APPLICATION (app), NULL, NULL);
+  if (!procura_gui_test_init (&argc, &argv))
+    return 0;
+  app = procura_gui_test_application ();
 
   g_test_add_func ("/numbers/finance-table", test_finance_table);
   g_test_add_func ("/numbers/hybrid-choice", test_hybrid_choice);
@@ -484,8 +473,5 @@ main (int    argc,
   g_test_add_func ("/numbers/no-target", test_no_target);
   g_test_add_func ("/numbers/what-if", test_what_if);
   g_test_add_func ("/numbers/recommendation-slide", test_recommendation_slide);
-  status = g_test_run ();
-  g_object_unref (app);
-  procura_test_rmtree (data);
-  return status;
+  return procura_gui_test_run ();
 }

@@ -1232,23 +1232,12 @@ test_import_cancel_and_export (void)
 }
 
 int
-main (int argc, char *argv[])
+main (int    argc,
+      char **argv)
 {
-  g_autofree char *tmp = NULL;
-  int status;
-
-  g_test_init (&argc, &argv, NULL);
-  tmp = procura_test_mkdtemp ();
-  g_setenv ("XDG_DATA_HOME", tmp, TRUE);
-  if (!gtk_init_check ())
-    {
-      g_print ("1..0 # SKIP no display (run the suite under xvfb-run)\n");
-      return 0;
-    }
-  adw_init ();
-  procura_gui_test_disable_animations ();
-  app = procura_application_new ();
-  g_application_register (G_APPLICATION (app), NULL, NULL);
+  if (!procura_gui_test_init (&argc, &argv))
+    return 0;
+  app = procura_gui_test_application ();
 
   g_test_add_func ("/pages/demo", test_demo_pages);
   g_test_add_func ("/pages/fit-lazy", test_fit_page_lazy);
@@ -1269,8 +1258,5 @@ main (int argc, char *argv[])
   g_test_add_func ("/presentation/legend-per-view", test_legend_per_view);
   g_test_add_func ("/probe/panel", test_probe_panel);
   g_test_add_func ("/probe/fleet", test_probe_fleet);
-  status = g_test_run ();
-  g_object_unref (app);
-  procura_test_rmtree (tmp);
-  return status;
+  return procura_gui_test_run ();
 }

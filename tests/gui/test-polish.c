@@ -456,24 +456,17 @@ test_undo_edit (void)
 }
 
 int
-main (int argc, char *argv[])
+main (int    argc,
+      char **argv)
 {
-  int ret;
-
-  g_test_init (&argc, &argv, NULL);
   /* the accessible names are read back from GTK's test context (the suite's
    * GTK_A11Y=none keeps none) */
   g_setenv ("GTK_A11Y", "test", TRUE);
   g_log_set_writer_func (log_writer, NULL, NULL);
-  if (!gtk_init_check ())
-    {
-      g_print ("1..0 # SKIP no display (run the suite under xvfb-run)\n");
-      return 0;
-    }
-  adw_init ();
-  procura_gui_test_disable_animations ();
-  app = procura_application_new ();
-  g_application_register (G_APPLICATION (app), NULL, NULL);
+  if (!procura_gui_test_init (&argc, &argv))
+    return 0;
+  app = procura_gui_test_application ();
+
   g_test_add_func ("/polish/shortcuts", test_shortcuts);
   g_test_add_func ("/polish/icon-buttons", test_icon_buttons);
   g_test_add_func ("/polish/project-name", test_project_name);
@@ -483,7 +476,5 @@ main (int argc, char *argv[])
   g_test_add_func ("/polish/recent-titles", test_recent_titles);
   g_test_add_func ("/polish/candidate-chooser", test_candidate_chooser);
   g_test_add_func ("/polish/undo-edit", test_undo_edit);
-  ret = g_test_run ();
-  g_object_unref (app);
-  return ret;
+  return procura_gui_test_run ();
 }

@@ -145,20 +145,10 @@ int
 main (int    argc,
       char **argv)
 {
-  g_autofree char *tmp = NULL;
+  if (!procura_gui_test_init (&argc, &argv))
+    return 0;
+  app = procura_gui_test_application ();
 
-  g_test_init (&argc, &argv, NULL);
-  tmp = procura_test_mkdtemp ();
-  g_setenv ("XDG_DATA_HOME", tmp, TRUE);
-  if (!gtk_init_check ())
-    {
-      g_print ("1..0 # SKIP no display (run the suite under xvfb-run)\n");
-      return 0;
-    }
-  adw_init ();
-  procura_gui_test_disable_animations ();
-  app = procura_application_new ();
-  g_application_register (G_APPLICATION (app), NULL, NULL);
   g_test_add_func ("/run-samples/expand-shows-distribution", test_expand_shows_distribution);
-  return g_test_run ();
+  return procura_gui_test_run ();
 }

@@ -10,6 +10,7 @@
 #include "procura-application.h"
 #include "procura-chart-view.h"
 #include "procura-presentation.h"
+#include "procura-gui-test.h"
 #include "procura-window.h"
 
 static void
@@ -57,18 +58,15 @@ test_help_overlay (void)
 }
 
 int
-main (int argc, char *argv[])
+main (int    argc,
+      char **argv)
 {
-  g_test_init (&argc, &argv, NULL);
-  if (!gtk_init_check ())
-    {
-      g_print ("1..0 # SKIP no display (run the suite under xvfb-run)\n");
-      return 0;
-    }
-  adw_init ();
+  if (!procura_gui_test_init (&argc, &argv))
+    return 0;
+
   g_test_add_func ("/templates/window", test_window_template);
   g_test_add_func ("/templates/help-overlay", test_help_overlay);
   g_test_add_func ("/templates/presentation", test_presentation_template);
   g_test_add_func ("/templates/chart-view", test_chart_view);
-  return g_test_run ();
+  return procura_gui_test_run ();
 }

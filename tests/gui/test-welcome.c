@@ -509,29 +509,16 @@ test_header_name (void)
 }
 
 int
-main (int argc, char *argv[])
+main (int    argc,
+      char **argv)
 {
-  g_autofree char *data = g_dir_make_tmp ("procura-welcome-data-XXXXXX", NULL);
-  int ret;
+  if (!procura_gui_test_init (&argc, &argv))
+    return 0;
+  app = procura_gui_test_application ();
 
-  /* a private data folder, before anything reads it: the demo project is written there */
-  g_assert_nonnull (data);
-  g_setenv ("XDG_DATA_HOME", data, TRUE);
-  g_test_init (&argc, &argv, NULL);
-  if (!gtk_init_check ())
-    {
-      g_print ("1..0 # SKIP no display (run the suite under xvfb-run)\n");
-      return 0;
-    }
-  adw_init ();
-  procura_gui_test_disable_animations ();
-  app = procura_application_new ();
-  g_application_register (G_APPLICATION (app), NULL, NULL);
   g_test_add_func ("/welcome/first-start", test_first_start);
   g_test_add_func ("/welcome/recent", test_recent);
   g_test_add_func ("/welcome/empty-states", test_empty_states);
   g_test_add_func ("/welcome/header-name", test_header_name);
-  ret = g_test_run ();
-  g_object_unref (app);
-  return ret;
+  return procura_gui_test_run ();
 }

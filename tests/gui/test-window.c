@@ -96,23 +96,14 @@ test_pages_built_when_shown (void)
 }
 
 int
-main (int argc, char *argv[])
+main (int    argc,
+      char **argv)
 {
-  g_test_init (&argc, &argv, NULL);
-  if (!gtk_init_check ())
-    {
-      g_print ("1..0 # SKIP no display (run the suite under xvfb-run)\n");
-      return 0;
-    }
-  adw_init ();
-  app = procura_application_new ();
-  g_application_register (G_APPLICATION (app), NULL, NULL);
+  if (!procura_gui_test_init (&argc, &argv))
+    return 0;
+  app = procura_gui_test_application ();
+
   g_test_add_func ("/window/six-pages", test_six_pages);
   g_test_add_func ("/window/pages-built-when-shown", test_pages_built_when_shown);
-  {
-    int status = g_test_run ();
-
-    g_object_unref (app);
-    return status;
-  }
+  return procura_gui_test_run ();
 }
