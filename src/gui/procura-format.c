@@ -91,3 +91,19 @@ procura_format_id (const char *id)
       return _(labels[i].label);
   return id;
 }
+
+const char *
+procura_format_metric (const char *metric)
+{
+  if (g_strcmp0 (metric, "ttft") == 0)
+    return _("TTFT");
+  if (g_strcmp0 (metric, "tpot") == 0)
+    return _("TPOT");
+  if (g_strcmp0 (metric, "tpot_incl_first") == 0)
+    return _("TPOT incl. first token");
+  if (g_strcmp0 (metric, "itl") == 0)
+    return _("ITL");
+  if (g_strcmp0 (metric, "e2e") == 0)
+    return _("End-to-end");
+  return metric;
+}

@@ -20,5 +20,8 @@ char       *procura_format_count    (gint64      value);
  * stores (workload types, SLO metrics, ops tests, checklist sections…); unknown ids
  * come back as they are. */
 const char *procura_format_id       (const char *id);
+/* "ttft" → "TTFT": the short name of a per-request metric, as run details and their
+ * charts title it; unknown metrics come back as they are. */
+const char *procura_format_metric   (const char *metric);
 
 G_END_DECLS

@@ -41,22 +41,6 @@ find_run (ProcuraProject *project,
   return NULL;
 }
 
-static const char *
-metric_label (const char *metric)
-{
-  if (g_strcmp0 (metric, "ttft") == 0)
-    return _("TTFT");
-  if (g_strcmp0 (metric, "tpot") == 0)
-    return _("TPOT");
-  if (g_strcmp0 (metric, "tpot_incl_first") == 0)
-    return _("TPOT incl. first token");
-  if (g_strcmp0 (metric, "itl") == 0)
-    return _("ITL");
-  if (g_strcmp0 (metric, "e2e") == 0)
-    return _("End-to-end");
-  return metric;
-}
-
 /* Rank of a statistic in reading order: mean, the percentiles rising, min, max, std. */
 static int
 stat_rank (const char *stat)
@@ -197,10 +181,10 @@ add_metric_rows (ProcuraRunRow *self,
           title = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s, recomputed from %lld sample",
                                                 "%s, recomputed from %lld samples",
                                                 (gulong) MAX (samples, 0)),
-                                   metric_label (metric), (long long) samples);
+                                   procura_format_metric (metric), (long long) samples);
         else
           /* Translators: a metric whose figures are the file's own */
-          title = g_strdup_printf (_("%s, as reported by the file"), metric_label (metric));
+          title = g_strdup_printf (_("%s, as reported by the file"), procura_format_metric (metric));
         row = adw_action_row_new ();
         adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), title);
         adw_action_row_set_subtitle (ADW_ACTION_ROW (row), line->str);

@@ -18,6 +18,7 @@
 #include "procura-chart.h"
 #include "procura-chart-view.h"
 #include "procura-quantiles.h"
+#include "procura-format.h"
 #include "procura-run-samples.h"
 
 struct _ProcuraRunSamples
@@ -53,20 +54,6 @@ views_free (Views *v)
   g_free (v->scatter_x);
   g_free (v->scatter_y);
   g_free (v);
-}
-
-static const char *
-metric_name (const char *metric)
-{
-  if (g_strcmp0 (metric, "ttft") == 0)
-    return _("TTFT");
-  if (g_strcmp0 (metric, "tpot") == 0)
-    return _("TPOT");
-  if (g_strcmp0 (metric, "itl") == 0)
-    return _("ITL");
-  if (g_strcmp0 (metric, "e2e") == 0)
-    return _("End-to-end latency");
-  return metric;
 }
 
 static void
@@ -130,17 +117,17 @@ distribution_chart (ProcuraRunSamples *self,
   /* TRANSLATORS: %s is a metric (TTFT, ITL...); %lld the number of requests or tokens */
   subtitle = g_strdup_printf (ngettext ("Empirical CDF of %s over %lld sample",
                                         "Empirical CDF of %s over %lld samples", (unsigned long) q->n),
-                              metric_name (v->metric), (long long) q->n);
+                              procura_format_metric (v->metric), (long long) q->n);
   procura_chart_set_subtitle (chart, subtitle);
   procura_chart_set_description (chart, _("share of requests at or below a latency"));
-  procura_chart_set_axis (chart, PROCURA_AXIS_X, metric_name (v->metric), PROCURA_UNIT_MS,
+  procura_chart_set_axis (chart, PROCURA_AXIS_X, procura_format_metric (v->metric), PROCURA_UNIT_MS,
                           n > 0 && x[n - 1] / x[0] >= 20 ? PROCURA_SCALE_LOG : PROCURA_SCALE_LINEAR);
   procura_chart_set_axis (chart, PROCURA_AXIS_Y, _("Share of requests at or below"), PROCURA_UNIT_PERCENT,
                           PROCURA_SCALE_LINEAR);
   procura_chart_set_axis_range (chart, PROCURA_AXIS_Y, 0, 1);
   if (n > 0)
     {
-      series = procura_chart_add_series_take (chart, PROCURA_SERIES_STEP, metric_name (v->metric), x, y, n);
+      series = procura_chart_add_series_take (chart, PROCURA_SERIES_STEP, procura_format_metric (v->metric), x, y, n);
       procura_chart_series_set_marker (series, PROCURA_MARKER_NONE);
       procura_chart_series_set_in_legend (series, FALSE);
     }
@@ -159,14 +146,14 @@ scatter_chart (const Views *v)
   ProcuraChartSeries *series;
 
   /* TRANSLATORS: %s is a latency metric (TTFT, End-to-end latency) */
-  title = g_strdup_printf (_("%s per request"), metric_name (v->scatter_metric));
+  title = g_strdup_printf (_("%s per request"), procura_format_metric (v->scatter_metric));
   procura_chart_set_title (chart, title);
   procura_chart_set_subtitle (chart, _("Each dot is one request, against its input length"));
   procura_chart_set_description (chart, _("latency of each request against its input tokens"));
   procura_chart_set_axis (chart, PROCURA_AXIS_X, _("Input tokens"), PROCURA_UNIT_TOKENS, PROCURA_SCALE_LINEAR);
-  procura_chart_set_axis (chart, PROCURA_AXIS_Y, metric_name (v->scatter_metric), PROCURA_UNIT_MS,
+  procura_chart_set_axis (chart, PROCURA_AXIS_Y, procura_format_metric (v->scatter_metric), PROCURA_UNIT_MS,
                           PROCURA_SCALE_LINEAR);
-  series = procura_chart_add_series (chart, PROCURA_SERIES_SCATTER, metric_name (v->scatter_metric),
+  series = procura_chart_add_series (chart, PROCURA_SERIES_SCATTER, procura_format_metric (v->scatter_metric),
                                      v->scatter_x, v->scatter_y, v->scatter_n);
   procura_chart_series_set_in_legend (series, FALSE);
   return chart;
