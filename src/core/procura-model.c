@@ -222,6 +222,13 @@ procura_run_take_samples (ProcuraRun *run,
           s->n = n;
           g_clear_pointer (&s->sorted, g_free);
           s->n_sorted = 0;
+          /* a summary of the old values no longer holds */
+          for (guint j = 0; j < run->quantiles->len; j++)
+            if (g_str_equal (((ProcuraQuantiles *) g_ptr_array_index (run->quantiles, j))->metric, metric))
+              {
+                g_ptr_array_remove_index (run->quantiles, j);
+                break;
+              }
           return;
         }
     }

@@ -245,6 +245,73 @@ test_select_ranks (void)
       }
 }
 
+/* procura_quantiles_new_select (): the summary procura_quantiles_new () gives, bit for
+ * bit, and the caller's extra ranks in place as a sort puts them (what the import's
+ * percentiles read after the one selection pass) */
+static void
+test_with_extra_ranks (void)
+{
+  static const Draw draws[] = { draw_random, draw_heavy_tail, draw_ties, draw_signed, draw_bits };
+  g_autoptr (GRand) rand = g_rand_new_with_seed (4242);
+
+  for (guint a = 0; a < G_N_ELEMENTS (sizes); a++)
+    for (guint d = 0; d < G_N_ELEMENTS (draws); d++)
+      {
+        gsize n = sizes[a], nk = 0;
+        g_autofree double *v = g_new (double, n);
+        g_autofree double *sorted = NULL;
+        g_autofree gsize *ks = g_new (gsize, 40);
+        g_autoptr (ProcuraQuantiles) expected = NULL;
+        g_autoptr (ProcuraQuantiles) got = NULL;
+
+        for (gsize i = 0; i < n; i++)
+          v[i] = draws[d] (rand);
+        expected = procura_quantiles_new ("ttft", v, n);
+        sorted = g_memdup2 (v, n * sizeof (double));
+        procura_stats_sort (sorted, n);
+        for (gsize i = 0; i < n; i++)
+          if (sorted[i] == 0)
+            sorted[i] = 0.0;
+        /* the ends, ranks next to the grid's and random ones, ascending and distinct */
+        ks[nk++] = 0;
+        for (gsize i = 0; i < 36; i++)
+          {
+            gsize r = i % 3 == 0 ? (gsize) ((i * (guint64) (n - 1)) / 36) + 1
+                                 : (gsize) g_rand_int_range (rand, 0, (gint32) MIN (n, G_MAXINT32));
+            ks[nk++] = MIN (r, n - 1);
+          }
+        ks[nk++] = n - 1;
+        for (gsize i = 1; i < nk; i++)   /* insertion sort, then drop repeats */
+          for (gsize j = i; j > 0 && ks[j - 1] > ks[j]; j--)
+            {
+              gsize t = ks[j];
+              ks[j] = ks[j - 1];
+              ks[j - 1] = t;
+            }
+        {
+          gsize u = 0;
+          for (gsize i = 0; i < nk; i++)
+            if (u == 0 || ks[i] != ks[u - 1])
+              ks[u++] = ks[i];
+          nk = u;
+        }
+        got = procura_quantiles_new_select ("ttft", v, n, ks, nk);
+        g_assert_nonnull (got);
+        g_assert_true (procura_quantiles_valid (got));
+        g_assert_cmpuint (got->n, ==, expected->n);
+        g_assert_cmpuint (got->k, ==, expected->k);
+        for (gsize j = 0; j < got->k; j++)
+          {
+            g_assert_cmpuint (got->ranks[j], ==, expected->ranks[j]);
+            g_assert_true (same_bits (got->values[j], expected->values[j]));
+          }
+        for (gsize i = 0; i < nk; i++)
+          if (!same_bits (v[ks[i]], sorted[ks[i]]))
+            g_error ("n %" G_GSIZE_FORMAT ", extra rank %" G_GSIZE_FORMAT ": %a selected, %a sorted",
+                     n, ks[i], v[ks[i]], sorted[ks[i]]);
+      }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -256,5 +323,6 @@ main (int    argc,
   g_test_add_func ("/quantiles-select/signed-zeros", test_signed);
   g_test_add_func ("/quantiles-select/any-finite-bits", test_bits);
   g_test_add_func ("/quantiles-select/select-ranks", test_select_ranks);
+  g_test_add_func ("/quantiles-select/with-extra-ranks", test_with_extra_ranks);
   return g_test_run ();
 }

@@ -143,6 +143,49 @@ procura_quantiles_new (const char   *metric,
   return summarise (metric, v, m, ks, nk);
 }
 
+ProcuraQuantiles *
+procura_quantiles_new_select (const char  *metric,
+                              double      *v,
+                              gsize        n,
+                              const gsize *extra,
+                              gsize        n_extra)
+{
+  g_autofree gsize *grid = NULL;
+  g_autofree gsize *all = NULL;
+  gsize not_positive = 0, ng, na = 0, i = 0, j = 0;
+
+  g_return_val_if_fail (metric != NULL, NULL);
+  if (v == NULL || n == 0)
+    return NULL;
+  if (n <= PROCURA_QUANTILES_GRID)
+    {
+      /* every value is kept: the sort puts every rank, the extra ones too, in place */
+      procura_stats_sort (v, n);
+      return procura_quantiles_new_sorted (metric, v, n);
+    }
+  for (gsize k = 0; k < n; k++)
+    not_positive += v[k] <= 0;
+  grid = g_new (gsize, PROCURA_QUANTILES_GRID + 1);
+  ng = grid_ranks (n, not_positive, grid);
+  /* the union of the summary's ranks and the caller's, ascending and distinct: one
+   * selection pass over the values puts both in place */
+  all = g_new (gsize, ng + n_extra);
+  while (i < ng || j < n_extra)
+    {
+      gsize r;
+
+      if (j >= n_extra || (i < ng && grid[i] <= extra[j]))
+        r = grid[i++];
+      else
+        r = extra[j++];
+      g_return_val_if_fail (r < n, NULL);
+      if (na == 0 || all[na - 1] != r)
+        all[na++] = r;
+    }
+  procura_stats_select_ranks (v, n, all, na);
+  return summarise (metric, v, n, grid, ng);
+}
+
 /* The index of the first kept value above 0 (k when none). */
 static gsize
 first_positive_index (const ProcuraQuantiles *q)

@@ -27,6 +27,16 @@ ProcuraQuantiles *procura_quantiles_new        (const char       *metric,
 ProcuraQuantiles *procura_quantiles_new_sorted (const char       *metric,
                                                 const double     *sorted,
                                                 gsize             n);
+/* The same summary of the @n values in @v, all finite, which it reorders: the ranks
+ * it keeps are selected together with @extra (@n_extra ranks below @n, ascending), so that
+ * afterwards v[r] holds the r-th smallest value for each of them, as in a sorted array
+ * (for @n up to PROCURA_QUANTILES_GRID, @v is sorted). One selection pass for a summary
+ * and a caller's percentiles. NULL when @n is 0. */
+ProcuraQuantiles *procura_quantiles_new_select (const char       *metric,
+                                                double           *v,
+                                                gsize             n,
+                                                const gsize      *extra,
+                                                gsize             n_extra);
 /* The largest distance between the empirical CDF the summary gives and the one of all
  * the samples it summarises, at any x: (largest gap between kept ranks - 1) / n, or
  * over the values above 0 with @positive_only (NAN when none is). 0 when every value

@@ -9,6 +9,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "procura-import-private.h"
+#include "procura-quantiles.h"
 #include "procura-stats.h"
 
 gboolean
@@ -266,7 +267,9 @@ recompute (ProcuraRun           *run,
     for (gsize i = 0; i < nk; i++)
       if (u == 0 || ks[i] != ks[u - 1])
         ks[u++] = ks[i];
-    procura_stats_select_ranks (v, n, ks, u);
+    /* the quantile summary the project keeps (run_quantiles) is selected in the same
+     * pass: one copy and one counting pass over the samples instead of two */
+    procura_run_take_quantiles (run, procura_quantiles_new_select (s->metric, v, n, ks, u));
   }
   procura_run_add_stat (run, s->metric, "mean", mean, PROCURA_SOURCE_RECOMPUTED, (gint64) n);
   procura_run_add_stat (run, s->metric, "std", std, PROCURA_SOURCE_RECOMPUTED, (gint64) n);

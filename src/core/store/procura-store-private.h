@@ -120,6 +120,7 @@ gboolean check_json_column (ProcuraStore  *store,
  * transaction) */
 gboolean store_insert_quantiles (ProcuraStore          *store,
                                  gint64                 run_id,
+                                 const ProcuraRun      *run,
                                  const ProcuraSamples  *s,
                                  GError               **error);
 

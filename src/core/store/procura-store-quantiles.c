@@ -62,12 +62,17 @@ insert_summary (ProcuraStore            *store,
 gboolean
 store_insert_quantiles (ProcuraStore          *store,
                         gint64                 run_id,
+                        const ProcuraRun      *run,
                         const ProcuraSamples  *s,
                         GError               **error)
 {
   g_autoptr (ProcuraQuantiles) q = NULL;
+  const ProcuraQuantiles *made = procura_run_get_quantiles (run, s->metric);
 
-  /* the sort the import may already have made, else one of our own */
+  /* the summary the import made with its statistics, else the sort it may have made,
+   * else one of our own */
+  if (made != NULL)
+    return insert_summary (store, run_id, made, error);
   if (s->sorted != NULL)
     q = procura_quantiles_new_sorted (s->metric, s->sorted, s->n_sorted);
   else

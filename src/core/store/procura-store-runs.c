@@ -174,7 +174,7 @@ insert_run (ProcuraStore      *store,
     }
   for (guint i = 0; i < r->samples->len; i++)
     if (!insert_samples (store, id, g_ptr_array_index (r->samples, i), error)
-        || !store_insert_quantiles (store, id, g_ptr_array_index (r->samples, i), error))
+        || !store_insert_quantiles (store, id, r, g_ptr_array_index (r->samples, i), error))
       return 0;
   return id;
 }
