@@ -19,6 +19,7 @@
 #include <signal.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -173,7 +174,7 @@ static guint
 count_temporary (void)
 {
   static const char * const known[] = { "kill.procura", "kill.procura-wal", "kill.procura-shm",
-                                        "kill.procura-journal", "input.json", "record.pdf",
+                                        "kill.procura-journal", "input.json", "bulk.json", "record.pdf",
                                         "cdf.png", "cdf.svg", NULL };
   g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
   const char *name;
@@ -334,6 +335,146 @@ test_import (void)
                   "nothing", IMPORT_KILLS, duration * 1.2e-6, imports);
 }
 
+/* A vLLM result whose inter-token gaps (2.2 M values, 17.6 MB as doubles) make the
+ * import a bulk write: a rollback journal instead of the WAL (store_begin_bulk()). */
+static char *
+write_bulk_input (void)
+{
+  char *path = g_build_filename (dir, "bulk.json", NULL);
+  GString *s = g_string_new ("{\"backend\": \"vllm\", \"model_id\": \"m/x\", \"request_rate\": 4.0, "
+                             "\"completed\": 2200, \"failed\": 0, \"duration\": 100.0, \"ttfts\": [");
+
+  for (int i = 0; i < 2200; i++)
+    g_string_append_printf (s, "%s%.4f", i ? "," : "", 0.02 + i * 1e-5);
+  g_string_append (s, "], \"itls\": [");
+  for (int i = 0; i < 2200; i++)
+    {
+      g_string_append (s, i ? ",[" : "[");
+      for (int j = 0; j < 1000; j++)
+        g_string_append_printf (s, "%s0.0%d", j ? "," : "", 100 + (i * 7 + j * 13) % 900);
+      g_string_append_c (s, ']');
+    }
+  g_string_append (s, "]}");
+  g_assert_true (g_file_set_contents (path, s->str, -1, NULL));
+  g_string_free (s, TRUE);
+  return path;
+}
+
+/* Whether @journal is a hot rollback journal: present, and synced (SQLite writes its
+ * header's magic number only once the journal is on disk, before it changes the file). */
+static gboolean
+journal_is_hot (const char *journal)
+{
+  static const guint8 magic[8] = { 0xd9, 0xd5, 0x05, 0xf9, 0x20, 0xa1, 0x63, 0xd7 };
+  guint8 head[8] = { 0 };
+  int fd = open (journal, O_RDONLY | O_CLOEXEC);
+  gboolean hot;
+
+  if (fd < 0)
+    return FALSE;
+  hot = read (fd, head, sizeof head) == (ssize_t) sizeof head && memcmp (head, magic, sizeof magic) == 0;
+  close (fd);
+  return hot;
+}
+
+/* Starts the import of @argv and returns when its rollback journal appears. */
+static GPid
+start_until_journal (const char * const *argv,
+                     const char         *journal)
+{
+  GPid pid = start (argv);
+  gint64 deadline = g_get_monotonic_time () + G_GINT64_CONSTANT (120000000);
+  int status = 0;
+  struct stat st;
+
+  while (stat (journal, &st) != 0 || st.st_size == 0)
+    {
+      g_assert_cmpint (waitpid (pid, &status, WNOHANG), ==, 0);
+      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
+      g_usleep (50);
+    }
+  return pid;
+}
+
+/* SIGKILL while a bulk import writes (from its rollback journal's appearance to its
+ * end): a kill after the journal was synced leaves a hot journal, which the next open
+ * rolls back (the project as before, its integrity check passing, the journal gone);
+ * before, SQLite has not touched the file. Whole or nothing either way, and the
+ * project takes the same import whole afterwards, back in WAL mode. */
+static void
+test_bulk_import (void)
+{
+  g_autoptr (GRand) rand = g_rand_new_with_seed (2026120201);
+  g_autofree char *bulk = write_bulk_input ();
+  g_autofree char *journal = g_strconcat (project, "-journal", NULL);
+  gint64 write_us;
+  guint hot = 0, kills = 0;
+
+  /* the write's duration, uninterrupted */
+  {
+    const char *argv[] = { "import", project, bulk, "--candidate", "bulk timed", NULL };
+    GPid pid = start_until_journal (argv, journal);
+    gint64 t0 = g_get_monotonic_time ();
+    int status = 0;
+
+    g_assert_cmpint (waitpid (pid, &status, 0), ==, pid);
+    write_us = MAX (g_get_monotonic_time () - t0, 1000);
+    g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 0);
+    g_assert_false (g_file_test (journal, G_FILE_TEST_EXISTS));
+  }
+
+  for (int i = 0; i < 12 && (hot < 4 || i < 6); i++)
+    {
+      g_autofree char *name = g_strdup_printf ("bulk %d", i);
+      const char *argv[] = { "import", project, bulk, "--candidate", name, NULL };
+      guint before = count_runs ();
+      gboolean imported = TRUE, was_hot;
+      GPid pid = start_until_journal (argv, journal);
+      int status = 0;
+
+      g_usleep (g_rand_int_range (rand, 0, (gint32) MIN (write_us, G_MAXINT32)));
+      kill (pid, SIGKILL);
+      g_assert_cmpint (waitpid (pid, &status, 0), ==, pid);
+      kills++;
+      was_hot = journal_is_hot (journal);
+      hot += was_hot;
+
+      /* a writable open (the next command's) rolls a hot journal back */
+      {
+        g_autoptr (GError) error = NULL;
+        ProcuraStore *store = procura_store_open (project, PROCURA_STORE_OPEN_DEFAULT, &error);
+
+        g_assert_no_error (error);
+        g_assert_false (procura_store_is_read_only (store));
+        procura_store_close (store);
+      }
+      if (was_hot)
+        g_assert_false (g_file_test (journal, G_FILE_TEST_EXISTS));
+      check_import (name, before, &imported);
+      if (was_hot)
+        g_assert_false (imported);
+    }
+  g_assert_cmpuint (hot, >=, 1);
+
+  {
+    const char *argv[] = { "import", project, bulk, "--candidate", "bulk whole", NULL };
+    guint before = count_runs ();
+    gboolean imported = FALSE;
+    g_autofree char *out = NULL;
+
+    time_command (argv);
+    check_import ("bulk whole", before, &imported);
+    g_assert_true (imported);
+    g_assert_false (g_file_test (journal, G_FILE_TEST_EXISTS));
+    /* the file is left in WAL mode (header bytes 18 and 19 are 2) */
+    g_assert_true (g_file_get_contents (project, &out, NULL, NULL));
+    g_assert_cmpint (out[18], ==, 2);
+    g_assert_cmpint (out[19], ==, 2);
+  }
+  g_test_message ("bulk import: %u kills during a %.0f ms write, %u left a hot journal that the "
+                  "next open rolled back", kills, write_us / 1000.0, hot);
+}
+
 static guint
 count_in (const char *folder,
           const char *name)
@@ -409,6 +550,7 @@ main (int    argc,
   g_test_add_func ("/store/kill/report", test_report);
   g_test_add_func ("/store/kill/render", test_render);
   g_test_add_func ("/store/kill/stale-temporary", test_stale_temporary);
+  g_test_add_func ("/store/kill/bulk-import", test_bulk_import);
 
   rc = g_test_run ();
   procura_test_rmtree (dir);

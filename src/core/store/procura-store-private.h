@@ -77,6 +77,14 @@ void store_error (ProcuraStore  *store,
                   const char    *what);
 int store_param (sqlite3_stmt *stmt,
                  const char   *name);
+/* Starts a transaction for a write of about @bytes; *@bulk says whether it runs with a
+ * rollback journal (store_end_bulk() after its commit or rollback puts the WAL back). */
+gboolean store_begin_bulk (ProcuraStore  *store,
+                           guint64        bytes,
+                           gboolean      *bulk,
+                           GError       **error);
+void     store_end_bulk   (ProcuraStore  *store,
+                           gboolean       bulk);
 gboolean store_exec_sql (sqlite3     *db,
                          const char  *path,
                          const char  *sql,

@@ -458,9 +458,24 @@ procura_store_import_all (ProcuraStore            *store,
   g_autoptr (GArray) provs = g_array_new (FALSE, TRUE, sizeof (gint64));
   gboolean ok = TRUE;
 
+  guint64 bytes = 0;
+  gboolean bulk;
+
   g_return_val_if_fail (store != NULL && results != NULL, FALSE);
   g_return_val_if_fail (new_candidate == NULL || candidate_id == 0, FALSE);
-  if (!store_begin (store, error))
+  for (guint f = 0; f < results->len; f++)
+    {
+      const ProcuraImportResult *result = g_ptr_array_index (results, f);
+
+      for (guint r = 0; r < result->runs->len; r++)
+        {
+          const ProcuraRun *run = g_ptr_array_index (result->runs, r);
+
+          for (guint i = 0; i < run->samples->len; i++)
+            bytes += ((const ProcuraSamples *) g_ptr_array_index (run->samples, i))->n * sizeof (double);
+        }
+    }
+  if (!store_begin_bulk (store, bytes, &bulk, error))
     return FALSE;
   if (new_candidate != NULL)
     {
@@ -479,7 +494,9 @@ procura_store_import_all (ProcuraStore            *store,
       if (!ok && result->provenance != NULL && result->provenance->file_name != NULL)
         g_prefix_error (error, "%s: ", result->provenance->file_name);
     }
-  if (!store_finish (store, ok, error))
+  ok = store_finish (store, ok, error);
+  store_end_bulk (store, bulk);
+  if (!ok)
     {
       g_prefix_error (error, _("nothing was imported: "));
       return FALSE;

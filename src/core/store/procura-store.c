@@ -44,6 +44,7 @@
 #define STORE_MAX_COLUMNS    200
 #define STORE_BUSY_TIMEOUT_MS 5000
 #define STORE_PAGE_SIZE      65536  /* of new projects */
+#define STORE_BULK_BYTES     (16 << 20)  /* writes from this size go through a rollback journal */
 
 /* A byte range of the database file that SQLite never locks (its own locks live at
  * 0x40000000..0x400001FF); an open-file-description lock there marks the writer. */
@@ -1001,6 +1002,34 @@ procura_store_close (ProcuraStore *store)
 }
 
 
+/* A bulk write (store_begin_bulk(): a rollback journal) cut short by a crash or a kill
+ * leaves a hot journal beside the file, and the file half written. SQLite rolls it back on
+ * the first read of a read-write connection; the checks below read the file as immutable,
+ * which ignores journals, so the rollback is done first, under the writer lock (without
+ * it another Procura is writing and its journal is live, not hot). */
+static void
+roll_back_hot_journal (const char *path)
+{
+  g_autofree char *journal = g_strconcat (path, "-journal", NULL);
+  struct stat st;
+  LockState lock;
+  sqlite3 *db;
+  int fd;
+
+  if (stat (journal, &st) != 0 || st.st_size == 0 || !folder_writable (path))
+    return;
+  fd = take_lock (path, &lock);
+  if (fd < 0)
+    return;
+  db = open_connection (path, SQLITE_OPEN_READWRITE, NULL);
+  if (db != NULL)
+    {
+      sqlite3_exec (db, "SELECT count(*) FROM sqlite_master", NULL, NULL, NULL);
+      sqlite3_close (db);
+    }
+  close (fd);
+}
+
 ProcuraStore *
 procura_store_open (const char         *path,
                     ProcuraStoreFlags   flags,
@@ -1016,6 +1045,7 @@ procura_store_open (const char         *path,
   g_return_val_if_fail (path != NULL, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
+  roll_back_hot_journal (path);
   if (!check_header (path, error))
     return NULL;
 
@@ -1374,6 +1404,61 @@ touch_modified (ProcuraStore  *store,
     return FALSE;
   bind_text (stmt, "now", now);
   return step_done (store, stmt, error, _("cannot update the project"));
+}
+
+/* The journal mode the connection is in after running @pragma ("delete", "wal"), or NULL. */
+static char *
+journal_mode_after (ProcuraStore *store,
+                    const char   *pragma)
+{
+  sqlite3_stmt *stmt = NULL;
+  char *mode = NULL;
+
+  if (sqlite3_prepare_v2 (store->db, pragma, -1, &stmt, NULL) == SQLITE_OK
+      && sqlite3_step (stmt) == SQLITE_ROW && sqlite3_column_text (stmt, 0) != NULL)
+    mode = g_ascii_strdown ((const char *) sqlite3_column_text (stmt, 0), -1);
+  sqlite3_finalize (stmt);
+  return mode;
+}
+
+gboolean
+store_begin_bulk (ProcuraStore  *store,
+                  guint64        bytes,
+                  gboolean      *bulk,
+                  GError       **error)
+{
+  *bulk = FALSE;
+  if (!check_writable (store, error))
+    return FALSE;
+  /* A large write (a run's sample BLOBs, hundreds of MB) goes to the WAL and then again
+   * into the file at the checkpoint. With a rollback journal the pages it appends are
+   * written once, straight into the file: only the pages it changes are journaled
+   * (bench/import). The switch needs the only connection to the file (SQLite refuses it
+   * otherwise, and the write then goes through the WAL as any other); a crash leaves a
+   * hot journal, which procura_store_open() rolls back before its checks. */
+  if (!store->in_batch && bytes >= STORE_BULK_BYTES)
+    {
+      g_autofree char *mode = journal_mode_after (store, "PRAGMA journal_mode = DELETE");
+
+      *bulk = mode != NULL && g_str_equal (mode, "delete");
+      if (!*bulk && mode != NULL && !g_str_equal (mode, "wal"))
+        g_free (journal_mode_after (store, "PRAGMA journal_mode = WAL"));
+    }
+  if (store_begin (store, error))
+    return TRUE;
+  if (*bulk)
+    g_free (journal_mode_after (store, "PRAGMA journal_mode = WAL"));
+  *bulk = FALSE;
+  return FALSE;
+}
+
+void
+store_end_bulk (ProcuraStore *store,
+                gboolean      bulk)
+{
+  /* back to the WAL the project is kept in; should that fail, the next open sets it */
+  if (bulk)
+    g_free (journal_mode_after (store, "PRAGMA journal_mode = WAL"));
 }
 
 gboolean
