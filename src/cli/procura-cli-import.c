@@ -108,7 +108,8 @@ procura_cli_inspect (int    argc,
     return procura_cli_fail ("inspect", PROCURA_EXIT_USAGE, _("unknown format “%s”"), format);
   if ((project != NULL) != (candidate != NULL))
     return procura_cli_fail ("inspect", PROCURA_EXIT_USAGE, _("--project and --candidate go together"));
-  result = procura_import_file (argv[1], format, NULL, &error);
+  /* read, not stored: no quantile summaries */
+  result = procura_import_file_with_flags (argv[1], format, PROCURA_IMPORT_NO_SUMMARIES, NULL, &error);
   if (result == NULL)
     return procura_cli_fail ("inspect", PROCURA_EXIT_BAD_INPUT, "%s", error->message);
   if (candidate != NULL)

@@ -79,6 +79,19 @@ ProcuraImportResult *procura_import_file (const char    *path,
                                           const char    *format,
                                           GCancellable  *cancellable,
                                           GError       **error);
+typedef enum {
+  PROCURA_IMPORT_DEFAULT      = 0,
+  /* skip the quantile summaries (run_quantiles) an import keeps for the project: for a
+   * result that is only read, not stored (`procura inspect`) */
+  PROCURA_IMPORT_NO_SUMMARIES = 1 << 0,
+} ProcuraImportFlags;
+
+/* procura_import_file() with @flags. */
+ProcuraImportResult *procura_import_file_with_flags (const char          *path,
+                                                     const char          *format,
+                                                     ProcuraImportFlags   flags,
+                                                     GCancellable        *cancellable,
+                                                     GError             **error);
 /* Files larger than this are refused before reading (a limit, not a format rule). */
 #define PROCURA_IMPORT_MAX_BYTES (G_GINT64_CONSTANT (8) << 30)
 

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "procura-import.h"
+#include "procura-quantiles.h"
 #include "procura-import-json.h"
 #include "procura-import-private.h"
 #include "procura-store.h"
@@ -236,7 +237,7 @@ test_many_samples (void)
   qsort (copy, n, sizeof (double), cmp_double);
   procura_run_take_samples (run, "itl", v, n);
   g_ptr_array_add (r->runs, run);
-  procura_import_finalize (r);
+  procura_import_finalize (r, PROCURA_IMPORT_DEFAULT);
   g_assert_cmpfloat_with_epsilon (stat_of (run, "itl", "mean", PROCURA_SOURCE_RECOMPUTED)->value, mean, 1e-9 * fabs (mean));
   for (gsize i = 0; i < G_N_ELEMENTS (pcts); i++)
     {
@@ -252,6 +253,34 @@ test_many_samples (void)
   g_assert_true (has_warning (run, "per-request values are negative"));
   /* the samples themselves are left as they were */
   g_assert_cmpuint (procura_run_get_samples (run, "itl")->n, ==, n);
+  /* the quantile summary the store keeps, selected with the percentiles: the one built
+   * from the samples alone, bit for bit */
+  {
+    g_autoptr (ProcuraQuantiles) alone = procura_quantiles_new ("itl", procura_run_get_samples (run, "itl")->values, n);
+    const ProcuraQuantiles *kept = procura_run_get_quantiles (run, "itl");
+
+    g_assert_nonnull (kept);
+    g_assert_cmpuint (kept->n, ==, alone->n);
+    g_assert_cmpuint (kept->k, ==, alone->k);
+    g_assert_cmpmem (kept->ranks, kept->k * sizeof (guint64), alone->ranks, alone->k * sizeof (guint64));
+    g_assert_cmpmem (kept->values, kept->k * sizeof (double), alone->values, alone->k * sizeof (double));
+  }
+  /* a result only read (inspect) gets the same figures and no summary */
+  {
+    g_autoptr (ProcuraImportResult) r2 = procura_import_result_new ();
+    ProcuraRun *run2 = procura_run_new ();
+
+    procura_run_take_samples (run2, "itl", g_memdup2 (procura_run_get_samples (run, "itl")->values, n * sizeof (double)), n);
+    g_ptr_array_add (r2->runs, run2);
+    procura_import_finalize (r2, PROCURA_IMPORT_NO_SUMMARIES);
+    g_assert_null (procura_run_get_quantiles (run2, "itl"));
+    for (gsize i = 0; i < G_N_ELEMENTS (pcts); i++)
+      {
+        g_autofree char *name = pcts[i] == floor (pcts[i]) ? g_strdup_printf ("p%d", (int) pcts[i]) : g_strdup ("p99.9");
+        g_assert_cmpfloat (stat_of (run2, "itl", name, PROCURA_SOURCE_RECOMPUTED)->value, ==,
+                           stat_of (run, "itl", name, PROCURA_SOURCE_RECOMPUTED)->value);
+      }
+  }
   g_rand_free (rand);
 }
 

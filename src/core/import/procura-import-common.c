@@ -220,7 +220,8 @@ run_name (const ProcuraRun *run)
 
 static void
 recompute (ProcuraRun           *run,
-           const ProcuraSamples *s)
+           const ProcuraSamples *s,
+           gboolean              summarise)
 {
   static const double pcts[] = { 1, 5, 10, 25, 50, 75, 90, 95, 99, 99.9 };
   g_autofree double *v = NULL;
@@ -269,7 +270,10 @@ recompute (ProcuraRun           *run,
         ks[u++] = ks[i];
     /* the quantile summary the project keeps (run_quantiles) is selected in the same
      * pass: one copy and one counting pass over the samples instead of two */
-    procura_run_take_quantiles (run, procura_quantiles_new_select (s->metric, v, n, ks, u));
+    if (summarise)
+      procura_run_take_quantiles (run, procura_quantiles_new_select (s->metric, v, n, ks, u));
+    else
+      procura_stats_select_ranks (v, n, ks, u);
   }
   procura_run_add_stat (run, s->metric, "mean", mean, PROCURA_SOURCE_RECOMPUTED, (gint64) n);
   procura_run_add_stat (run, s->metric, "std", std, PROCURA_SOURCE_RECOMPUTED, (gint64) n);
@@ -422,7 +426,8 @@ check_run (ProcuraRun *run)
 }
 
 void
-procura_import_finalize (ProcuraImportResult *result)
+procura_import_finalize (ProcuraImportResult *result,
+                         ProcuraImportFlags   flags)
 {
   for (guint r = 0; r < result->runs->len; r++)
     {
@@ -432,7 +437,7 @@ procura_import_finalize (ProcuraImportResult *result)
         {
           const ProcuraSamples *s = g_ptr_array_index (run->samples, i);
           if (is_latency_metric (s->metric))
-            recompute (run, s);
+            recompute (run, s, (flags & PROCURA_IMPORT_NO_SUMMARIES) == 0);
         }
       check_run (run);
     }

@@ -224,6 +224,7 @@ finish_import (const char            *name,
                const ProcuraImporter *imp,
                ProcuraImportResult   *result_in,
                GPtrArray             *notes,
+               ProcuraImportFlags     flags,
                GError               **error)
 {
   g_autoptr (ProcuraImportResult) result = result_in;
@@ -245,7 +246,7 @@ finish_import (const char            *name,
     result->format = g_strdup (imp->id);
   if (prov->format_version == NULL && result->format_version != NULL)
     prov->format_version = g_strdup (result->format_version);
-  procura_import_finalize (result);
+  procura_import_finalize (result, flags);
 
   for (guint i = 0; i < result->runs->len; i++)
     {
@@ -267,6 +268,7 @@ import_data (const char    *path_or_name,
              const char    *data,
              gsize          len,
              const char    *format,
+             ProcuraImportFlags flags,
              GCancellable  *cancellable,
              GError       **error)
 {
@@ -322,7 +324,7 @@ import_data (const char    *path_or_name,
     }
   /* The bytes are no longer needed: free them before the (memory-hungry) statistics */
   owned_release (owned);
-  return finish_import (name, imp, g_steal_pointer (&result), notes, error);
+  return finish_import (name, imp, g_steal_pointer (&result), notes, flags, error);
 }
 
 ProcuraImportResult *
@@ -336,7 +338,7 @@ procura_import_data (const char    *name,
   g_return_val_if_fail (name != NULL, NULL);
   g_return_val_if_fail (data != NULL || len == 0, NULL);
 
-  return import_data (name, NULL, data ? data : "", len, format, cancellable, error);
+  return import_data (name, NULL, data ? data : "", len, format, PROCURA_IMPORT_DEFAULT, cancellable, error);
 }
 
 /* The SHA-256 of a file read in chunks, on a second core: each chunk is copied into
@@ -446,6 +448,7 @@ import_fd (const char    *path,
            int            fd,
            gsize          size,
            const char    *format,
+           ProcuraImportFlags flags,
            GCancellable  *cancellable,
            gboolean      *handled,
            GError       **error)
@@ -505,7 +508,7 @@ import_fd (const char    *path,
   prov->sha256 = hex;
   if (!ok)
     return NULL;
-  return finish_import (name, imp, g_steal_pointer (&result), notes, error);
+  return finish_import (name, imp, g_steal_pointer (&result), notes, flags, error);
 }
 
 ProcuraImportResult *
@@ -513,6 +516,16 @@ procura_import_file (const char    *path,
                      const char    *format,
                      GCancellable  *cancellable,
                      GError       **error)
+{
+  return procura_import_file_with_flags (path, format, PROCURA_IMPORT_DEFAULT, cancellable, error);
+}
+
+ProcuraImportResult *
+procura_import_file_with_flags (const char          *path,
+                                const char          *format,
+                                ProcuraImportFlags   flags,
+                                GCancellable        *cancellable,
+                                GError             **error)
 {
   gsize got = 0, size = 0;
   char *buf;
@@ -524,7 +537,7 @@ procura_import_file (const char    *path,
     return NULL;
   {
     gboolean handled = FALSE;
-    ProcuraImportResult *r = import_fd (path, fd, size, format, cancellable, &handled, error);
+    ProcuraImportResult *r = import_fd (path, fd, size, format, flags, cancellable, &handled, error);
 
     close (fd);
     if (handled)
@@ -536,6 +549,6 @@ procura_import_file (const char    *path,
     return NULL;
   {
     Owned owned = { buf };
-    return import_data (path, &owned, buf, got, format, cancellable, error);
+    return import_data (path, &owned, buf, got, format, flags, cancellable, error);
   }
 }
