@@ -803,6 +803,51 @@ select_ranks_hist (double      *v,
       fill[i] = total;
       total += count[bucket_of[i]];
     }
+  if (total > n / 8)
+    {
+      /* The wanted buckets hold most values (a quantile summary's 65,536 ranks): put
+       * every value in its bucket in place (one cycle-leader pass, as in an MSD radix
+       * sort) instead of gathering them into a second array as large as @v: no
+       * allocation the size of the samples, no page faults for it. The ranks are then
+       * in their buckets' places, and each wanted bucket is searched where it lies. */
+      g_autofree guint32 *next = g_new (guint32, nb);
+      guint32 pos = 0;
+
+      for (gsize b = 0; b < nb; b++)
+        {
+          next[b] = pos;
+          pos += count[b];
+          count[b] = pos;   /* from here on: the end of bucket b */
+        }
+      for (gsize b = 0; b < nb; b++)
+        while (next[b] < count[b])
+          {
+            double x = v[next[b]];
+            gsize bx = order_key (x) >> (64 - HIST_BITS);
+
+            while (bx != b)
+              {
+                double t = v[next[bx]];
+
+                v[next[bx]++] = x;
+                x = t;
+                bx = order_key (x) >> (64 - HIST_BITS);
+              }
+            v[next[b]++] = x;
+          }
+      for (gsize i = 0, e; i < nk; i = e)
+        {
+          gsize c = count[bucket_of[i]] - start[i];
+
+          for (e = i + 1; e < nk && bucket_of[e] == bucket_of[i]; e++)
+            ;
+          if (e - i > 4)
+            procura_stats_sort (v + start[i], c);
+          else
+            select_ranks_tree (v, start[i], start[i] + c, ks + i, e - i, depth_limit (c));
+        }
+      return TRUE;
+    }
   buf = g_new (double, MAX (total, 1));
   {
     /* bucket -> 1 + index of its first wanted rank (0: not wanted), then the cursors */
