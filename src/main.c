@@ -7,9 +7,41 @@
 #include <glib/gi18n.h>
 #include <locale.h>
 
+#include <errno.h>
+#include <string.h>
+#include <unistd.h>
+
 #include "procura-cli.h"
 #ifdef PROCURA_WITH_GUI
 # include "procura-application.h"
+#endif
+
+#if !defined (PROCURA_WITH_GUI) && defined (PROCURA_GUI_HELPER)
+/* The command line binary starts the app: procura-gui beside it (the build tree), else
+ * the installed one. Returns only when neither can be run. */
+static int
+exec_gui (char *argv[])
+{
+  g_autofree char *self = g_file_read_link ("/proc/self/exe", NULL);
+  g_autofree char *beside = NULL;
+  g_autofree char *installed = g_build_filename (PKGLIBEXECDIR, "procura-gui", NULL);
+  const char *path = installed;
+  int saved;
+
+  if (self != NULL)
+    {
+      g_autofree char *dir = g_path_get_dirname (self);
+
+      beside = g_build_filename (dir, "procura-gui", NULL);
+      if (g_file_test (beside, G_FILE_TEST_IS_EXECUTABLE))
+        path = beside;
+    }
+  execv (path, argv);
+  saved = errno;
+  /* TRANSLATORS: the program's path, then the system's reason */
+  g_printerr (_("procura: cannot start the app (%s): %s\n"), path, g_strerror (saved));
+  return 1;
+}
 #endif
 
 int
@@ -24,8 +56,10 @@ main (int   argc,
   if (procura_cli_wants (argc, argv))
     return procura_cli_main (argc, argv);
 
-#ifdef PROCURA_WITH_GUI
+#if defined (PROCURA_WITH_GUI)
   return procura_application_run (argc, argv);
+#elif defined (PROCURA_GUI_HELPER)
+  return exec_gui (argv);
 #else
   g_printerr ("%s\n", _("This build of Procura has no GUI; see “procura --help”."));
   return 2;
