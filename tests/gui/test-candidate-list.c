@@ -1,6 +1,8 @@
 /* test-candidate-list.c: the Candidates page of a project with 40 candidates builds no
  * section's rows before that section is opened, and keeps an opened one open and built
- * across a rebuild; the Benchmarks page builds rows only for the runs in view
+ * across a rebuild; the Benchmarks page builds rows only for the runs in view; both build
+ * their first screenful with the page and the rest in idle batches, each row once, even
+ * when rebuilt in the middle of them
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -169,6 +171,136 @@ test_forty_candidates (void)
   procura_test_rmtree (dir);
 }
 
+/* Iterates the main loop until @page's idle batches are done. */
+static gboolean
+wait_complete (GtkWidget *page)
+{
+  gint64 end = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
+
+  while (!procura_page_is_complete (PROCURA_PAGE (page)) && g_get_monotonic_time () < end)
+    g_main_context_iteration (NULL, TRUE);
+  return procura_page_is_complete (PROCURA_PAGE (page));
+}
+
+/* The candidates' ids in the order of their rows; checks that every row comes before the
+ * whole project's group. */
+static GArray *
+row_ids (GtkWidget *page)
+{
+  GArray *ids = g_array_new (FALSE, FALSE, sizeof (gint64));
+  gboolean tail = FALSE;
+
+  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (procura_page_get_box (PROCURA_PAGE (page))));
+       child != NULL; child = gtk_widget_get_next_sibling (child))
+    if (PROCURA_IS_CANDIDATE_ROW (child))
+      {
+        gint64 id = procura_candidate_row_get_candidate_id (PROCURA_CANDIDATE_ROW (child));
+
+        g_assert_false (tail);
+        g_array_append_val (ids, id);
+      }
+    else if (ADW_IS_PREFERENCES_GROUP (child)
+             && g_strcmp0 (adw_preferences_group_get_title (ADW_PREFERENCES_GROUP (child)), "Whole Project") == 0)
+      tail = TRUE;
+  g_assert_true (tail);
+  return ids;
+}
+
+/* One row per candidate of the project, in its order: none missing, none twice. */
+static void
+assert_one_row_each (GtkWidget       *page,
+                     ProcuraDocument *document)
+{
+  ProcuraProject *project = procura_document_get_project (document);
+  g_autoptr (GArray) ids = row_ids (page);
+
+  g_assert_cmpuint (ids->len, ==, project->candidates->len);
+  for (guint i = 0; i < ids->len; i++)
+    g_assert_cmpint (g_array_index (ids, gint64, i), ==,
+                     ((ProcuraCandidate *) g_ptr_array_index (project->candidates, i))->id);
+}
+
+/* The first screenful of rows with the page, the others in idle batches; a rebuild in
+ * the middle of them (the page's own, or a change of the project) starts again and leaves
+ * exactly one row per candidate; whoever asks for the page gets every row. */
+static void
+test_candidates_in_batches (void)
+{
+  g_autofree char *dir = procura_test_mkdtemp ();
+  g_autofree char *path = write_project (dir);
+  g_autoptr (GFile) file = g_file_new_for_path (path);
+  ProcuraWindow *window = procura_window_new (app);
+  ProcuraDocument *document;
+  AdwViewStack *stack;
+  GtkWidget *page;
+  guint n, first;
+  gint64 end, deleted;
+
+  gtk_window_present (GTK_WINDOW (window));
+  procura_gui_test_wait_mapped (GTK_WIDGET (window));
+  procura_window_open_file (window, file);
+  g_assert_true (procura_gui_test_wait_idle (window, 60));
+  document = procura_window_get_document (window);
+  stack = ADW_VIEW_STACK (procura_gui_test_find (GTK_WIDGET (window), ADW_TYPE_VIEW_STACK));
+  page = adw_view_stack_get_child_by_name (stack, "candidates");
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.page", "i", 1);
+  procura_gui_test_wait_mapped (page);
+  g_assert_true (wait_complete (page));
+  assert_one_row_each (page, document);
+
+  /* Rebuilt while shown: a screenful at once, not every candidate. */
+  procura_page_queue_rebuild (PROCURA_PAGE (page));
+  first = count_type (page, PROCURA_TYPE_CANDIDATE_ROW);
+  g_test_message ("%u rows built with the page", first);
+  g_assert_cmpuint (first, >, 0);
+  g_assert_cmpuint (first, <, N_CANDIDATES / 2);
+  g_assert_false (procura_page_is_complete (PROCURA_PAGE (page)));
+  g_assert_true (wait_complete (page));
+  assert_one_row_each (page, document);
+  g_assert_cmpuint (count_type (page, PROCURA_TYPE_CANDIDATE_ROW), ==, N_CANDIDATES);
+
+  /* Rebuilt again in the middle of the batches. */
+  procura_page_queue_rebuild (PROCURA_PAGE (page));
+  end = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
+  while (count_type (page, PROCURA_TYPE_CANDIDATE_ROW) == first && g_get_monotonic_time () < end)
+    g_main_context_iteration (NULL, TRUE);
+  n = count_type (page, PROCURA_TYPE_CANDIDATE_ROW);
+  g_assert_cmpuint (n, >, first);
+  g_assert_cmpuint (n, <, N_CANDIDATES);
+  procura_page_queue_rebuild (PROCURA_PAGE (page));
+  g_assert_cmpuint (count_type (page, PROCURA_TYPE_CANDIDATE_ROW), ==, first);
+  g_assert_true (wait_complete (page));
+  assert_one_row_each (page, document);
+
+  /* Asked for in the middle of them: every row at once. */
+  procura_page_queue_rebuild (PROCURA_PAGE (page));
+  g_assert_false (procura_page_is_complete (PROCURA_PAGE (page)));
+  g_assert_true (procura_window_get_page (window, "candidates") == page);
+  g_assert_true (procura_page_is_complete (PROCURA_PAGE (page)));
+  assert_one_row_each (page, document);
+
+  /* A candidate deleted while the batches run: the reloaded project's rows, once each. */
+  procura_page_queue_rebuild (PROCURA_PAGE (page));
+  deleted = procura_candidate_row_get_candidate_id (PROCURA_CANDIDATE_ROW (procura_gui_test_find (page, PROCURA_TYPE_CANDIDATE_ROW)));
+  procura_document_delete_candidate (document, deleted);
+  end = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
+  while ((procura_project_find_candidate (procura_document_get_project (document), deleted) != NULL
+          || procura_window_is_loading (window))
+         && g_get_monotonic_time () < end)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_null (procura_project_find_candidate (procura_document_get_project (document), deleted));
+  g_assert_true (wait_complete (page));
+  assert_one_row_each (page, document);
+  g_assert_cmpuint (count_type (page, PROCURA_TYPE_CANDIDATE_ROW), ==, N_CANDIDATES - 1);
+
+  /* Closed in the middle of them: the batches stop with the page. */
+  procura_page_queue_rebuild (PROCURA_PAGE (page));
+  g_assert_false (procura_page_is_complete (PROCURA_PAGE (page)));
+  gtk_window_destroy (GTK_WINDOW (window));
+  procura_gui_test_settle ();
+  procura_test_rmtree (dir);
+}
+
 static gboolean
 has_run_row (GtkWidget *widget,
              gint64     run_id)
@@ -276,6 +408,7 @@ main (int    argc,
   app = procura_gui_test_application ();
 
   g_test_add_func ("/candidates/forty-built-on-expand", test_forty_candidates);
+  g_test_add_func ("/candidates/idle-batches", test_candidates_in_batches);
   g_test_add_func ("/benchmarks/recycled", test_benchmarks_recycled);
   return procura_gui_test_run ();
 }
