@@ -38,8 +38,9 @@ struct _ProcuraBenchmarksPage
   guint            next_item;     /* ... the next one to append */
 };
 
-/* Items in the list with the page: a screenful and more (a closed run is ~60 px high). */
-#define FIRST_ITEMS 24
+/* A closed run's height in pixels, a little less (54 px in Adwaita; a heading ~60):
+ * the items that fill the window are in the list with the page. */
+#define ITEM_HEIGHT 48
 /* At most this many items a batch, else up to the end of a group. */
 #define MAX_BATCH_ITEMS 16
 
@@ -293,6 +294,7 @@ rebuild (ProcuraBenchmarksPage *self)
   ProcuraProject *project;
   g_autoptr (GPtrArray) items = g_ptr_array_new_with_free_func (g_object_unref);
   gboolean known;
+  guint first;
 
   if (self->import_errors != NULL && self->import_errors[0] != NULL)
     {
@@ -329,11 +331,12 @@ rebuild (ProcuraBenchmarksPage *self)
    * the others are appended in idle batches. */
   g_ptr_array_set_size (self->pending, 0);
   self->next_item = 0;
-  if (items->len > FIRST_ITEMS)
+  first = procura_page_rows_to_fill (PROCURA_PAGE (self), ITEM_HEIGHT);
+  if (items->len > first)
     {
-      for (guint i = FIRST_ITEMS; i < items->len; i++)
+      for (guint i = first; i < items->len; i++)
         g_ptr_array_add (self->pending, g_object_ref (g_ptr_array_index (items, i)));
-      g_ptr_array_set_size (items, FIRST_ITEMS);
+      g_ptr_array_set_size (items, first);
     }
   g_list_store_splice (self->items, 0, g_list_model_get_n_items (G_LIST_MODEL (self->items)),
                        items->pdata, items->len);

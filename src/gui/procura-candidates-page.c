@@ -40,9 +40,10 @@ struct _ProcuraCandidatesPage
   GtkWidget       *tail;          /* the whole project's group: the rows go before it */
 };
 
-/* Rows built with the page (about a screenful: a closed candidate is ~150 px high); the
- * others are built in idle batches after the first frame. */
-#define FIRST_ROWS 8
+/* A closed candidate's height in pixels, a little less (271 px in Adwaita): the rows
+ * that fill the window are built with the page, the others in idle batches after the
+ * first frame. */
+#define ROW_HEIGHT 240
 
 G_DEFINE_FINAL_TYPE (ProcuraCandidatesPage, procura_candidates_page, PROCURA_TYPE_PAGE)
 
@@ -1324,6 +1325,7 @@ rebuild (ProcuraCandidatesPage *self)
 {
   ProcuraProject *project;
   GPtrArray *removals;
+  guint first;
 
   procura_page_clear_box (self->box);
   self->tail = NULL;
@@ -1367,7 +1369,8 @@ rebuild (ProcuraCandidatesPage *self)
   /* The first screenful now, for the first frame; the others in idle batches. */
   for (guint i = 0; i < project->candidates->len; i++)
     g_array_append_val (self->row_ids, ((ProcuraCandidate *) g_ptr_array_index (project->candidates, i))->id);
-  for (guint i = 0; i < FIRST_ROWS && build_next_row (PROCURA_PAGE (self)); i++)
+  first = procura_page_rows_to_fill (PROCURA_PAGE (self), ROW_HEIGHT);
+  for (guint i = 0; i < first && build_next_row (PROCURA_PAGE (self)); i++)
     ;
   if (self->next_row < self->row_ids->len)
     procura_page_build_in_idle (PROCURA_PAGE (self), build_next_row);

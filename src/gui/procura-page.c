@@ -208,6 +208,26 @@ procura_page_build_in_idle (ProcuraPage     *self,
   g_source_set_name_by_id (priv->idle_id, "[procura] page rows");
 }
 
+/* The height a window without one yet is given (its default size's). */
+#define FALLBACK_HEIGHT 800
+
+guint
+procura_page_rows_to_fill (ProcuraPage *self,
+                           int          row_height)
+{
+  GtkRoot *root;
+  int height = 0;
+
+  g_return_val_if_fail (PROCURA_IS_PAGE (self), 1);
+  g_return_val_if_fail (row_height > 0, 1);
+  root = gtk_widget_get_root (GTK_WIDGET (self));
+  if (root != NULL)
+    height = gtk_widget_get_height (GTK_WIDGET (root));
+  if (height <= 0)
+    height = FALLBACK_HEIGHT;
+  return (guint) (height / row_height) + 1;
+}
+
 void
 procura_page_finish_idle (ProcuraPage *self)
 {

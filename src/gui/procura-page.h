@@ -67,6 +67,10 @@ typedef gboolean (*ProcuraPageStep) (ProcuraPage *self);
 
 void           procura_page_build_in_idle (ProcuraPage     *self,
                                            ProcuraPageStep  step);
+/* How many rows about @row_height pixels high fill the window's height (the page is not
+ * allocated before its first frame), and one more: the rows to build with the page. */
+guint          procura_page_rows_to_fill  (ProcuraPage     *self,
+                                           int              row_height);
 /* Runs the pending batches to the end now (nothing if none). */
 void           procura_page_finish_idle   (ProcuraPage     *self);
 /* TRUE once the content is built, its idle batches included, and up to date. */
