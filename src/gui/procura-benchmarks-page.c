@@ -2,7 +2,8 @@
  *
  * The runs are a GtkListView over a list of ProcuraRunItem (headings, import errors,
  * runs by id): only the rows in view exist, and a run row builds its details when it is
- * expanded.
+ * expanded. The list gets the first screenful of items with the page and the others in
+ * idle batches, a group at a time (GTK 4.8 binds up to 200 items around the view at once).
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -33,7 +34,15 @@ struct _ProcuraBenchmarksPage
   gulong           changed_id;
   GHashTable      *expanded;      /* ids (gint64) of the runs left open, kept across rebuilds */
   GStrv            import_errors;
+  GPtrArray       *pending;       /* ProcuraRunItem not yet in the list (idle batches) */
+  guint            next_item;     /* ... the next one to append */
 };
+
+/* A closed run's height in pixels, a little less (54 px in Adwaita; a heading ~60):
+ * the items that fill the window are in the list with the page. */
+#define ITEM_HEIGHT 48
+/* At most this many items a batch, else up to the end of a group. */
+#define MAX_BATCH_ITEMS 16
 
 G_DEFINE_FINAL_TYPE (ProcuraBenchmarksPage, procura_benchmarks_page, PROCURA_TYPE_PAGE)
 
@@ -234,12 +243,58 @@ add_group (GPtrArray      *items,
     }
 }
 
+/* Appends the next pending items to the list, up to a group's end (or MAX_BATCH_ITEMS);
+ * FALSE when none is left. */
+static gboolean
+append_next_items (ProcuraPage *page)
+{
+  ProcuraBenchmarksPage *self = PROCURA_BENCHMARKS_PAGE (page);
+  g_autoptr (GPtrArray) batch = NULL;
+  guint n, position, end;
+
+  if (self->items == NULL || self->pending == NULL || self->next_item >= self->pending->len)
+    return FALSE;
+  batch = g_ptr_array_new_with_free_func (g_object_unref);
+  n = g_list_model_get_n_items (G_LIST_MODEL (self->items));
+  position = n;
+  end = self->next_item;
+  do
+    end++;
+  while (end < self->pending->len && end - self->next_item < MAX_BATCH_ITEMS
+         && procura_run_item_get_kind (g_ptr_array_index (self->pending, end)) != PROCURA_RUN_ITEM_HEADING);
+  if (n > 0)
+    {
+      g_autoptr (ProcuraRunItem) last = g_list_model_get_item (G_LIST_MODEL (self->items), n - 1);
+
+      /* The last row was bound as the end of its group's list: replaced by a copy (the
+       * same item would keep its row), it is bound again, joined to the rows below. */
+      if (procura_run_item_get_kind (last) != PROCURA_RUN_ITEM_HEADING
+          && procura_run_item_get_kind (last) == procura_run_item_get_kind (g_ptr_array_index (self->pending, self->next_item)))
+        {
+          g_ptr_array_add (batch, procura_run_item_new (procura_run_item_get_kind (last),
+                                                        procura_run_item_get_run_id (last),
+                                                        procura_run_item_get_title (last),
+                                                        procura_run_item_get_subtitle (last)));
+          position = n - 1;
+        }
+    }
+  for (; self->next_item < end; self->next_item++)
+    g_ptr_array_add (batch, g_object_ref (g_ptr_array_index (self->pending, self->next_item)));
+  g_list_store_splice (self->items, position, n - position, batch->pdata, batch->len);
+  if (self->next_item < self->pending->len)
+    return TRUE;
+  g_ptr_array_set_size (self->pending, 0);
+  self->next_item = 0;
+  return FALSE;
+}
+
 static void
 rebuild (ProcuraBenchmarksPage *self)
 {
   ProcuraProject *project;
   g_autoptr (GPtrArray) items = g_ptr_array_new_with_free_func (g_object_unref);
   gboolean known;
+  guint first;
 
   if (self->import_errors != NULL && self->import_errors[0] != NULL)
     {
@@ -272,10 +327,22 @@ rebuild (ProcuraBenchmarksPage *self)
         }
       add_group (items, project, _("Not Assigned to a Candidate"), 0);
     }
-  /* One splice: the view drops the rows it had and binds those now in view. */
+  /* One splice: the view drops the rows it had and binds those of the first screenful;
+   * the others are appended in idle batches. */
+  g_ptr_array_set_size (self->pending, 0);
+  self->next_item = 0;
+  first = procura_page_rows_to_fill (PROCURA_PAGE (self), ITEM_HEIGHT);
+  if (items->len > first)
+    {
+      for (guint i = first; i < items->len; i++)
+        g_ptr_array_add (self->pending, g_object_ref (g_ptr_array_index (items, i)));
+      g_ptr_array_set_size (items, first);
+    }
   g_list_store_splice (self->items, 0, g_list_model_get_n_items (G_LIST_MODEL (self->items)),
                        items->pdata, items->len);
   gtk_stack_set_visible_child_name (self->stack, items->len > 0 ? "content" : "empty");
+  if (self->pending->len > 0)
+    procura_page_build_in_idle (PROCURA_PAGE (self), append_next_items);
 }
 
 static void
@@ -320,6 +387,7 @@ procura_benchmarks_page_dispose (GObject *object)
   g_clear_object (&self->document);
   g_clear_pointer (&self->import_errors, g_strfreev);
   g_clear_object (&self->items);
+  g_clear_pointer (&self->pending, g_ptr_array_unref);
   G_OBJECT_CLASS (procura_benchmarks_page_parent_class)->dispose (object);
 }
 
@@ -361,6 +429,7 @@ procura_benchmarks_page_init (ProcuraBenchmarksPage *self)
   /* the way in without a file of one's own */
   procura_page_add_empty_action (PROCURA_PAGE (self), _("Import _Published Results…"), "win.import-published", NULL);
   self->expanded = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  self->pending = g_ptr_array_new_with_free_func (g_object_unref);
   {
     /* The list, in place of the page's box: a GtkListView recycles its rows only as
      * the scrolled window's own child (through AdwClampScrollable, itself scrollable). */

@@ -35,7 +35,15 @@ struct _ProcuraCandidatesPage
   ProcuraDocument *document;
   gulong           changed_id;
   GHashTable      *expanded;      /* "kind:id" keys of the sections left open, kept across rebuilds */
+  GArray          *row_ids;       /* the candidates' ids in order, for their rows (gint64) */
+  guint            next_row;      /* ... the next one to build (in idle batches) */
+  GtkWidget       *tail;          /* the whole project's group: the rows go before it */
 };
+
+/* A closed candidate's height in pixels, a little less (271 px in Adwaita): the rows
+ * that fill the window are built with the page, the others in idle batches after the
+ * first frame. */
+#define ROW_HEIGHT 240
 
 G_DEFINE_FINAL_TYPE (ProcuraCandidatesPage, procura_candidates_page, PROCURA_TYPE_PAGE)
 
@@ -1244,13 +1252,85 @@ removals_group (ProcuraCandidatesPage *self,
   return group;
 }
 
+/* A candidate's group: its name, summary and price date now, its sections' rows when
+ * they are opened. */
+static GtkWidget *
+candidate_row (ProcuraCandidatesPage *self,
+               ProcuraProject        *project,
+               ProcuraCandidate      *c)
+{
+  GtkWidget *row = procura_candidate_row_new (c->id);
+  ProcuraCandidateRow *crow = PROCURA_CANDIDATE_ROW (row);
+  GtkWidget *delete_button = procura_candidate_row_get_delete_button (crow);
+  g_autofree char *summary = candidate_summary (project, c);
+  g_autofree char *delete_label = NULL;
+
+  adw_preferences_group_set_title (ADW_PREFERENCES_GROUP (row), c->name != NULL ? c->name : "");
+  adw_preferences_group_set_description (ADW_PREFERENCES_GROUP (row), summary);
+  /* Translators: tooltip of the delete button of a candidate */
+  delete_label = g_strdup_printf (_("Delete “%s”"), c->name != NULL ? c->name : "");
+  gtk_widget_set_tooltip_text (delete_button, delete_label);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (delete_button),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, delete_label, -1);
+  gtk_widget_set_sensitive (delete_button, !procura_document_get_read_only (self->document));
+  g_signal_connect (row, "delete-requested", G_CALLBACK (delete_requested_cb), self);
+
+  if (c->kind != PROCURA_CANDIDATE_API)
+    fill_price_date_row (project, c, procura_candidate_row_get_price_row (crow),
+                         procura_candidate_row_get_price_badge (crow));
+  else
+    gtk_widget_set_visible (GTK_WIDGET (procura_candidate_row_get_price_row (crow)), FALSE);
+  /* The sections' rows are built when they are first expanded. */
+  {
+    ProcuraCandidateSection *cost = procura_candidate_row_get_section (crow, "cost");
+
+    procura_candidate_section_setup (cost, "cost", c->id, fill_cost, self);
+    procura_candidate_section_remember (cost, self->expanded);
+  }
+  setup_checklist (self, project, procura_candidate_row_get_section (crow, "checklist"), c->id);
+  setup_ops (self, project, procura_candidate_row_get_section (crow, "ops"), c->id);
+  return row;
+}
+
+/* Builds the next candidate's row, in the project's order, before the whole project's
+ * group; FALSE when every candidate has its row. */
+static gboolean
+build_next_row (ProcuraPage *page)
+{
+  ProcuraCandidatesPage *self = PROCURA_CANDIDATES_PAGE (page);
+  ProcuraProject *project;
+
+  if (self->document == NULL || self->tail == NULL)
+    return FALSE;
+  project = procura_document_get_project (self->document);
+  /* By id in the current snapshot (a change cancels the batches; a candidate gone
+   * meanwhile is skipped). */
+  while (self->next_row < self->row_ids->len)
+    {
+      gint64 id = g_array_index (self->row_ids, gint64, self->next_row++);
+      ProcuraCandidate *c = procura_project_find_candidate (project, id);
+
+      if (c != NULL)
+        {
+          gtk_box_insert_child_after (self->box, candidate_row (self, project, c),
+                                      gtk_widget_get_prev_sibling (self->tail));
+          break;
+        }
+    }
+  return self->next_row < self->row_ids->len;
+}
+
 static void
 rebuild (ProcuraCandidatesPage *self)
 {
   ProcuraProject *project;
   GPtrArray *removals;
+  guint first;
 
   procura_page_clear_box (self->box);
+  self->tail = NULL;
+  g_array_set_size (self->row_ids, 0);
+  self->next_row = 0;
   if (self->document == NULL)
     {
       adw_status_page_set_child (self->status, NULL);
@@ -1268,43 +1348,9 @@ rebuild (ProcuraCandidatesPage *self)
   adw_status_page_set_child (self->status, NULL);
   if (removals->len > 0)
     gtk_box_append (self->box, removals_group (self, removals));
-  for (guint i = 0; i < project->candidates->len; i++)
-    {
-      ProcuraCandidate *c = g_ptr_array_index (project->candidates, i);
-      GtkWidget *row = procura_candidate_row_new (c->id);
-      ProcuraCandidateRow *crow = PROCURA_CANDIDATE_ROW (row);
-      GtkWidget *delete_button = procura_candidate_row_get_delete_button (crow);
-      g_autofree char *summary = candidate_summary (project, c);
-      g_autofree char *delete_label = NULL;
-
-      adw_preferences_group_set_title (ADW_PREFERENCES_GROUP (row), c->name != NULL ? c->name : "");
-      adw_preferences_group_set_description (ADW_PREFERENCES_GROUP (row), summary);
-      /* Translators: tooltip of the delete button of a candidate */
-      delete_label = g_strdup_printf (_("Delete “%s”"), c->name != NULL ? c->name : "");
-      gtk_widget_set_tooltip_text (delete_button, delete_label);
-      gtk_accessible_update_property (GTK_ACCESSIBLE (delete_button),
-                                      GTK_ACCESSIBLE_PROPERTY_LABEL, delete_label, -1);
-      gtk_widget_set_sensitive (delete_button, !procura_document_get_read_only (self->document));
-      g_signal_connect (row, "delete-requested", G_CALLBACK (delete_requested_cb), self);
-
-      if (c->kind != PROCURA_CANDIDATE_API)
-        fill_price_date_row (project, c, procura_candidate_row_get_price_row (crow),
-                             procura_candidate_row_get_price_badge (crow));
-      else
-        gtk_widget_set_visible (GTK_WIDGET (procura_candidate_row_get_price_row (crow)), FALSE);
-      /* The sections' rows are built when they are first expanded. */
-      {
-        ProcuraCandidateSection *cost = procura_candidate_row_get_section (crow, "cost");
-
-        procura_candidate_section_setup (cost, "cost", c->id, fill_cost, self);
-        procura_candidate_section_remember (cost, self->expanded);
-      }
-      setup_checklist (self, project, procura_candidate_row_get_section (crow, "checklist"), c->id);
-      setup_ops (self, project, procura_candidate_row_get_section (crow, "ops"), c->id);
-      gtk_box_append (self->box, row);
-    }
   {
-    /* Answers that hold for every candidate (data residency, security review...). */
+    /* Answers that hold for every candidate (data residency, security review...); the
+     * candidates' rows go before it. */
     GtkWidget *group = adw_preferences_group_new ();
     GtkWidget *checklist = procura_candidate_section_new ();
 
@@ -1315,9 +1361,19 @@ rebuild (ProcuraCandidatesPage *self)
     setup_checklist (self, project, PROCURA_CANDIDATE_SECTION (checklist), 0);
     adw_preferences_group_add (ADW_PREFERENCES_GROUP (group), checklist);
     gtk_box_append (self->box, group);
+    self->tail = group;
   }
   gtk_box_append (self->box, add_buttons (self));
   gtk_stack_set_visible_child_name (self->stack, "content");
+
+  /* The first screenful now, for the first frame; the others in idle batches. */
+  for (guint i = 0; i < project->candidates->len; i++)
+    g_array_append_val (self->row_ids, ((ProcuraCandidate *) g_ptr_array_index (project->candidates, i))->id);
+  first = procura_page_rows_to_fill (PROCURA_PAGE (self), ROW_HEIGHT);
+  for (guint i = 0; i < first && build_next_row (PROCURA_PAGE (self)); i++)
+    ;
+  if (self->next_row < self->row_ids->len)
+    procura_page_build_in_idle (PROCURA_PAGE (self), build_next_row);
 }
 
 static void
@@ -1349,6 +1405,7 @@ procura_candidates_page_dispose (GObject *object)
   if (self->document != NULL)
     g_clear_signal_handler (&self->changed_id, self->document);
   g_clear_object (&self->document);
+  self->tail = NULL;
   G_OBJECT_CLASS (procura_candidates_page_parent_class)->dispose (object);
 }
 
@@ -1359,6 +1416,7 @@ procura_candidates_page_finalize (GObject *object)
 
   /* In finalize: the rows point at the table until the child is gone. */
   g_clear_pointer (&self->expanded, g_hash_table_unref);
+  g_clear_pointer (&self->row_ids, g_array_unref);
   G_OBJECT_CLASS (procura_candidates_page_parent_class)->finalize (object);
 }
 
@@ -1388,4 +1446,5 @@ procura_candidates_page_init (ProcuraCandidatesPage *self)
                       _("Add GPU offers from the catalog or a price quote, and hosted model APIs, to compare them by the cost of accepted work. Drop a quote file onto this window to import it."),
                       800, 600);
   self->expanded = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->row_ids = g_array_new (FALSE, FALSE, sizeof (gint64));
 }

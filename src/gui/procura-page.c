@@ -2,7 +2,8 @@
  *
  * A page's content is built when the page is first shown, and rebuilt when the document
  * changes only while it is shown (otherwise when it is shown next): hidden pages cost
- * nothing at start-up and the first frame paints only the visible page.
+ * nothing at start-up and the first frame paints only the visible page. A long page builds
+ * its first screenful in its rebuild and the rest in idle batches (procura_page_build_in_idle).
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -24,6 +25,8 @@ typedef struct
   guint          n_empty_actions;
   gboolean       dirty;     /* the content is out of date (or was never built) */
   gboolean       building;
+  guint          idle_id;   /* the pending idle batches, or 0 */
+  ProcuraPageStep step;     /* ... what each builds */
 } ProcuraPagePrivate;
 
 G_DEFINE_TYPE_WITH_PRIVATE (ProcuraPage, procura_page, ADW_TYPE_BIN)
@@ -157,6 +160,99 @@ procura_page_clear_box (GtkBox *box)
     gtk_box_remove (box, child);
 }
 
+/* About half a frame at 60 Hz: a batch leaves the frame clock room to draw. */
+#define IDLE_SLICE_US (8 * 1000)
+
+static void
+stop_idle (ProcuraPage *self)
+{
+  ProcuraPagePrivate *priv = procura_page_get_instance_private (self);
+
+  g_clear_handle_id (&priv->idle_id, g_source_remove);
+  priv->step = NULL;
+}
+
+static gboolean
+idle_cb (gpointer data)
+{
+  ProcuraPage *self = PROCURA_PAGE (data);
+  ProcuraPagePrivate *priv = procura_page_get_instance_private (self);
+  gint64 end = g_get_monotonic_time () + IDLE_SLICE_US;
+
+  do
+    {
+      if (!priv->step (self))
+        {
+          priv->idle_id = 0;
+          priv->step = NULL;
+          return G_SOURCE_REMOVE;
+        }
+    }
+  while (g_get_monotonic_time () < end);
+  return G_SOURCE_CONTINUE;
+}
+
+void
+procura_page_build_in_idle (ProcuraPage     *self,
+                            ProcuraPageStep  step)
+{
+  ProcuraPagePrivate *priv = procura_page_get_instance_private (self);
+
+  g_return_if_fail (PROCURA_IS_PAGE (self));
+  g_return_if_fail (step != NULL);
+  stop_idle (self);
+  priv->step = step;
+  /* Below the frame clock's layout and paint (GDK_PRIORITY_REDRAW): the first screenful
+   * is drawn first, and each batch leaves room for a frame. */
+  priv->idle_id = g_idle_add_full (G_PRIORITY_LOW, idle_cb, self, NULL);
+  g_source_set_name_by_id (priv->idle_id, "[procura] page rows");
+}
+
+/* The height a window without one yet is given (its default size's). */
+#define FALLBACK_HEIGHT 800
+
+guint
+procura_page_rows_to_fill (ProcuraPage *self,
+                           int          row_height)
+{
+  GtkRoot *root;
+  int height = 0;
+
+  g_return_val_if_fail (PROCURA_IS_PAGE (self), 1);
+  g_return_val_if_fail (row_height > 0, 1);
+  root = gtk_widget_get_root (GTK_WIDGET (self));
+  if (root != NULL)
+    height = gtk_widget_get_height (GTK_WIDGET (root));
+  if (height <= 0)
+    height = FALLBACK_HEIGHT;
+  return (guint) (height / row_height) + 1;
+}
+
+void
+procura_page_finish_idle (ProcuraPage *self)
+{
+  ProcuraPagePrivate *priv = procura_page_get_instance_private (self);
+  ProcuraPageStep step;
+
+  g_return_if_fail (PROCURA_IS_PAGE (self));
+  if (priv->idle_id == 0)
+    return;
+  step = priv->step;
+  g_clear_handle_id (&priv->idle_id, g_source_remove);
+  priv->step = NULL;
+  while (step (self))
+    ;
+}
+
+gboolean
+procura_page_is_complete (ProcuraPage *self)
+{
+  ProcuraPagePrivate *priv = procura_page_get_instance_private (self);
+
+  g_return_val_if_fail (PROCURA_IS_PAGE (self), FALSE);
+  return !priv->dirty && priv->idle_id == 0;
+}
+
 static void
 build (ProcuraPage *self)
 {
@@ -164,6 +260,8 @@ build (ProcuraPage *self)
 
   if (priv->building)
     return;   /* a rebuild that asks for itself: the current one shows the latest */
+  /* What the batches would still add belongs to the content being replaced. */
+  stop_idle (self);
   priv->building = TRUE;
   priv->dirty = FALSE;
   if (PROCURA_PAGE_GET_CLASS (self)->rebuild != NULL)
@@ -178,6 +276,9 @@ procura_page_queue_rebuild (ProcuraPage *self)
 
   g_return_if_fail (PROCURA_IS_PAGE (self));
   priv->dirty = TRUE;
+  /* Out of date: the batches would add rows of the old project to a page rebuilt anyway. */
+  if (!priv->building)
+    stop_idle (self);
   if (gtk_widget_get_mapped (GTK_WIDGET (self)))
     build (self);
 }
@@ -190,6 +291,7 @@ procura_page_ensure_built (ProcuraPage *self)
   g_return_if_fail (PROCURA_IS_PAGE (self));
   if (priv->dirty)
     build (self);
+  procura_page_finish_idle (self);
 }
 
 gboolean
@@ -218,6 +320,7 @@ procura_page_dispose (GObject *object)
 {
   ProcuraPagePrivate *priv = procura_page_get_instance_private (PROCURA_PAGE (object));
 
+  stop_idle (PROCURA_PAGE (object));
   /* What gtk_widget_dispose_template() does, for every page: GTK 4.8 looks the template
    * up on the instance's own class, which for a page is the subclass (it has none). The
    * stack is the bin's child and holds the rest of the template. */

@@ -51,10 +51,30 @@ void           procura_page_set_scrollable (ProcuraPage *self,
 /* The lifecycle: the content is out of date. A shown page rebuilds now, a hidden one
  * when it is next shown. */
 void           procura_page_queue_rebuild (ProcuraPage *self);
-/* Rebuilds now if the content is out of date (tests, presentation mode). */
+/* Rebuilds now if the content is out of date (tests, presentation mode), and finishes
+ * the rows it builds in idle batches. */
 void           procura_page_ensure_built  (ProcuraPage *self);
 /* TRUE once the content was built and is up to date. */
 gboolean       procura_page_is_built      (ProcuraPage *self);
+
+/* Long lists: a page builds the first screenful of its rows in its rebuild and the rest
+ * in idle batches at low priority, @step building one more piece each call (a row, a
+ * few list items) and returning FALSE when nothing is left. The batches are time-sliced
+ * (about 8 ms a callback), replace any that were pending, and are cancelled by a rebuild,
+ * by procura_page_queue_rebuild() (the content they add is out of date) and on dispose.
+ * procura_page_ensure_built() finishes them: whoever reads a page's rows sees them all. */
+typedef gboolean (*ProcuraPageStep) (ProcuraPage *self);
+
+void           procura_page_build_in_idle (ProcuraPage     *self,
+                                           ProcuraPageStep  step);
+/* How many rows about @row_height pixels high fill the window's height (the page is not
+ * allocated before its first frame), and one more: the rows to build with the page. */
+guint          procura_page_rows_to_fill  (ProcuraPage     *self,
+                                           int              row_height);
+/* Runs the pending batches to the end now (nothing if none). */
+void           procura_page_finish_idle   (ProcuraPage     *self);
+/* TRUE once the content is built, its idle batches included, and up to date. */
+gboolean       procura_page_is_complete   (ProcuraPage     *self);
 
 /* Removes every child of @box. */
 void           procura_page_clear_box     (GtkBox *box);
