@@ -44,7 +44,10 @@ struct _ProcuraWindow
   GtkWidget             *open_button;
   GtkWidget             *switcher_bar;      /* narrow: the switcher at the bottom */
   GtkWidget             *wide_switcher_bar; /* wide, the name in the title: the same */
-  GtkStack              *main_stack;        /* the welcome page, or the project's pages */
+  AdwViewSwitcher       *wide_bar_switcher; /* ... its two switchers */
+  AdwViewSwitcher       *narrow_bar_switcher;
+  GtkStack              *main_stack;        /* the welcome page, the project's pages, or
+                                               "opening" (empty) while the first opens */
   ProcuraWelcome        *welcome;
   gboolean               narrow;            /* under NARROW_WIDTH: a compact header */
   guint                  compact_idle;
@@ -298,6 +301,15 @@ update_bottom_bars (ProcuraWindow *self)
   gboolean welcome = g_strcmp0 (gtk_stack_get_visible_child_name (self->main_stack), "welcome") == 0;
   gboolean moved = !welcome && adw_view_switcher_title_get_title_visible (self->switcher_title);
 
+  /* The bars' switchers get the stack (and build their buttons) when first shown: most
+   * windows never show them, and the first frame need not build them. */
+  if (moved && self->narrow && adw_view_switcher_bar_get_stack (ADW_VIEW_SWITCHER_BAR (self->switcher_bar)) == NULL)
+    adw_view_switcher_bar_set_stack (ADW_VIEW_SWITCHER_BAR (self->switcher_bar), self->stack);
+  if (moved && !self->narrow && adw_view_switcher_get_stack (self->wide_bar_switcher) == NULL)
+    {
+      adw_view_switcher_set_stack (self->wide_bar_switcher, self->stack);
+      adw_view_switcher_set_stack (self->narrow_bar_switcher, self->stack);
+    }
   adw_view_switcher_bar_set_reveal (ADW_VIEW_SWITCHER_BAR (self->switcher_bar), moved && self->narrow);
   gtk_widget_set_visible (self->wide_switcher_bar, moved && !self->narrow);
 }
@@ -394,7 +406,10 @@ update_switcher_place (ProcuraWindow *self)
                                                      !welcome && switcher_fits_beside_name (self, width));
 }
 
-/* The welcome page when there is no project and none is being opened. */
+/* The welcome page when there is no project and none is being opened; while the first
+ * project opens, an empty page: the window's first layout then measures neither the
+ * welcome page nor the pages still without a project, and the project's pages are laid
+ * out once, with their content. */
 static void
 update_welcome (ProcuraWindow *self)
 {
@@ -404,7 +419,8 @@ update_welcome (ProcuraWindow *self)
    * so no settings when it was built) */
   if (welcome)
     update_recent_menu (self);
-  gtk_stack_set_visible_child_name (self->main_stack, welcome ? "welcome" : "project");
+  gtk_stack_set_visible_child_name (self->main_stack,
+                                    welcome ? "welcome" : self->document != NULL ? "project" : "opening");
   update_compact_header (self);
 }
 
@@ -1569,6 +1585,8 @@ procura_window_class_init (ProcuraWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, ProcuraWindow, toast_overlay);
   gtk_widget_class_bind_template_child (widget_class, ProcuraWindow, welcome);
   gtk_widget_class_bind_template_child (widget_class, ProcuraWindow, wide_switcher_bar);
+  gtk_widget_class_bind_template_child (widget_class, ProcuraWindow, wide_bar_switcher);
+  gtk_widget_class_bind_template_child (widget_class, ProcuraWindow, narrow_bar_switcher);
 
   gtk_widget_class_install_action (widget_class, "win.open", NULL, open_action);
   gtk_widget_class_install_action (widget_class, "win.open-recent", "s", open_recent_action);
