@@ -51,6 +51,8 @@ struct _ProcuraWindow
   ProcuraWelcome        *welcome;
   gboolean               narrow;            /* under NARROW_WIDTH: a compact header */
   guint                  compact_idle;
+  guint                  help_overlay_idle;
+  gulong                 help_overlay_paint_id;  /* the first frame's after-paint */
   guint                  project_label_idle;
   GtkRevealer           *import_revealer;
   GtkLabel              *import_label;
@@ -554,6 +556,54 @@ bench_realize_cb (GtkWidget *widget,
 {
   g_signal_connect_object (gtk_widget_get_frame_clock (widget), "after-paint",
                            G_CALLBACK (bench_after_paint_cb), widget, 0);
+}
+
+/* The shortcuts window (Ctrl+?, the main menu's Keyboard Shortcuts) is built after the
+ * window's first frame, not with the window: GtkApplication would build it when the
+ * window is added (its template is not at gtk/help-overlay.ui for that reason). */
+static gboolean
+help_overlay_idle (gpointer user_data)
+{
+  ProcuraWindow *self = PROCURA_WINDOW (user_data);
+  g_autoptr (GtkBuilder) builder =
+    gtk_builder_new_from_resource ("/io/github/procura/Procura/help-overlay.ui");
+
+  self->help_overlay_idle = 0;
+  gtk_application_window_set_help_overlay (GTK_APPLICATION_WINDOW (self),
+                                           GTK_SHORTCUTS_WINDOW (gtk_builder_get_object (builder, "help_overlay")));
+  return G_SOURCE_REMOVE;
+}
+
+static void
+help_overlay_after_paint_cb (GdkFrameClock *clock,
+                             ProcuraWindow *self)
+{
+  g_clear_signal_handler (&self->help_overlay_paint_id, clock);
+  if (self->help_overlay_idle == 0
+      && gtk_application_window_get_help_overlay (GTK_APPLICATION_WINDOW (self)) == NULL)
+    self->help_overlay_idle = g_idle_add_full (G_PRIORITY_LOW, help_overlay_idle, self, NULL);
+}
+
+static void
+realize_cb (GtkWidget *widget,
+            gpointer   user_data)
+{
+  ProcuraWindow *self = PROCURA_WINDOW (widget);
+
+  if (self->help_overlay_paint_id == 0)
+    self->help_overlay_paint_id =
+      g_signal_connect_object (gtk_widget_get_frame_clock (widget), "after-paint",
+                               G_CALLBACK (help_overlay_after_paint_cb), self, 0);
+}
+
+/* hidden before its first frame: the next realize waits for the new clock's */
+static void
+unrealize_cb (GtkWidget *widget,
+              gpointer   user_data)
+{
+  ProcuraWindow *self = PROCURA_WINDOW (widget);
+
+  g_clear_signal_handler (&self->help_overlay_paint_id, gtk_widget_get_frame_clock (widget));
 }
 
 static void
@@ -1524,6 +1574,7 @@ procura_window_dispose (GObject *object)
 
   g_cancellable_cancel (self->cancellable);
   g_clear_handle_id (&self->compact_idle, g_source_remove);
+  g_clear_handle_id (&self->help_overlay_idle, g_source_remove);
   g_clear_handle_id (&self->project_label_idle, g_source_remove);
   if (self->document != NULL)
     g_signal_handlers_disconnect_by_data (self->document, self);
@@ -1629,6 +1680,8 @@ procura_window_init (ProcuraWindow *self)
   g_signal_connect (target, "drop", G_CALLBACK (drop_cb), self);
   gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (target));
   gtk_widget_set_visible (self->busy_spinner, FALSE);
+  g_signal_connect (self, "realize", G_CALLBACK (realize_cb), NULL);
+  g_signal_connect (self, "unrealize", G_CALLBACK (unrealize_cb), NULL);
   if (g_getenv ("PROCURA_BENCH_FIRST_FRAME") != NULL)
     g_signal_connect (self, "realize", G_CALLBACK (bench_realize_cb), NULL);
   g_signal_connect_swapped (self->switcher_title, "notify::title-visible",
