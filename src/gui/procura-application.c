@@ -172,6 +172,9 @@ static const struct
   { "win.present",       "F5" },
   { "win.undo-edit",     "<Control>z" },
   { "win.redo-edit",     "<Control><Shift>z" },
+  /* GtkApplication sets this one only for a help overlay of its own (gtk/help-overlay.ui);
+   * the window builds its overlay itself (procura-window.c) */
+  { "win.show-help-overlay", "<Control>question" },
 };
 
 static void

@@ -27,6 +27,7 @@ typedef struct
   gboolean       building;
   guint          idle_id;   /* the pending idle batches, or 0 */
   ProcuraPageStep step;     /* ... what each builds */
+  gboolean       shown;     /* mapped once: measured from then on */
 } ProcuraPagePrivate;
 
 G_DEFINE_TYPE_WITH_PRIVATE (ProcuraPage, procura_page, ADW_TYPE_BIN)
@@ -303,12 +304,63 @@ procura_page_is_built (ProcuraPage *self)
   return !priv->dirty;
 }
 
+/* A page never shown asks for no room: the view stack measures every page, and the
+ * window's first frame would shape the text of the hidden pages' empty states. Once
+ * shown, a page counts as before (the window's minimum size is the largest page's).
+ * The page lays out its child itself (no layout manager: a bin's would measure it). */
+static GtkSizeRequestMode
+procura_page_get_request_mode (GtkWidget *widget)
+{
+  ProcuraPagePrivate *priv = procura_page_get_instance_private (PROCURA_PAGE (widget));
+  GtkWidget *child = adw_bin_get_child (ADW_BIN (widget));
+
+  if (!priv->shown || child == NULL)
+    return GTK_SIZE_REQUEST_CONSTANT_SIZE;
+  return gtk_widget_get_request_mode (child);
+}
+
+static void
+procura_page_measure (GtkWidget      *widget,
+                      GtkOrientation  orientation,
+                      int             for_size,
+                      int            *minimum,
+                      int            *natural,
+                      int            *minimum_baseline,
+                      int            *natural_baseline)
+{
+  ProcuraPagePrivate *priv = procura_page_get_instance_private (PROCURA_PAGE (widget));
+  GtkWidget *child = adw_bin_get_child (ADW_BIN (widget));
+
+  *minimum = *natural = 0;
+  *minimum_baseline = *natural_baseline = -1;
+  if (priv->shown && child != NULL && gtk_widget_should_layout (child))
+    gtk_widget_measure (child, orientation, for_size, minimum, natural,
+                        minimum_baseline, natural_baseline);
+}
+
+static void
+procura_page_size_allocate (GtkWidget *widget,
+                            int        width,
+                            int        height,
+                            int        baseline)
+{
+  GtkWidget *child = adw_bin_get_child (ADW_BIN (widget));
+
+  if (child != NULL && gtk_widget_should_layout (child))
+    gtk_widget_allocate (child, width, height, baseline, NULL);
+}
+
 static void
 procura_page_map (GtkWidget *widget)
 {
   ProcuraPage *self = PROCURA_PAGE (widget);
   ProcuraPagePrivate *priv = procura_page_get_instance_private (self);
 
+  if (!priv->shown)
+    {
+      priv->shown = TRUE;
+      gtk_widget_queue_resize (widget);   /* measured as empty until now */
+    }
   /* Built before the children are mapped: they are mapped once, with their content. */
   if (priv->dirty)
     build (self);
@@ -342,6 +394,9 @@ procura_page_class_init (ProcuraPageClass *klass)
 
   object_class->dispose = procura_page_dispose;
   widget_class->map = procura_page_map;
+  widget_class->get_request_mode = procura_page_get_request_mode;
+  widget_class->measure = procura_page_measure;
+  widget_class->size_allocate = procura_page_size_allocate;
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/procura/Procura/procura-page.ui");
   gtk_widget_class_bind_template_child_private (widget_class, ProcuraPage, stack);
   gtk_widget_class_bind_template_child_private (widget_class, ProcuraPage, status);
@@ -355,5 +410,6 @@ procura_page_init (ProcuraPage *self)
   ProcuraPagePrivate *priv = procura_page_get_instance_private (self);
 
   gtk_widget_init_template (GTK_WIDGET (self));
+  gtk_widget_set_layout_manager (GTK_WIDGET (self), NULL);   /* see procura_page_measure */
   priv->dirty = TRUE;
 }

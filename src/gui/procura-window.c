@@ -44,10 +44,15 @@ struct _ProcuraWindow
   GtkWidget             *open_button;
   GtkWidget             *switcher_bar;      /* narrow: the switcher at the bottom */
   GtkWidget             *wide_switcher_bar; /* wide, the name in the title: the same */
-  GtkStack              *main_stack;        /* the welcome page, or the project's pages */
+  AdwViewSwitcher       *wide_bar_switcher; /* ... its two switchers */
+  AdwViewSwitcher       *narrow_bar_switcher;
+  GtkStack              *main_stack;        /* the welcome page, the project's pages, or
+                                               "opening" (empty) while the first opens */
   ProcuraWelcome        *welcome;
   gboolean               narrow;            /* under NARROW_WIDTH: a compact header */
   guint                  compact_idle;
+  guint                  help_overlay_idle;
+  gulong                 help_overlay_paint_id;  /* the first frame's after-paint */
   guint                  project_label_idle;
   GtkRevealer           *import_revealer;
   GtkLabel              *import_label;
@@ -298,6 +303,15 @@ update_bottom_bars (ProcuraWindow *self)
   gboolean welcome = g_strcmp0 (gtk_stack_get_visible_child_name (self->main_stack), "welcome") == 0;
   gboolean moved = !welcome && adw_view_switcher_title_get_title_visible (self->switcher_title);
 
+  /* The bars' switchers get the stack (and build their buttons) when first shown: most
+   * windows never show them, and the first frame need not build them. */
+  if (moved && self->narrow && adw_view_switcher_bar_get_stack (ADW_VIEW_SWITCHER_BAR (self->switcher_bar)) == NULL)
+    adw_view_switcher_bar_set_stack (ADW_VIEW_SWITCHER_BAR (self->switcher_bar), self->stack);
+  if (moved && !self->narrow && adw_view_switcher_get_stack (self->wide_bar_switcher) == NULL)
+    {
+      adw_view_switcher_set_stack (self->wide_bar_switcher, self->stack);
+      adw_view_switcher_set_stack (self->narrow_bar_switcher, self->stack);
+    }
   adw_view_switcher_bar_set_reveal (ADW_VIEW_SWITCHER_BAR (self->switcher_bar), moved && self->narrow);
   gtk_widget_set_visible (self->wide_switcher_bar, moved && !self->narrow);
 }
@@ -394,7 +408,10 @@ update_switcher_place (ProcuraWindow *self)
                                                      !welcome && switcher_fits_beside_name (self, width));
 }
 
-/* The welcome page when there is no project and none is being opened. */
+/* The welcome page when there is no project and none is being opened; while the first
+ * project opens, an empty page: the window's first layout then measures neither the
+ * welcome page nor the pages still without a project, and the project's pages are laid
+ * out once, with their content. */
 static void
 update_welcome (ProcuraWindow *self)
 {
@@ -404,7 +421,8 @@ update_welcome (ProcuraWindow *self)
    * so no settings when it was built) */
   if (welcome)
     update_recent_menu (self);
-  gtk_stack_set_visible_child_name (self->main_stack, welcome ? "welcome" : "project");
+  gtk_stack_set_visible_child_name (self->main_stack,
+                                    welcome ? "welcome" : self->document != NULL ? "project" : "opening");
   update_compact_header (self);
 }
 
@@ -538,6 +556,54 @@ bench_realize_cb (GtkWidget *widget,
 {
   g_signal_connect_object (gtk_widget_get_frame_clock (widget), "after-paint",
                            G_CALLBACK (bench_after_paint_cb), widget, 0);
+}
+
+/* The shortcuts window (Ctrl+?, the main menu's Keyboard Shortcuts) is built after the
+ * window's first frame, not with the window: GtkApplication would build it when the
+ * window is added (its template is not at gtk/help-overlay.ui for that reason). */
+static gboolean
+help_overlay_idle (gpointer user_data)
+{
+  ProcuraWindow *self = PROCURA_WINDOW (user_data);
+  g_autoptr (GtkBuilder) builder =
+    gtk_builder_new_from_resource ("/io/github/procura/Procura/help-overlay.ui");
+
+  self->help_overlay_idle = 0;
+  gtk_application_window_set_help_overlay (GTK_APPLICATION_WINDOW (self),
+                                           GTK_SHORTCUTS_WINDOW (gtk_builder_get_object (builder, "help_overlay")));
+  return G_SOURCE_REMOVE;
+}
+
+static void
+help_overlay_after_paint_cb (GdkFrameClock *clock,
+                             ProcuraWindow *self)
+{
+  g_clear_signal_handler (&self->help_overlay_paint_id, clock);
+  if (self->help_overlay_idle == 0
+      && gtk_application_window_get_help_overlay (GTK_APPLICATION_WINDOW (self)) == NULL)
+    self->help_overlay_idle = g_idle_add_full (G_PRIORITY_LOW, help_overlay_idle, self, NULL);
+}
+
+static void
+realize_cb (GtkWidget *widget,
+            gpointer   user_data)
+{
+  ProcuraWindow *self = PROCURA_WINDOW (widget);
+
+  if (self->help_overlay_paint_id == 0)
+    self->help_overlay_paint_id =
+      g_signal_connect_object (gtk_widget_get_frame_clock (widget), "after-paint",
+                               G_CALLBACK (help_overlay_after_paint_cb), self, 0);
+}
+
+/* hidden before its first frame: the next realize waits for the new clock's */
+static void
+unrealize_cb (GtkWidget *widget,
+              gpointer   user_data)
+{
+  ProcuraWindow *self = PROCURA_WINDOW (widget);
+
+  g_clear_signal_handler (&self->help_overlay_paint_id, gtk_widget_get_frame_clock (widget));
 }
 
 static void
@@ -1508,6 +1574,7 @@ procura_window_dispose (GObject *object)
 
   g_cancellable_cancel (self->cancellable);
   g_clear_handle_id (&self->compact_idle, g_source_remove);
+  g_clear_handle_id (&self->help_overlay_idle, g_source_remove);
   g_clear_handle_id (&self->project_label_idle, g_source_remove);
   if (self->document != NULL)
     g_signal_handlers_disconnect_by_data (self->document, self);
@@ -1569,6 +1636,8 @@ procura_window_class_init (ProcuraWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, ProcuraWindow, toast_overlay);
   gtk_widget_class_bind_template_child (widget_class, ProcuraWindow, welcome);
   gtk_widget_class_bind_template_child (widget_class, ProcuraWindow, wide_switcher_bar);
+  gtk_widget_class_bind_template_child (widget_class, ProcuraWindow, wide_bar_switcher);
+  gtk_widget_class_bind_template_child (widget_class, ProcuraWindow, narrow_bar_switcher);
 
   gtk_widget_class_install_action (widget_class, "win.open", NULL, open_action);
   gtk_widget_class_install_action (widget_class, "win.open-recent", "s", open_recent_action);
@@ -1611,6 +1680,8 @@ procura_window_init (ProcuraWindow *self)
   g_signal_connect (target, "drop", G_CALLBACK (drop_cb), self);
   gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (target));
   gtk_widget_set_visible (self->busy_spinner, FALSE);
+  g_signal_connect (self, "realize", G_CALLBACK (realize_cb), NULL);
+  g_signal_connect (self, "unrealize", G_CALLBACK (unrealize_cb), NULL);
   if (g_getenv ("PROCURA_BENCH_FIRST_FRAME") != NULL)
     g_signal_connect (self, "realize", G_CALLBACK (bench_realize_cb), NULL);
   g_signal_connect_swapped (self->switcher_title, "notify::title-visible",

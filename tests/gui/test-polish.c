@@ -41,8 +41,15 @@ test_shortcuts (void)
   g_autoptr (GPtrArray) shortcuts = NULL;
   guint with_action = 0;
 
+  /* built after the window's first frame, not with the window */
+  g_assert_null (gtk_application_window_get_help_overlay (GTK_APPLICATION_WINDOW (window)));
   gtk_window_present (GTK_WINDOW (window));
   procura_gui_test_wait_mapped (GTK_WIDGET (window));
+  for (gint64 end = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
+       gtk_application_window_get_help_overlay (GTK_APPLICATION_WINDOW (window)) == NULL
+       && g_get_monotonic_time () < end;)
+    if (!g_main_context_iteration (NULL, FALSE))
+      g_usleep (1000);
   overlay = gtk_application_window_get_help_overlay (GTK_APPLICATION_WINDOW (window));
   g_assert_nonnull (overlay);
   /* not shown: GTK 4.8 warns about its own labels' sizes there; the accels are set on

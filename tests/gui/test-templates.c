@@ -50,7 +50,7 @@ static void
 test_help_overlay (void)
 {
   g_autoptr (GtkBuilder) builder =
-    gtk_builder_new_from_resource ("/io/github/procura/Procura/gtk/help-overlay.ui");
+    gtk_builder_new_from_resource ("/io/github/procura/Procura/help-overlay.ui");
   GObject *overlay = gtk_builder_get_object (builder, "help_overlay");
 
   g_assert_true (GTK_IS_SHORTCUTS_WINDOW (overlay));
