@@ -12,6 +12,7 @@
 
 #include "procura-store.h"
 #include "procura-store-schema.h"
+#include "procura-store-signature.h"
 #include "procura-test-util.h"
 #include "procura-util.h"
 
@@ -1525,6 +1526,39 @@ test_save_project_all_or_nothing (Fixture       *f,
                    ((ProcuraCandidate *) g_ptr_array_index (out->candidates, 0))->id);
 }
 
+/* The signature made at build time is the one this SQLite gives the latest schema (so a
+ * current project is checked without running the schema in memory), and a new project
+ * file holds exactly it. */
+static void
+test_schema_signature (void)
+{
+  g_autofree char *expected = procura_store_schema_expected (PROCURA_STORE_SCHEMA_VERSION);
+  g_autofree char *dir = procura_test_mkdtemp ();
+  g_autofree char *path = g_build_filename (dir, "sig.procura", NULL);
+  g_autoptr (GError) error = NULL;
+  g_autofree char *actual = NULL;
+  ProcuraStore *store;
+  sqlite3 *db = NULL;
+
+  g_assert_cmpint (PROCURA_STORE_SCHEMA_SIGNATURE_VERSION, ==, PROCURA_STORE_SCHEMA_VERSION);
+  g_assert_cmpstr (expected, ==, PROCURA_STORE_SCHEMA_SIGNATURE);
+  store = procura_store_create (path, "Signature", &error);
+  g_assert_no_error (error);
+  procura_store_close (store);
+  g_assert_cmpint (sqlite3_open_v2 (path, &db, SQLITE_OPEN_READONLY, NULL), ==, SQLITE_OK);
+  actual = procura_store_schema_signature (db);
+  sqlite3_close (db);
+  g_assert_cmpstr (actual, ==, PROCURA_STORE_SCHEMA_SIGNATURE);
+  /* an older version's differs (the migrations change it) */
+  {
+    g_autofree char *v4 = procura_store_schema_expected (4);
+
+    g_assert_nonnull (v4);
+    g_assert_cmpstr (v4, !=, PROCURA_STORE_SCHEMA_SIGNATURE);
+  }
+  procura_test_rmtree (dir);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -1550,6 +1584,7 @@ main (int    argc,
   ADD ("/store/save-project-all-or-nothing", test_save_project_all_or_nothing);
 #undef ADD
   g_test_add_func ("/store/samples-encoding", test_samples_encoding);
+  g_test_add_func ("/store/schema-signature", test_schema_signature);
 
   return g_test_run ();
 }

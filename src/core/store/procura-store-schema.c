@@ -230,3 +230,55 @@ procura_store_migration_sql (int to)
       return NULL;
     }
 }
+
+char *
+procura_store_schema_signature (sqlite3 *db)
+{
+  sqlite3_stmt *stmt = NULL;
+  GString *out;
+  int rc;
+
+  if (sqlite3_prepare_v2 (db,
+                          "SELECT type, name, tbl_name, sql FROM sqlite_schema "
+                          "ORDER BY type, name", -1, &stmt, NULL) != SQLITE_OK)
+    return NULL;
+  out = g_string_new (NULL);
+  while ((rc = sqlite3_step (stmt)) == SQLITE_ROW)
+    {
+      for (int i = 0; i < 4; i++)
+        {
+          const char *t = (const char *) sqlite3_column_text (stmt, i);
+          g_string_append (out, t != NULL ? t : "");
+          g_string_append_c (out, i < 3 ? '\x1f' : '\x1e');
+        }
+    }
+  sqlite3_finalize (stmt);
+  if (rc != SQLITE_DONE)
+    {
+      g_string_free (out, TRUE);
+      return NULL;
+    }
+  return g_string_free (out, FALSE);
+}
+
+char *
+procura_store_schema_expected (int version)
+{
+  sqlite3 *mem = NULL;
+  char *sig = NULL;
+  gboolean ok;
+
+  if (sqlite3_open_v2 (":memory:", &mem, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK)
+    {
+      sqlite3_close (mem);
+      return NULL;
+    }
+  ok = sqlite3_exec (mem, procura_store_schema_v1_sql (), NULL, NULL, NULL) == SQLITE_OK;
+  for (int v = 2; ok && v <= version; v++)
+    ok = procura_store_migration_sql (v) != NULL
+         && sqlite3_exec (mem, procura_store_migration_sql (v), NULL, NULL, NULL) == SQLITE_OK;
+  if (ok)
+    sig = procura_store_schema_signature (mem);
+  sqlite3_close (mem);
+  return sig;
+}

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <glib.h>
+#include <sqlite3.h>
 
 G_BEGIN_DECLS
 
@@ -18,5 +19,11 @@ const char *procura_store_schema_v1_sql (void);
 /* The migration from version @to - 1 to @to (2 <= @to <= PROCURA_STORE_SCHEMA_VERSION),
  * NULL otherwise. Runs inside the caller's transaction. */
 const char *procura_store_migration_sql (int to);
+
+/* The list of @db's schema objects, one "type\x1fname\x1ftbl_name\x1fsql\x1e" record each,
+ * sorted: what a project file of a version must hold exactly. NULL on a read error. */
+char       *procura_store_schema_signature (sqlite3 *db);
+/* The signature of a file of @version, made by running v1 and the migrations in memory. */
+char       *procura_store_schema_expected  (int      version);
 
 G_END_DECLS
