@@ -70,6 +70,9 @@ struct _ProcuraWindow
   GCancellable          *cancellable;        /* window-scoped */
   GCancellable          *import_cancellable;
   gboolean               opening;
+  guint                  opening_timeout;   /* shows "Opening the project…" if it takes long */
+  GtkWidget             *opening_content;
+  GtkSpinner            *opening_spinner;
   gint64                 bench_first_paint;  /* PROCURA_BENCH_FIRST_FRAME: the first frame, µs */
   gboolean               bench_document;     /* ... and the document is shown */
 };
@@ -412,10 +415,26 @@ update_switcher_place (ProcuraWindow *self)
  * project opens, an empty page: the window's first layout then measures neither the
  * welcome page nor the pages still without a project, and the project's pages are laid
  * out once, with their content. */
+/* Most projects open within a frame or two: the spinner shows only for one that takes
+ * longer (a network folder, a cold disk), so the others do not flash it. */
+#define OPENING_SPINNER_DELAY_MS 400
+
+static gboolean
+show_opening_cb (gpointer data)
+{
+  ProcuraWindow *self = PROCURA_WINDOW (data);
+
+  self->opening_timeout = 0;
+  gtk_widget_set_visible (self->opening_content, TRUE);
+  gtk_spinner_start (self->opening_spinner);
+  return G_SOURCE_REMOVE;
+}
+
 static void
 update_welcome (ProcuraWindow *self)
 {
   gboolean welcome = self->document == NULL && !self->opening;
+  gboolean opening = !welcome && self->document == NULL;
 
   /* the recent projects as they are now (the window may have had no application and
    * so no settings when it was built) */
@@ -423,6 +442,14 @@ update_welcome (ProcuraWindow *self)
     update_recent_menu (self);
   gtk_stack_set_visible_child_name (self->main_stack,
                                     welcome ? "welcome" : self->document != NULL ? "project" : "opening");
+  if (opening && self->opening_timeout == 0 && !gtk_widget_get_visible (self->opening_content))
+    self->opening_timeout = g_timeout_add (OPENING_SPINNER_DELAY_MS, show_opening_cb, self);
+  else if (!opening)
+    {
+      g_clear_handle_id (&self->opening_timeout, g_source_remove);
+      gtk_spinner_stop (self->opening_spinner);
+      gtk_widget_set_visible (self->opening_content, FALSE);
+    }
   update_compact_header (self);
 }
 
@@ -1575,6 +1602,7 @@ procura_window_dispose (GObject *object)
   g_cancellable_cancel (self->cancellable);
   g_clear_handle_id (&self->compact_idle, g_source_remove);
   g_clear_handle_id (&self->help_overlay_idle, g_source_remove);
+  g_clear_handle_id (&self->opening_timeout, g_source_remove);
   g_clear_handle_id (&self->project_label_idle, g_source_remove);
   if (self->document != NULL)
     g_signal_handlers_disconnect_by_data (self->document, self);
@@ -1626,6 +1654,8 @@ procura_window_class_init (ProcuraWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, ProcuraWindow, import_progress);
   gtk_widget_class_bind_template_child (widget_class, ProcuraWindow, import_revealer);
   gtk_widget_class_bind_template_child (widget_class, ProcuraWindow, main_stack);
+  gtk_widget_class_bind_template_child (widget_class, ProcuraWindow, opening_content);
+  gtk_widget_class_bind_template_child (widget_class, ProcuraWindow, opening_spinner);
   gtk_widget_class_bind_template_child (widget_class, ProcuraWindow, project_label);
   gtk_widget_class_bind_template_child (widget_class, ProcuraWindow, open_button);
   gtk_widget_class_bind_template_child (widget_class, ProcuraWindow, read_only_badge);

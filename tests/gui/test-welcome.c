@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include <glib/gstdio.h>
+#include <sqlite3.h>
 #include <string.h>
 
 #include "procura-gui-test.h"
@@ -508,6 +509,53 @@ test_header_name (void)
   procura_gui_test_settle ();
 }
 
+/* A project that takes long to open shows "Opening the project…" with a spinner after
+ * a moment, not at once, and neither once it is open. The open is held up by another
+ * connection that keeps the file locked (SQLite's busy wait) until it lets go. */
+static void
+test_opening_spinner (void)
+{
+  g_autofree char *path = create_empty_project ();
+  g_autoptr (GFile) file = g_file_new_for_path (path);
+  ProcuraWindow *window = new_window ();
+  GtkWidget *label = procura_gui_test_find_label (GTK_WIDGET (window), "Opening the project…");
+  GtkWidget *content, *spinner;
+  sqlite3 *db = NULL;
+  gint64 until;
+
+  g_assert_nonnull (label);
+  content = gtk_widget_get_parent (label);
+  spinner = procura_gui_test_find (content, GTK_TYPE_SPINNER);
+  g_assert_nonnull (spinner);
+  g_assert_cmpint (sqlite3_open_v2 (path, &db, SQLITE_OPEN_READWRITE, NULL), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_exec (db, "PRAGMA locking_mode = EXCLUSIVE; BEGIN EXCLUSIVE; COMMIT",
+                                 NULL, NULL, NULL), ==, SQLITE_OK);
+
+  procura_window_open_file (window, file);
+  g_assert_false (gtk_widget_get_visible (content));
+  until = g_get_monotonic_time () + 900 * G_TIME_SPAN_MILLISECOND;
+  while (g_get_monotonic_time () < until)
+    {
+      g_main_context_iteration (NULL, FALSE);
+      g_usleep (2000);
+    }
+  g_assert_null (procura_window_get_document (window));
+  g_assert_false (gtk_widget_get_mapped (find_welcome (window)));
+  g_assert_true (gtk_widget_get_mapped (content));
+  g_assert_true (gtk_spinner_get_spinning (GTK_SPINNER (spinner)));
+  shot (window, "opening");
+
+  sqlite3_close (db);
+  until = g_get_monotonic_time () + 30 * G_TIME_SPAN_SECOND;
+  while (procura_window_get_document (window) == NULL && g_get_monotonic_time () < until)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_nonnull (procura_window_get_document (window));
+  g_assert_true (procura_gui_test_wait_idle (window, 30));
+  g_assert_false (gtk_widget_get_visible (content));
+  g_assert_false (gtk_spinner_get_spinning (GTK_SPINNER (spinner)));
+  close_window (GTK_WINDOW (window));
+}
+
 int
 main (int    argc,
       char **argv)
@@ -520,5 +568,6 @@ main (int    argc,
   g_test_add_func ("/welcome/recent", test_recent);
   g_test_add_func ("/welcome/empty-states", test_empty_states);
   g_test_add_func ("/welcome/header-name", test_header_name);
+  g_test_add_func ("/welcome/opening-spinner", test_opening_spinner);
   return procura_gui_test_run ();
 }
