@@ -8,34 +8,25 @@
 #include <locale.h>
 
 #include <errno.h>
-#include <string.h>
 #include <unistd.h>
 
 #include "procura-cli.h"
+#include "procura-util.h"
 #ifdef PROCURA_WITH_GUI
 # include "procura-application.h"
 #endif
 
 #if !defined (PROCURA_WITH_GUI) && defined (PROCURA_GUI_HELPER)
 /* The command line binary starts the app: procura-gui beside it (the build tree), else
- * the installed one. Returns only when neither can be run. */
+ * the installed one. Returns only when it cannot be run. */
 static int
 exec_gui (char *argv[])
 {
-  g_autofree char *self = g_file_read_link ("/proc/self/exe", NULL);
-  g_autofree char *beside = NULL;
-  g_autofree char *installed = g_build_filename (PKGLIBEXECDIR, "procura-gui", NULL);
-  const char *path = installed;
+  g_autofree char *path = procura_find_helper ("procura-gui", "procura-gui");
   int saved;
 
-  if (self != NULL)
-    {
-      g_autofree char *dir = g_path_get_dirname (self);
-
-      beside = g_build_filename (dir, "procura-gui", NULL);
-      if (g_file_test (beside, G_FILE_TEST_IS_EXECUTABLE))
-        path = beside;
-    }
+  if (path == NULL)   /* not there: the error names where it was looked for */
+    path = g_build_filename (PKGLIBEXECDIR, "procura-gui", NULL);
   execv (path, argv);
   saved = errno;
   /* TRANSLATORS: the program's path, then the system's reason */

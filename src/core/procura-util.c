@@ -52,3 +52,26 @@ procura_days_since (const char *iso_date)
     return -1;
   return (int) (g_date_time_difference (now, then) / G_TIME_SPAN_DAY);
 }
+
+char *
+procura_find_helper (const char *beside,
+                     const char *name)
+{
+  g_autofree char *self = g_file_read_link ("/proc/self/exe", NULL);
+  char *path;
+
+  if (self != NULL)
+    {
+      g_autofree char *dir = g_path_get_dirname (self);
+
+      path = g_build_filename (dir, beside, NULL);
+      if (g_file_test (path, G_FILE_TEST_IS_EXECUTABLE))
+        return path;
+      g_free (path);
+    }
+  path = g_build_filename (PKGLIBEXECDIR, name, NULL);
+  if (g_file_test (path, G_FILE_TEST_IS_EXECUTABLE))
+    return path;
+  g_free (path);
+  return NULL;
+}

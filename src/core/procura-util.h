@@ -16,5 +16,10 @@ char  *procura_sha256_hex   (const void *data,
 char  *procura_now_iso8601  (void);
 /* Days between an ISO date (YYYY-MM-DD…) and today; -1 when unparsable. */
 int    procura_days_since   (const char *iso_date);
+/* A helper program of Procura's: @beside (a path relative to the running binary's folder:
+ * the build tree) when executable there, else @name in PKGLIBEXECDIR when executable
+ * there, else NULL. */
+char  *procura_find_helper  (const char *beside,
+                             const char *name);
 
 G_END_DECLS

@@ -35,8 +35,7 @@ struct _ProcuraCandidatesPage
   ProcuraDocument *document;
   gulong           changed_id;
   GHashTable      *expanded;      /* "kind:id" keys of the sections left open, kept across rebuilds */
-  GArray          *row_ids;       /* the candidates' ids in order, for their rows (gint64) */
-  guint            next_row;      /* ... the next one to build (in idle batches) */
+  guint            next_row;      /* the next candidate whose row to build (idle batches) */
   GtkWidget       *tail;          /* the whole project's group: the rows go before it */
 };
 
@@ -1293,7 +1292,8 @@ candidate_row (ProcuraCandidatesPage *self,
 }
 
 /* Builds the next candidate's row, in the project's order, before the whole project's
- * group; FALSE when every candidate has its row. */
+ * group; FALSE when every candidate has its row. The project is the one the page was
+ * built from: a change queues a rebuild, which cancels the batches. */
 static gboolean
 build_next_row (ProcuraPage *page)
 {
@@ -1303,21 +1303,13 @@ build_next_row (ProcuraPage *page)
   if (self->document == NULL || self->tail == NULL)
     return FALSE;
   project = procura_document_get_project (self->document);
-  /* By id in the current snapshot (a change cancels the batches; a candidate gone
-   * meanwhile is skipped). */
-  while (self->next_row < self->row_ids->len)
-    {
-      gint64 id = g_array_index (self->row_ids, gint64, self->next_row++);
-      ProcuraCandidate *c = procura_project_find_candidate (project, id);
-
-      if (c != NULL)
-        {
-          gtk_box_insert_child_after (self->box, candidate_row (self, project, c),
-                                      gtk_widget_get_prev_sibling (self->tail));
-          break;
-        }
-    }
-  return self->next_row < self->row_ids->len;
+  if (self->next_row >= project->candidates->len)
+    return FALSE;
+  gtk_box_insert_child_after (self->box,
+                              candidate_row (self, project,
+                                             g_ptr_array_index (project->candidates, self->next_row++)),
+                              gtk_widget_get_prev_sibling (self->tail));
+  return self->next_row < project->candidates->len;
 }
 
 static void
@@ -1329,7 +1321,6 @@ rebuild (ProcuraCandidatesPage *self)
 
   procura_page_clear_box (self->box);
   self->tail = NULL;
-  g_array_set_size (self->row_ids, 0);
   self->next_row = 0;
   if (self->document == NULL)
     {
@@ -1367,12 +1358,10 @@ rebuild (ProcuraCandidatesPage *self)
   gtk_stack_set_visible_child_name (self->stack, "content");
 
   /* The first screenful now, for the first frame; the others in idle batches. */
-  for (guint i = 0; i < project->candidates->len; i++)
-    g_array_append_val (self->row_ids, ((ProcuraCandidate *) g_ptr_array_index (project->candidates, i))->id);
   first = procura_page_rows_to_fill (PROCURA_PAGE (self), ROW_HEIGHT);
   for (guint i = 0; i < first && build_next_row (PROCURA_PAGE (self)); i++)
     ;
-  if (self->next_row < self->row_ids->len)
+  if (self->next_row < project->candidates->len)
     procura_page_build_in_idle (PROCURA_PAGE (self), build_next_row);
 }
 
@@ -1416,7 +1405,6 @@ procura_candidates_page_finalize (GObject *object)
 
   /* In finalize: the rows point at the table until the child is gone. */
   g_clear_pointer (&self->expanded, g_hash_table_unref);
-  g_clear_pointer (&self->row_ids, g_array_unref);
   G_OBJECT_CLASS (procura_candidates_page_parent_class)->finalize (object);
 }
 
@@ -1446,5 +1434,4 @@ procura_candidates_page_init (ProcuraCandidatesPage *self)
                       _("Add GPU offers from the catalog or a price quote, and hosted model APIs, to compare them by the cost of accepted work. Drop a quote file onto this window to import it."),
                       800, 600);
   self->expanded = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  self->row_ids = g_array_new (FALSE, FALSE, sizeof (gint64));
 }

@@ -411,10 +411,6 @@ update_switcher_place (ProcuraWindow *self)
                                                      !welcome && switcher_fits_beside_name (self, width));
 }
 
-/* The welcome page when there is no project and none is being opened; while the first
- * project opens, an empty page: the window's first layout then measures neither the
- * welcome page nor the pages still without a project, and the project's pages are laid
- * out once, with their content. */
 /* Most projects open within a frame or two: the spinner shows only for one that takes
  * longer (a network folder, a cold disk), so the others do not flash it. */
 #define OPENING_SPINNER_DELAY_MS 400
@@ -430,18 +426,22 @@ show_opening_cb (gpointer data)
   return G_SOURCE_REMOVE;
 }
 
+/* The welcome page when there is no project and none is being opened; while the first
+ * project opens, an empty page: the window's first layout then measures neither the
+ * welcome page nor the pages still without a project, and the project's pages are laid
+ * out once, with their content. */
 static void
 update_welcome (ProcuraWindow *self)
 {
   gboolean welcome = self->document == NULL && !self->opening;
-  gboolean opening = !welcome && self->document == NULL;
+  gboolean opening = self->document == NULL && self->opening;
 
   /* the recent projects as they are now (the window may have had no application and
    * so no settings when it was built) */
   if (welcome)
     update_recent_menu (self);
   gtk_stack_set_visible_child_name (self->main_stack,
-                                    welcome ? "welcome" : self->document != NULL ? "project" : "opening");
+                                    welcome ? "welcome" : opening ? "opening" : "project");
   if (opening && self->opening_timeout == 0 && !gtk_widget_get_visible (self->opening_content))
     self->opening_timeout = g_timeout_add (OPENING_SPINNER_DELAY_MS, show_opening_cb, self);
   else if (!opening)

@@ -13,6 +13,7 @@
 
 #include "procura-host-tools.h"
 #include "procura-probe-client.h"
+#include "procura-util.h"
 
 #define MAX_LINES        100000
 #define MAX_LINE_BYTES   (1 << 20)
@@ -162,26 +163,12 @@ char *
 procura_probe_find_binary (void)
 {
   const char *env = g_getenv ("PROCURA_PROBE");
-  g_autofree char *self = NULL;
   char *path;
 
   if (env != NULL && *env != '\0')
     return g_strdup (env);
-  self = g_file_read_link ("/proc/self/exe", NULL);
-  if (self != NULL)
-    {
-      g_autofree char *dir = g_path_get_dirname (self);
-
-      path = g_build_filename (dir, "probe", "procura-probe", NULL);
-      if (g_file_test (path, G_FILE_TEST_IS_EXECUTABLE))
-        return path;
-      g_free (path);
-    }
-  path = g_build_filename (PKGLIBEXECDIR, "procura-probe", NULL);
-  if (g_file_test (path, G_FILE_TEST_IS_EXECUTABLE))
-    return path;
-  g_free (path);
-  return g_find_program_in_path ("procura-probe");
+  path = procura_find_helper ("probe/procura-probe", "procura-probe");
+  return path != NULL ? path : g_find_program_in_path ("procura-probe");
 }
 
 /* ------------------------------------------------------------------------- */

@@ -17,7 +17,6 @@ main (int   argc,
   g_autofree char *sig = NULL;
   g_autoptr (GString) out = g_string_new (NULL);
   g_autoptr (GError) error = NULL;
-
   int version = 1;
 
   if (argc != 2)

@@ -456,10 +456,8 @@ procura_store_import_all (ProcuraStore            *store,
 {
   g_autoptr (GPtrArray) all_ids = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
   g_autoptr (GArray) provs = g_array_new (FALSE, TRUE, sizeof (gint64));
-  gboolean ok = TRUE;
-
+  gboolean ok = TRUE, bulk;
   guint64 bytes = 0;
-  gboolean bulk;
 
   g_return_val_if_fail (store != NULL && results != NULL, FALSE);
   g_return_val_if_fail (new_candidate == NULL || candidate_id == 0, FALSE);

@@ -261,23 +261,28 @@ procura_store_schema_signature (sqlite3 *db)
   return g_string_free (out, FALSE);
 }
 
+gboolean
+procura_store_schema_apply (sqlite3 *db,
+                            int      from,
+                            int      to)
+{
+  if (from < 1 && sqlite3_exec (db, procura_store_schema_v1_sql (), NULL, NULL, NULL) != SQLITE_OK)
+    return FALSE;
+  for (int v = MAX (from, 1) + 1; v <= to; v++)
+    if (procura_store_migration_sql (v) == NULL
+        || sqlite3_exec (db, procura_store_migration_sql (v), NULL, NULL, NULL) != SQLITE_OK)
+      return FALSE;
+  return TRUE;
+}
+
 char *
 procura_store_schema_expected (int version)
 {
   sqlite3 *mem = NULL;
   char *sig = NULL;
-  gboolean ok;
 
-  if (sqlite3_open_v2 (":memory:", &mem, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK)
-    {
-      sqlite3_close (mem);
-      return NULL;
-    }
-  ok = sqlite3_exec (mem, procura_store_schema_v1_sql (), NULL, NULL, NULL) == SQLITE_OK;
-  for (int v = 2; ok && v <= version; v++)
-    ok = procura_store_migration_sql (v) != NULL
-         && sqlite3_exec (mem, procura_store_migration_sql (v), NULL, NULL, NULL) == SQLITE_OK;
-  if (ok)
+  if (sqlite3_open_v2 (":memory:", &mem, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) == SQLITE_OK
+      && procura_store_schema_apply (mem, 0, version))
     sig = procura_store_schema_signature (mem);
   sqlite3_close (mem);
   return sig;

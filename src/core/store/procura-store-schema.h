@@ -23,6 +23,11 @@ const char *procura_store_migration_sql (int to);
 /* The list of @db's schema objects, one "type\x1fname\x1ftbl_name\x1fsql\x1e" record each,
  * sorted: what a project file of a version must hold exactly. NULL on a read error. */
 char       *procura_store_schema_signature (sqlite3 *db);
+/* Runs in @db the first schema (when @from < 1) and the migrations after @from up to
+ * @to; FALSE at the first statement SQLite refuses (its message is @db's). */
+gboolean    procura_store_schema_apply     (sqlite3 *db,
+                                            int      from,
+                                            int      to);
 /* The signature of a file of @version, made by running v1 and the migrations in memory. */
 char       *procura_store_schema_expected  (int      version);
 

@@ -588,16 +588,10 @@ apply_schema (sqlite3     *db,
               int          to,
               GError     **error)
 {
-  if (from < 1)
-    {
-      if (!store_exec_sql (db, path, procura_store_schema_v1_sql (), error))
-        return FALSE;
-      from = 1;
-    }
-  for (int v = from + 1; v <= to; v++)
-    if (!store_exec_sql (db, path, procura_store_migration_sql (v), error))
-      return FALSE;
-  return TRUE;
+  if (procura_store_schema_apply (db, from, to))
+    return TRUE;
+  set_db_error (error, db, path, _("cannot run SQL"));
+  return FALSE;
 }
 
 /* The migrations end at the version this Procura writes. */
@@ -826,15 +820,6 @@ check_file (const char  *path,
     }
 
   actual = procura_store_schema_signature (db);
-  /* The latest version's signature is made at build time (gen-schema-signature.c) from
-   * the same SQL: a file that matches it needs no schema run in memory (about a third of
-   * a short command's time). Any other file, or an SQLite that writes its schema's text
-   * differently from the one of the build, takes the run in memory. */
-  if (actual != NULL && version == PROCURA_STORE_SCHEMA_SIGNATURE_VERSION
-      && g_str_equal (actual, PROCURA_STORE_SCHEMA_SIGNATURE))
-    expected = g_strdup (actual);
-  else
-    expected = procura_store_schema_expected ((int) version);
   if (actual == NULL)
     {
       g_set_error (error, PROCURA_STORE_ERROR, PROCURA_STORE_ERROR_DAMAGED,
@@ -843,6 +828,15 @@ check_file (const char  *path,
       sqlite3_close (db);
       return 0;
     }
+  /* The latest version's signature is made at build time (gen-schema-signature.c) from
+   * the same SQL: a file that matches it needs no schema run in memory (about a third of
+   * a short command's time). Any other file, or an SQLite that writes its schema's text
+   * differently from the one of the build, is compared with the run in memory. */
+  if (version != PROCURA_STORE_SCHEMA_SIGNATURE_VERSION
+      || !g_str_equal (actual, PROCURA_STORE_SCHEMA_SIGNATURE))
+    expected = procura_store_schema_expected ((int) version);
+  else
+    expected = g_strdup (PROCURA_STORE_SCHEMA_SIGNATURE);
   if (expected == NULL || !g_str_equal (expected, actual))
     {
       g_autofree char *diff = describe_schema_difference (expected != NULL ? expected : "",
