@@ -517,6 +517,58 @@ test_json_numbers_project (void)
     }
 }
 
+/* `procura` links no cairo: its `render` and `report` run procura-render (beside it, else
+ * in PKGLIBEXECDIR). A copy of `procura` with neither there says which program it could
+ * not run and where, and writes nothing. */
+static void
+test_figures_helper_missing (void)
+{
+  g_autofree char *installed = g_build_filename (PKGLIBEXECDIR, "procura-render", NULL);
+  g_autofree char *bin_dir = g_build_filename (dir, "lonely-bin", NULL);
+  g_autofree char *copy = g_build_filename (bin_dir, "procura", NULL);
+  g_autofree char *project = make_project ("helper.procura", "Helper", "H100", NULL, 2.0);
+  g_autofree char *out = g_build_filename (dir, "helper.png", NULL);
+  g_autofree char *data = NULL;
+  g_autofree char *err = NULL;
+  g_autoptr (GError) error = NULL;
+  gsize len = 0;
+  int status = 0;
+
+  if (g_file_test (installed, G_FILE_TEST_IS_EXECUTABLE))
+    {
+      g_test_skip ("procura-render is installed in PKGLIBEXECDIR: the copy would find it");
+      return;
+    }
+  g_assert_cmpint (g_mkdir_with_parents (bin_dir, 0700), ==, 0);
+  g_assert_true (g_file_get_contents (g_getenv ("PROCURA_BINARY"), &data, &len, NULL));
+  g_assert_true (g_file_set_contents (copy, data, (gssize) len, NULL));
+  g_assert_cmpint (g_chmod (copy, 0700), ==, 0);
+  for (int c = 0; c < 2; c++)
+    {
+      const char *cmd = c == 0 ? "render" : "report";
+      const char *argv[] = { copy, cmd, project, c == 0 ? "breakdown" : "--output",
+                             c == 0 ? "--output" : out, c == 0 ? out : NULL, NULL };
+      g_autofree char *expected = g_strdup_printf ("cannot run “%s” (%s)", cmd, installed);
+
+      g_clear_pointer (&err, g_free);
+      g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL,
+                                   NULL, &err, &status, &error));
+      g_assert_no_error (error);
+      g_assert_true (WIFEXITED (status));
+      g_assert_cmpint (WEXITSTATUS (status), ==, 1);
+      g_assert_nonnull (strstr (err, expected));
+      g_assert_false (g_file_test (out, G_FILE_TEST_EXISTS));
+    }
+  /* the build tree's procura runs the helper beside it: the same command draws */
+  {
+    const char *argv[] = { "render", project, "breakdown", "--output", out, NULL };
+
+    g_clear_pointer (&err, g_free);
+    g_assert_cmpint (run_bounded (argv, NULL, 60, &err, NULL), ==, 0);
+    g_assert_true (g_file_test (out, G_FILE_TEST_IS_REGULAR));
+  }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -542,6 +594,7 @@ main (int    argc,
   g_test_add_func ("/cli/hostile/report-escaping", test_report_escaping);
   g_test_add_func ("/cli/hostile/json-numbers", test_json_numbers);
   g_test_add_func ("/cli/hostile/json-numbers-project", test_json_numbers_project);
+  g_test_add_func ("/cli/hostile/figures-helper-missing", test_figures_helper_missing);
 
   rc = g_test_run ();
   procura_test_rmtree (dir);
