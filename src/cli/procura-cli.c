@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "procura-cli.h"
+#include "procura-util.h"
 
 typedef struct {
   const char *name;
@@ -83,6 +84,8 @@ procura_cli_main (int    argc,
       return PROCURA_EXIT_OK;
     }
 
+  /* one command, then exit: freed memory is kept for the next allocation */
+  procura_memory_tune_for_batch ();
   for (gsize i = 0; i < G_N_ELEMENTS (commands); i++)
     if (g_str_equal (name, commands[i].name))
       return commands[i].run (argc - 1, argv + 1);

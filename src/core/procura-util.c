@@ -4,8 +4,16 @@
  */
 #include "config.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#if defined (HAVE_MALLOPT) || defined (HAVE_MALLOC_USABLE_SIZE)
+# include <malloc.h>
+#endif
+#include <unistd.h>
+#ifdef HAVE_MADVISE
+# include <sys/mman.h>
+#endif
 
 #include "procura-util.h"
 
@@ -74,4 +82,42 @@ procura_find_helper (const char *beside,
     return path;
   g_free (path);
   return NULL;
+}
+
+#define HUGE_PAGE ((uintptr_t) 2 << 20)
+
+void
+procura_memory_advise_large (gpointer mem,
+                             gsize    size)
+{
+#if defined (HAVE_MADVISE) && defined (MADV_HUGEPAGE)
+  uintptr_t page = (uintptr_t) sysconf (_SC_PAGESIZE), start, end;
+
+  if (mem == NULL || size < 2 * HUGE_PAGE)
+    return;
+# ifdef HAVE_MALLOC_USABLE_SIZE
+  /* the whole block: a large one is a mapping of its own, and advice on a part of it
+   * would split it in two, which the next realloc() could then no longer move uncopied */
+  size = MAX (size, malloc_usable_size (mem));
+# endif
+  start = (uintptr_t) mem & ~(page - 1);
+  end = ((uintptr_t) mem + size + page - 1) & ~(page - 1);
+  /* advice only: where it is refused (no transparent huge pages) nothing changes */
+  (void) madvise ((void *) start, end - start, MADV_HUGEPAGE);
+#else
+  (void) mem;
+  (void) size;
+#endif
+}
+
+void
+procura_memory_tune_for_batch (void)
+{
+#ifdef HAVE_MALLOPT
+  /* Blocks from 4 MiB on (the large arrays) are mapped on their own: they grow by
+   * remapping, uncopied, and procura_memory_advise_large() reaches them before their
+   * pages are first touched; smaller ones come from the heap, which is not trimmed. */
+  mallopt (M_MMAP_THRESHOLD, 4 << 20);
+  mallopt (M_TRIM_THRESHOLD, 256 << 20);
+#endif
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "procura-stats.h"
+#include "procura-util.h"
 
 /* ---- sorting ------------------------------------------------------------ */
 
@@ -85,6 +86,8 @@ procura_stats_sort (double *values,
   /* LSD radix sort on the order-preserving keys: O(n), stable, no comparisons. */
   a = g_new (guint64, n);
   b = g_new (guint64, n);
+  procura_memory_advise_large (a, n * sizeof (guint64));
+  procura_memory_advise_large (b, n * sizeof (guint64));
   count = g_new (gsize, RADIX_SIZE * RADIX_PASSES);
   memset (count, 0, sizeof (gsize) * RADIX_SIZE * RADIX_PASSES);
 
@@ -742,13 +745,14 @@ depth_limit (gsize n)
   return depth;
 }
 
-/* For millions of samples: two streaming passes instead of a partition tree. Pass 1
- * counts values per bucket of the top 20 bits of their order-preserving 64-bit key
- * (sign, exponent, 8 mantissa bits); pass 2 gathers the buckets that hold a wanted
- * rank, and only those are searched, each for the ranks it holds. The wanted ranks'
- * values are then written at their positions in @v (the rest is left as scratch).
- * FALSE when not applicable. */
+/* For many samples: two streaming passes instead of a partition tree. Pass 1 counts
+ * values per bucket of the top 20 bits of their order-preserving 64-bit key (sign,
+ * exponent, 8 mantissa bits); pass 2 puts the buckets that hold a wanted rank where the
+ * search reads them, and only those are searched, each for the ranks it holds. The
+ * wanted ranks' values are then at their positions in @v (the rest is left as scratch).
+ * FALSE when not applicable (fewer values than pays for the passes, or a NaN). */
 #define HIST_BITS 20
+#define HIST_SHIFT (64 - HIST_BITS)
 
 static inline guint64
 order_key (double d)
@@ -757,6 +761,67 @@ order_key (double d)
 
   memcpy (&u, &d, sizeof u);
   return (u >> 63) ? ~u : (u | G_GUINT64_CONSTANT (0x8000000000000000));
+}
+
+static inline double
+order_value (guint64 k)
+{
+  guint64 u = (k >> 63) ? (k & ~G_GUINT64_CONSTANT (0x8000000000000000)) : ~k;
+  double d;
+
+  memcpy (&d, &u, sizeof d);
+  return d;
+}
+
+/* Sorts one bucket: @c values whose keys share their top HIST_BITS bits. An LSD radix
+ * sort on the bytes below them, skipping a byte every key shares; its counts live on
+ * the stack and its two key arrays (@keys, @tmp: room for @c each) are the caller's, so
+ * that a thousand buckets cost no allocation each. */
+static void
+sort_bucket (double  *v,
+             gsize    c,
+             guint64 *keys,
+             guint64 *tmp)
+{
+  enum { BYTES = (HIST_SHIFT + 7) / 8 };
+  guint32 count[BYTES][256];
+
+  if (c < 64)
+    {
+      insertion_sort (v, c);
+      return;
+    }
+  memset (count, 0, sizeof count);
+  for (gsize i = 0; i < c; i++)
+    {
+      guint64 k = order_key (v[i]);
+
+      keys[i] = k;
+      for (guint p = 0; p < BYTES; p++)
+        count[p][(k >> (8 * p)) & 0xff]++;
+    }
+  for (guint p = 0; p < BYTES; p++)
+    {
+      guint32 sum = 0;
+      guint64 *t;
+
+      if (count[p][keys[0] >> (8 * p) & 0xff] == c)
+        continue;   /* every key has this byte */
+      for (guint d = 0; d < 256; d++)
+        {
+          guint32 x = count[p][d];
+
+          count[p][d] = sum;
+          sum += x;
+        }
+      for (gsize i = 0; i < c; i++)
+        tmp[count[p][(keys[i] >> (8 * p)) & 0xff]++] = keys[i];
+      t = keys;
+      keys = tmp;
+      tmp = t;
+    }
+  for (gsize i = 0; i < c; i++)
+    v[i] = order_value (keys[i]);
 }
 
 static gboolean
@@ -771,17 +836,30 @@ select_ranks_hist (double      *v,
   g_autofree gsize *fill = NULL;
   g_autofree gsize *local = NULL;
   g_autofree double *buf = NULL;
-  gsize nb = (gsize) 1 << HIST_BITS, cum = 0, total = 0, r = 0;
+  g_autofree guint64 *keys = NULL;
+  gsize cum = 0, total = 0, r = 0, largest = 0, lo = G_MAXSIZE, hi = 0, nan = 0;
 
-  if (n < 1000000 || n >= G_MAXUINT32)
+  /* a few ranks: the partition tree, until millions of values; most ranks (a quantile
+   * summary's): from 65,536 values on, where a full sort's two key arrays cost more */
+  if (n >= G_MAXUINT32 || n < (nk > n / 64 ? 65536 : 1000000))
     return FALSE;
-  count = g_new0 (guint32, nb);
+  /* calloc: of the 4 MiB of counts only the pages of the values' range are touched */
+  count = g_new0 (guint32, (gsize) 1 << HIST_BITS);
   for (gsize i = 0; i < n; i++)
-    count[order_key (v[i]) >> (64 - HIST_BITS)]++;
+    {
+      gsize b = order_key (v[i]) >> HIST_SHIFT;
+
+      count[b]++;
+      lo = MIN (lo, b);
+      hi = MAX (hi, b);
+      nan += isnan (v[i]);
+    }
+  if (nan > 0)
+    return FALSE;   /* the other paths put NaNs last, as the sort does */
 
   bucket_of = g_new (gsize, nk);
   start = g_new (gsize, nk);
-  for (gsize b = 0; b < nb && r < nk; b++)
+  for (gsize b = lo; b <= hi && r < nk; b++)
     {
       while (r < nk && ks[r] < cum + count[b])
         {
@@ -802,7 +880,10 @@ select_ranks_hist (double      *v,
         }
       fill[i] = total;
       total += count[bucket_of[i]];
+      largest = MAX (largest, count[bucket_of[i]]);
     }
+  keys = g_new (guint64, 2 * largest);
+  procura_memory_advise_large (keys, 2 * largest * sizeof (guint64));
   if (total > n / 8)
     {
       /* The wanted buckets hold most values (a quantile summary's 65,536 ranks): put
@@ -810,20 +891,22 @@ select_ranks_hist (double      *v,
        * sort) instead of gathering them into a second array as large as @v: no
        * allocation the size of the samples, no page faults for it. The ranks are then
        * in their buckets' places, and each wanted bucket is searched where it lies. */
+      gsize nb = hi - lo + 1;
       g_autofree guint32 *next = g_new (guint32, nb);
+      guint32 *end = count + lo;   /* from here on: the end of each bucket */
       guint32 pos = 0;
 
       for (gsize b = 0; b < nb; b++)
         {
           next[b] = pos;
-          pos += count[b];
-          count[b] = pos;   /* from here on: the end of bucket b */
+          pos += end[b];
+          end[b] = pos;
         }
       for (gsize b = 0; b < nb; b++)
-        while (next[b] < count[b])
+        while (next[b] < end[b])
           {
             double x = v[next[b]];
-            gsize bx = order_key (x) >> (64 - HIST_BITS);
+            gsize bx = (order_key (x) >> HIST_SHIFT) - lo;
 
             while (bx != b)
               {
@@ -831,7 +914,7 @@ select_ranks_hist (double      *v,
 
                 v[next[bx]++] = x;
                 x = t;
-                bx = order_key (x) >> (64 - HIST_BITS);
+                bx = (order_key (x) >> HIST_SHIFT) - lo;
               }
             v[next[b]++] = x;
           }
@@ -842,25 +925,26 @@ select_ranks_hist (double      *v,
           for (e = i + 1; e < nk && bucket_of[e] == bucket_of[i]; e++)
             ;
           if (e - i > 4)
-            procura_stats_sort (v + start[i], c);
+            sort_bucket (v + start[i], c, keys, keys + largest);
           else
             select_ranks_tree (v, start[i], start[i] + c, ks + i, e - i, depth_limit (c));
         }
       return TRUE;
     }
   buf = g_new (double, MAX (total, 1));
+  procura_memory_advise_large (buf, total * sizeof (double));
   {
     /* bucket -> 1 + index of its first wanted rank (0: not wanted), then the cursors */
-    g_autofree guint32 *want = g_new0 (guint32, nb);
+    g_autofree guint32 *want = g_new0 (guint32, hi - lo + 1);
     g_autofree gsize *cursor = g_new (gsize, nk);
 
     for (gsize i = nk; i-- > 0;)
-      want[bucket_of[i]] = (guint32) i + 1;
+      want[bucket_of[i] - lo] = (guint32) i + 1;
     for (gsize i = 0; i < nk; i++)
       cursor[i] = fill[i];
     for (gsize i = 0; i < n; i++)
       {
-        guint32 w = want[order_key (v[i]) >> (64 - HIST_BITS)];
+        guint32 w = want[(order_key (v[i]) >> HIST_SHIFT) - lo];
         if (w != 0)
           buf[cursor[w - 1]++] = v[i];
       }
@@ -878,7 +962,7 @@ select_ranks_hist (double      *v,
       for (e = i + 1; e < nk && bucket_of[e] == bucket_of[i]; e++)
         ;
       if (e - i > 4)
-        procura_stats_sort (buf + fill[i], c);
+        sort_bucket (buf + fill[i], c, keys, keys + largest);
       else
         select_ranks_tree (buf + fill[i], 0, c, local + i, e - i, depth_limit (c));
     }

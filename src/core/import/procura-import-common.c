@@ -11,6 +11,7 @@
 #include "procura-import-private.h"
 #include "procura-quantiles.h"
 #include "procura-stats.h"
+#include "procura-util.h"
 
 gboolean
 procura_sniff_has (const char *data,
@@ -229,6 +230,7 @@ recompute (ProcuraRun           *run,
   double mean, std;
 
   v = g_new (double, MAX (s->n, 1));
+  procura_memory_advise_large (v, s->n * sizeof (double));
   for (gsize i = 0; i < s->n; i++)
     if (isinf (s->values[i]))
       infinite++;

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "procura-json-stream.h"
+#include "procura-util.h"
 
 ProcuraBulkDoc *procura_json_bulk_doc_new (void);
 
@@ -543,13 +544,15 @@ skip_value (Reader *r,
     }
 }
 
-/* A growable array on g_realloc (big blocks grow in place, handed over uncopied) */
+/* A growable array on g_realloc (big blocks grow in place, handed over uncopied; from
+ * 4 MiB on, on huge pages where the system has them) */
 #define GROW(arr, size, cap, type)                                   \
   G_STMT_START {                                                     \
     if ((size) == (cap))                                             \
       {                                                              \
         (cap) = (cap) ? (cap) * 2 : 256;                             \
         (arr) = (type *) g_realloc_n ((arr), (cap), sizeof (type));  \
+        procura_memory_advise_large ((arr), (cap) * sizeof (type));  \
       }                                                              \
   } G_STMT_END
 

@@ -40,6 +40,10 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (sqlite3_stmt, finalize_stmt)
 typedef gpointer (*ReadRow) (ProcuraStore *store, sqlite3_stmt *stmt, GError **error);
 
 /* procura-store.c */
+/* Before SQLite's first use in the process: its allocations go through
+ * procura_memory_advise_large() (a sample BLOB's record is a copy as large as the
+ * samples). Only where SQLite was not yet initialised by someone else. */
+void store_sqlite_setup (void);
 sqlite3_stmt *store_prepare (ProcuraStore  *store,
                              const char    *sql,
                              GError       **error);
