@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #if defined (HAVE_MALLOPT) || defined (HAVE_MALLOC_USABLE_SIZE)
 # include <malloc.h>
 #endif
@@ -108,6 +109,26 @@ procura_memory_advise_large (gpointer mem,
   (void) mem;
   (void) size;
 #endif
+}
+
+gpointer
+procura_memory_grow (gpointer mem,
+                     gsize    used,
+                     gsize    size)
+{
+  gpointer grown;
+
+  if (size < 2 * HUGE_PAGE)
+    return g_realloc (mem, size);
+  /* A new block, copied into: realloc() would move a large block's pages to another
+   * address, which splits its huge pages (the new address is rarely 2 MiB-aligned like
+   * the old one) and leaves every page to be mapped again on its next touch. */
+  grown = g_malloc (size);
+  procura_memory_advise_large (grown, size);
+  if (used > 0)
+    memcpy (grown, mem, MIN (used, size));
+  g_free (mem);
+  return grown;
 }
 
 void

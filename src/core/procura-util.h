@@ -30,6 +30,12 @@ char  *procura_find_helper  (const char *beside,
  * written. Does nothing below 4 MiB, or where the system has no such advice. */
 void   procura_memory_advise_large (gpointer mem,
                                     gsize    size);
+/* Grows a block from malloc() to @size bytes, of which the first @used are kept, like
+ * g_realloc(); from 4 MiB on into a new block advised as above, never by moving the old
+ * one's pages. */
+gpointer procura_memory_grow (gpointer mem,
+                              gsize    used,
+                              gsize    size);
 /* For a process that does one batch of work and exits (the command line): freed blocks
  * below 4 MiB are kept in the heap for the next allocation instead of being returned
  * to the system and faulted in again, and larger ones are always mapped on their own

@@ -130,6 +130,34 @@ test_util (void)
   g_unsetenv ("SOURCE_DATE_EPOCH");
 }
 
+/* procura_memory_grow(): what was used survives every growth, below and above the 4 MiB
+ * where it stops reallocating in place; advice on a block changes none of its bytes */
+static void
+test_memory_grow (void)
+{
+  gsize cap = 1000, n = 0;
+  guint64 *v = g_new (guint64, cap);
+
+  while (cap < ((gsize) 24 << 20) / sizeof (guint64))
+    {
+      for (; n < cap; n++)
+        v[n] = n * G_GUINT64_CONSTANT (0x9E3779B97F4A7C15);
+      v = procura_memory_grow (v, n * sizeof (guint64), 2 * cap * sizeof (guint64));
+      cap *= 2;
+      for (gsize i = 0; i < n; i++)
+        if (v[i] != i * G_GUINT64_CONSTANT (0x9E3779B97F4A7C15))
+          g_error ("grown to %" G_GSIZE_FORMAT " values: value %" G_GSIZE_FORMAT " changed", cap, i);
+    }
+  procura_memory_advise_large (v, cap * sizeof (guint64));
+  for (gsize i = 0; i < n; i++)
+    g_assert_cmpuint (v[i], ==, i * G_GUINT64_CONSTANT (0x9E3779B97F4A7C15));
+  /* from nothing */
+  g_free (v);
+  v = procura_memory_grow (NULL, 0, (gsize) 8 << 20);
+  v[((gsize) 8 << 20) / sizeof (guint64) - 1] = 7;
+  g_free (v);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -140,5 +168,6 @@ main (int argc, char *argv[])
   g_test_add_func ("/model/quote/price", test_quote_price);
   g_test_add_func ("/model/project/runs-for", test_project_runs_for);
   g_test_add_func ("/model/util", test_util);
+  g_test_add_func ("/model/util/memory-grow", test_memory_grow);
   return g_test_run ();
 }

@@ -544,15 +544,16 @@ skip_value (Reader *r,
     }
 }
 
-/* A growable array on g_realloc (big blocks grow in place, handed over uncopied; from
- * 4 MiB on, on huge pages where the system has them) */
+/* A growable array (from 4 MiB on, on huge pages where the system has them, and grown
+ * by a copy rather than by moving its pages: procura_memory_grow()) */
 #define GROW(arr, size, cap, type)                                   \
   G_STMT_START {                                                     \
     if ((size) == (cap))                                             \
       {                                                              \
+        gsize used_ = (cap) * sizeof (type);                         \
         (cap) = (cap) ? (cap) * 2 : 256;                             \
-        (arr) = (type *) g_realloc_n ((arr), (cap), sizeof (type));  \
-        procura_memory_advise_large ((arr), (cap) * sizeof (type));  \
+        (arr) = (type *) procura_memory_grow ((arr), used_,          \
+                                              (cap) * sizeof (type)); \
       }                                                              \
   } G_STMT_END
 
