@@ -14,6 +14,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "procura-import-private.h"
+#include "procura-json-stream.h"
 #include "procura-json-bulk.h"
 #include "procura-model-catalog.h"
 #include "procura-probe-import.h"
@@ -341,22 +342,23 @@ procura_import_data (const char    *name,
   return import_data (name, NULL, data ? data : "", len, format, PROCURA_IMPORT_DEFAULT, cancellable, error);
 }
 
-/* The SHA-256 of a file read in chunks, on a second core: each chunk is copied into
- * one of a few recycled pieces and hashed there while the next one is parsed. */
-#define PIECE_SIZE (1024 * 1024)
-#define PIECES_MAX 6
-
+/* The SHA-256 of a file read in chunks, on a second core: each chunk is hashed where the
+ * reader left it while the next one is parsed (the reader keeps a chunk unchanged until
+ * it has handed over PROCURA_JSON_CHUNKS_KEPT - 1 more: hash_chunk() waits there for the
+ * hasher to be done with it). */
 typedef struct {
-  gsize len;
-  char  data[PIECE_SIZE];
+  const char *data;
+  gsize       len;
 } Piece;
 
 typedef struct {
   ProcuraSha256Stream sha;
   GThread            *thread;
   GAsyncQueue        *todo;
-  GAsyncQueue        *spare;
-  guint               pieces;
+  GMutex              lock;
+  GCond               done;
+  guint64             pushed;
+  guint64             hashed;
 } Hasher;
 
 static gpointer
@@ -367,14 +369,17 @@ hasher_thread (gpointer user_data)
   for (;;)
     {
       Piece *piece = g_async_queue_pop (h->todo);
+      gsize len = piece->len;
 
-      if (piece->len == 0)
-        {
-          g_free (piece);
-          return NULL;
-        }
-      procura_import_sha256_update (&h->sha, piece->data, piece->len);
-      g_async_queue_push (h->spare, piece);
+      if (len > 0)
+        procura_import_sha256_update (&h->sha, piece->data, len);
+      g_free (piece);
+      g_mutex_lock (&h->lock);
+      h->hashed++;
+      g_cond_signal (&h->done);
+      g_mutex_unlock (&h->lock);
+      if (len == 0)
+        return NULL;
     }
 }
 
@@ -383,8 +388,9 @@ hasher_start (Hasher *h)
 {
   memset (h, 0, sizeof *h);
   procura_import_sha256_begin (&h->sha);
+  g_mutex_init (&h->lock);
+  g_cond_init (&h->done);
   h->todo = g_async_queue_new ();
-  h->spare = g_async_queue_new ();
   h->thread = g_thread_try_new ("procura-sha256", hasher_thread, h, NULL);
 }
 
@@ -394,48 +400,46 @@ hash_chunk (const char *data,
             gpointer    user_data)
 {
   Hasher *h = user_data;
+  Piece *piece;
+
+  guint64 behind;
 
   if (h->thread == NULL)
     {
-      procura_import_sha256_update (&h->sha, data, len);
+      if (len > 0)
+        procura_import_sha256_update (&h->sha, data, len);
       return;
     }
-  while (len > 0)
+  /* NULL: the reader frees its buffers next, so every chunk must be hashed; else the
+   * chunk PROCURA_JSON_CHUNKS_KEPT - 1 before this one is read over next */
+  behind = data == NULL ? 0 : PROCURA_JSON_CHUNKS_KEPT - 1;
+  if (data != NULL && len > 0)
     {
-      Piece *piece = g_async_queue_try_pop (h->spare);
-      gsize n = MIN (len, (gsize) PIECE_SIZE);
-
-      if (piece == NULL && h->pieces < PIECES_MAX)
-        {
-          piece = g_new (Piece, 1);
-          h->pieces++;
-        }
-      else if (piece == NULL)
-        piece = g_async_queue_pop (h->spare);
-      memcpy (piece->data, data, n);
-      piece->len = n;
+      piece = g_new (Piece, 1);
+      piece->data = data;
+      piece->len = len;
+      h->pushed++;
       g_async_queue_push (h->todo, piece);
-      data += n;
-      len -= n;
     }
+  g_mutex_lock (&h->lock);
+  while (h->hashed + behind < h->pushed)
+    g_cond_wait (&h->done, &h->lock);
+  g_mutex_unlock (&h->lock);
 }
 
 static char *
 hasher_finish (Hasher *h)
 {
-  Piece *piece;
-
   if (h->thread != NULL)
     {
-      piece = g_new (Piece, 1);
-      piece->len = 0;
+      Piece *piece = g_new0 (Piece, 1);   /* a zero length ends the hasher */
+
       g_async_queue_push (h->todo, piece);
       g_thread_join (h->thread);
     }
-  while ((piece = g_async_queue_try_pop (h->spare)) != NULL)
-    g_free (piece);
   g_async_queue_unref (h->todo);
-  g_async_queue_unref (h->spare);
+  g_mutex_clear (&h->lock);
+  g_cond_clear (&h->done);
   return procura_import_sha256_end (&h->sha);
 }
 

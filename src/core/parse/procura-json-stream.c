@@ -21,15 +21,20 @@
 
 ProcuraBulkDoc *procura_json_bulk_doc_new (void);
 
-/* The read buffer; a token is at most TOKEN_MAX bytes (numbers, literals) */
+/* The read buffers; a token is at most TOKEN_MAX bytes (numbers, literals). The reader
+ * fills them in turn, so that a chunk handed to the chunk function stays unchanged while
+ * the next PROCURA_JSON_CHUNKS_KEPT - 1 are read (procura-json-stream.h). */
 #define CHUNK (1024 * 1024)
 #define TOKEN_MAX 64
+#define RING PROCURA_JSON_CHUNKS_KEPT
 #define NODE_DEPTH 64
 #define SKIP_DEPTH 256
 
 typedef struct {
   int                  fd;
   gsize                left;       /* bytes of the file not read yet */
+  char                *bufs[RING];
+  guint                next;       /* the buffer the next refill reads into */
   char                *buf;
   const char          *p;
   const char          *end;
@@ -54,6 +59,9 @@ refill (Reader *r)
       r->bad = TRUE;
       return FALSE;
     }
+  /* the unread rest goes in front of the next buffer; this one stays as it is */
+  r->buf = r->bufs[r->next];
+  r->next = (r->next + 1) % RING;
   memmove (r->buf, r->p, keep);
   r->p = r->buf;
   r->end = r->buf + keep;
@@ -750,13 +758,18 @@ procura_json_bulk_parse_fd (int                  fd,
 
   r.fd = fd;
   r.left = size;
-  r.buf = g_malloc (CHUNK + TOKEN_MAX);
+  for (guint i = 0; i < RING; i++)
+    r.bufs[i] = g_malloc (CHUNK + TOKEN_MAX);
+  r.buf = r.bufs[0];
   r.p = r.end = r.buf;
   r.chunk_func = chunk_func;
   r.user_data = user_data;
   r.cancellable = cancellable;
   ok = read_doc (&r, doc, skip) && !r.bad;
-  g_free (r.buf);
+  if (chunk_func != NULL)
+    chunk_func (NULL, 0, user_data);   /* the buffers go: be done with every chunk */
+  for (guint i = 0; i < RING; i++)
+    g_free (r.bufs[i]);
   if (!ok)
     {
       procura_json_bulk_doc_free (doc);

@@ -7,7 +7,9 @@
  * documents (one top-level object; numeric arrays, lists of lists and arrays of
  * strings become ProcuraBulkArray, arrays named in @skip are skipped, every other
  * member a json-glib node) from a file descriptor, one bounded buffer at a time, and
- * hands each chunk to @chunk_func as it is read (the importer hashes it).
+ * hands each chunk to @chunk_func as it is read (the importer hashes it, on another
+ * thread: a chunk stays unchanged until @chunk_func has been called for the next
+ * PROCURA_JSON_CHUNKS_KEPT - 1 chunks, so that it needs no copy of its own).
  *
  * It is stricter than simdjson, never looser: whatever it is unsure of (a number too
  * long, an integer beyond int64, "-0" as a member, a byte-order mark, deep nesting,
@@ -21,6 +23,12 @@
 #include "procura-json-bulk.h"
 
 G_BEGIN_DECLS
+
+/* A chunk's bytes stay as they are until @chunk_func returns from its call for the
+ * chunk PROCURA_JSON_CHUNKS_KEPT - 1 chunks later (the reader fills that many buffers
+ * in turn; a consumer on another thread waits there until it is done with the old one).
+ * Last comes a call with NULL and 0: the buffers are freed after it returns. */
+#define PROCURA_JSON_CHUNKS_KEPT 3
 
 typedef void (*ProcuraJsonChunkFunc) (const char *data,
                                       gsize       len,
