@@ -68,11 +68,15 @@ insertion_sort (double *v,
 #define RADIX_SIZE (1u << RADIX_BITS)
 #define RADIX_PASSES 6          /* 6 × 11 = 66 ≥ 64 bits */
 
+/* The keys are kept in the values' own storage during the sort: one array of n keys
+ * to allocate instead of two (a 250,000-value sort's page faults halved). */
+typedef guint64 __attribute__ ((__may_alias__)) KeyWord;
+
 void
 procura_stats_sort (double *values,
                     gsize   n)
 {
-  guint64 *a, *b;
+  KeyWord *a, *b, *own;
   gsize *count;
 
   if (values == NULL || n < 2)
@@ -84,12 +88,10 @@ procura_stats_sort (double *values,
     }
 
   /* LSD radix sort on the order-preserving keys: O(n), stable, no comparisons. */
-  a = g_new (guint64, n);
-  b = g_new (guint64, n);
-  procura_memory_advise_large (a, n * sizeof (guint64));
+  a = (KeyWord *) (void *) values;
+  b = own = g_new (KeyWord, n);
   procura_memory_advise_large (b, n * sizeof (guint64));
-  count = g_new (gsize, RADIX_SIZE * RADIX_PASSES);
-  memset (count, 0, sizeof (gsize) * RADIX_SIZE * RADIX_PASSES);
+  count = g_new0 (gsize, RADIX_SIZE * RADIX_PASSES);
 
   for (gsize i = 0; i < n; i++)
     {
@@ -104,7 +106,7 @@ procura_stats_sort (double *values,
       gsize *c = count + p * RADIX_SIZE;
       gsize sum = 0;
       guint shift = p * RADIX_BITS;
-      guint64 *tmp;
+      KeyWord *tmp;
       gboolean trivial = FALSE;
 
       for (guint d = 0; d < RADIX_SIZE; d++)
@@ -133,11 +135,17 @@ procura_stats_sort (double *values,
       b = tmp;
     }
 
+  /* back to values, from wherever the last pass left the keys */
   for (gsize i = 0; i < n; i++)
-    values[i] = key_to_double (a[i]);
+    {
+      double d = key_to_double (a[i]);
+      guint64 u;
 
-  g_free (a);
-  g_free (b);
+      memcpy (&u, &d, sizeof u);
+      ((KeyWord *) (void *) values)[i] = u;
+    }
+
+  g_free (own);
   g_free (count);
 }
 
@@ -839,9 +847,9 @@ select_ranks_hist (double      *v,
   g_autofree guint64 *keys = NULL;
   gsize cum = 0, total = 0, r = 0, largest = 0, lo = G_MAXSIZE, hi = 0, nan = 0;
 
-  /* a few ranks: the partition tree, until millions of values; most ranks (a quantile
-   * summary's): from 65,536 values on, where a full sort's two key arrays cost more */
-  if (n >= G_MAXUINT32 || n < (nk > n / 64 ? 65536 : 1000000))
+  /* below a million values the partition tree (a few ranks) or the sort (most) is
+   * faster: the bucket pass's scattered moves cost more than a sort in cache */
+  if (n >= G_MAXUINT32 || n < 1000000)
     return FALSE;
   /* calloc: of the 4 MiB of counts only the pages of the values' range are touched */
   count = g_new0 (guint32, (gsize) 1 << HIST_BITS);
