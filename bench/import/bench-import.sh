@@ -25,12 +25,12 @@ fi
 [ -s "$file" ] || "$python" "$here/gen-vllm-result.py" "$file" "$requests"
 size=$(stat -L -c %s "$file")
 
-# one timed run: appends "seconds kib" to $tmp/$1
+# one timed run: appends "seconds kib cpu_seconds" to $tmp/$1 (bench-run.py: wall time to
+# the microsecond, peak RSS and CPU time from getrusage)
 timed () {
   out=$1; shift
-  /usr/bin/time -f '%e %M %U %S' -o "$tmp/time" "$@" > /dev/null 2> "$tmp/stderr" || {
-    echo "failed: $*" >&2; cat "$tmp/stderr" >&2; exit 1; }
-  awk '{ printf "%s %s %.2f\n", $1, $2, $3 + $4 }' "$tmp/time" >> "$tmp/$out"
+  "$python" "$here/bench-run.py" "$tmp/$out" "$@" || {
+    echo "failed: $*" >&2; cat "$tmp/$out.stderr" >&2; exit 1; }
 }
 median () {  # of column $2 of file $1
   sort -n -k "$2" "$tmp/$1" | awk -v n="$runs" -v c="$2" 'NR == int((n + 1) / 2) { print $c }'
@@ -52,7 +52,7 @@ for w in inspect import; do
     awk -v size="$size" -v req="$requests" -v w="$w" -v load="$(cut -d' ' -f1-3 /proc/loadavg)" '{
       goal_sp = (w == "import") ? 8 : 5; goal_mem = (w == "import") ? 0.5 : 0.8;
       sp = $4 / ($1 > 0 ? $1 : 0.01); cpu = $6 / ($3 > 0 ? $3 : 0.01); mem = $2 / $5;
-      printf "%-7s %7d requests %6.1f MB | procura %6.2f s (cpu %6.2f s) %7.1f MiB | peer %6.2f s (cpu %6.2f s) %7.1f MiB | %.1fx faster (cpu %.1fx), %.2fx memory (goal >= %dx, <= %.1fx) %s | load %s\n",
+      printf "%-7s %7d requests %6.1f MB | procura %7.3f s (cpu %7.3f s) %7.1f MiB | peer %7.3f s (cpu %7.3f s) %7.1f MiB | %.1fx faster (cpu %.1fx), %.2fx memory (goal >= %dx, <= %.1fx) %s | load %s\n",
              w, req, size / 1e6, $1, $3, $2 / 1024, $4, $6, $5 / 1024, sp, cpu, mem, goal_sp, goal_mem,
              (sp >= goal_sp && mem <= goal_mem) ? "GOAL MET" : "GOAL NOT MET", load;
     }'
