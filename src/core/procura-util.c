@@ -112,19 +112,48 @@ procura_memory_advise_large (gpointer mem,
 }
 
 gpointer
+procura_memory_try_alloc_large (gsize size)
+{
+#if defined (HAVE_POSIX_MEMALIGN) && defined (HAVE_MADVISE) && defined (MADV_HUGEPAGE)
+  if (size >= HUGE_PAGE / 2 && size <= G_MAXSIZE - HUGE_PAGE)
+    {
+      /* whole huge pages: a block only 2 MiB long, or not aligned, holds none */
+      gsize rounded = (size + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
+      void *mem = NULL;
+
+      if (posix_memalign (&mem, HUGE_PAGE, rounded) == 0)
+        {
+          (void) madvise (mem, rounded, MADV_HUGEPAGE);
+          return mem;
+        }
+    }
+#endif
+  return malloc (MAX (size, 1));
+}
+
+gpointer
+procura_memory_alloc_large (gsize size)
+{
+  gpointer mem = procura_memory_try_alloc_large (size);
+
+  if (mem == NULL)
+    g_error ("%s: failed to allocate %" G_GSIZE_FORMAT " bytes", G_STRLOC, size);
+  return mem;
+}
+
+gpointer
 procura_memory_grow (gpointer mem,
                      gsize    used,
                      gsize    size)
 {
   gpointer grown;
 
-  if (size < 2 * HUGE_PAGE)
+  if (size < HUGE_PAGE / 2)
     return g_realloc (mem, size);
   /* A new block, copied into: realloc() would move a large block's pages to another
    * address, which splits its huge pages (the new address is rarely 2 MiB-aligned like
    * the old one) and leaves every page to be mapped again on its next touch. */
-  grown = g_malloc (size);
-  procura_memory_advise_large (grown, size);
+  grown = procura_memory_alloc_large (size);
   if (used > 0)
     memcpy (grown, mem, MIN (used, size));
   g_free (mem);

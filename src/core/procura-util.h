@@ -30,9 +30,14 @@ char  *procura_find_helper  (const char *beside,
  * written. Does nothing below 4 MiB, or where the system has no such advice. */
 void   procura_memory_advise_large (gpointer mem,
                                     gsize    size);
+/* A block for a large array, freed with g_free(): from 1 MiB on, whole 2 MiB-aligned
+ * huge pages advised as above (one page fault per 2 MiB instead of 512), else g_malloc(). */
+gpointer procura_memory_alloc_large (gsize size);
+/* The same, NULL when the memory is not there (for allocators that report it). */
+gpointer procura_memory_try_alloc_large (gsize size);
 /* Grows a block from malloc() to @size bytes, of which the first @used are kept, like
- * g_realloc(); from 4 MiB on into a new block advised as above, never by moving the old
- * one's pages. */
+ * g_realloc(); from 1 MiB on into a new procura_memory_alloc_large() block, never by
+ * moving the old one's pages. */
 gpointer procura_memory_grow (gpointer mem,
                               gsize    used,
                               gsize    size);

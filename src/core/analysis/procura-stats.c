@@ -89,8 +89,7 @@ procura_stats_sort (double *values,
 
   /* LSD radix sort on the order-preserving keys: O(n), stable, no comparisons. */
   a = (KeyWord *) (void *) values;
-  b = own = g_new (KeyWord, n);
-  procura_memory_advise_large (b, n * sizeof (guint64));
+  b = own = procura_memory_alloc_large (n * sizeof (KeyWord));
   count = g_new0 (gsize, RADIX_SIZE * RADIX_PASSES);
 
   for (gsize i = 0; i < n; i++)
@@ -890,8 +889,7 @@ select_ranks_hist (double      *v,
       total += count[bucket_of[i]];
       largest = MAX (largest, count[bucket_of[i]]);
     }
-  keys = g_new (guint64, 2 * largest);
-  procura_memory_advise_large (keys, 2 * largest * sizeof (guint64));
+  keys = procura_memory_alloc_large (2 * largest * sizeof (guint64));
   if (total > n / 8)
     {
       /* The wanted buckets hold most values (a quantile summary's 65,536 ranks): put
@@ -939,8 +937,7 @@ select_ranks_hist (double      *v,
         }
       return TRUE;
     }
-  buf = g_new (double, MAX (total, 1));
-  procura_memory_advise_large (buf, total * sizeof (double));
+  buf = procura_memory_alloc_large (MAX (total, 1) * sizeof (double));
   {
     /* bucket -> 1 + index of its first wanted rank (0: not wanted), then the cursors */
     g_autofree guint32 *want = g_new0 (guint32, hi - lo + 1);

@@ -229,8 +229,7 @@ recompute (ProcuraRun           *run,
   gsize n = 0, negative = 0, infinite = 0;
   double mean, std;
 
-  v = g_new (double, MAX (s->n, 1));
-  procura_memory_advise_large (v, s->n * sizeof (double));
+  v = procura_memory_alloc_large (MAX (s->n, 1) * sizeof (double));
   for (gsize i = 0; i < s->n; i++)
     if (isinf (s->values[i]))
       infinite++;

@@ -758,8 +758,10 @@ procura_json_bulk_parse_fd (int                  fd,
 
   r.fd = fd;
   r.left = size;
-  for (guint i = 0; i < RING; i++)
-    r.bufs[i] = g_malloc (CHUNK + TOKEN_MAX);
+  /* one block for the three (on huge pages: two page faults instead of 770) */
+  r.bufs[0] = procura_memory_alloc_large (RING * (CHUNK + TOKEN_MAX));
+  for (guint i = 1; i < RING; i++)
+    r.bufs[i] = r.bufs[i - 1] + CHUNK + TOKEN_MAX;
   r.buf = r.bufs[0];
   r.p = r.end = r.buf;
   r.chunk_func = chunk_func;
@@ -768,8 +770,7 @@ procura_json_bulk_parse_fd (int                  fd,
   ok = read_doc (&r, doc, skip) && !r.bad;
   if (chunk_func != NULL)
     chunk_func (NULL, 0, user_data);   /* the buffers go: be done with every chunk */
-  for (guint i = 0; i < RING; i++)
-    g_free (r.bufs[i]);
+  g_free (r.bufs[0]);
   if (!ok)
     {
       procura_json_bulk_doc_free (doc);
