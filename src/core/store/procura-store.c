@@ -553,7 +553,8 @@ static void *
 sqlite_malloc (int n)
 {
   size_t size = (size_t) n + SQLITE_HEADER;
-  char *p = size >= (1 << 20) ? procura_memory_try_alloc_large (size) : malloc (size);
+  /* from 4 MiB: a sample BLOB's record, not SQLite's page cache (20 pages in one block) */
+  char *p = size >= (4 << 20) ? procura_memory_try_alloc_large (size) : malloc (size);
 
   if (p == NULL)
     return NULL;
@@ -624,8 +625,9 @@ store_sqlite_setup (void)
       /* A statement that may fail half-way (INSERT OR REPLACE, foreign keys) keeps the
        * pages it changes in a statement journal, from 64 KiB on in a temporary file: with
        * 64 KiB pages that is every such statement (an import's 72 statistics rows wrote
-       * 6.9 MB to /var/tmp). Kept in memory up to 4 MiB instead. */
-      (void) sqlite3_config (SQLITE_CONFIG_STMTJRNL_SPILL, 4 << 20);
+       * 6.9 MB to /var/tmp). Kept in memory up to 256 KiB instead (SQLite allocates the
+       * in-memory journal in pieces of this size, one per statement: not larger). */
+      (void) sqlite3_config (SQLITE_CONFIG_STMTJRNL_SPILL, 256 << 10);
       g_once_init_leave (&done, 1);
     }
 }
