@@ -1416,6 +1416,47 @@ test_migration_matches_create (Fixture       *f,
   }
 }
 
+/* A statistic named twice in a run's list (metric, statistic and source alike) is stored
+ * once, with the value given last; the same statistic from the other source stays */
+static void
+test_repeated_stat (Fixture       *f,
+                    gconstpointer  data)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (ProcuraStore) store = create_store (f);
+  g_autoptr (ProcuraImportResult) res = make_import ("repeat.json", 1, 10);
+  g_autoptr (ProcuraProject) p = NULL;
+  ProcuraRun *run = g_ptr_array_index (res->runs, 0);
+  guint reported = 0, recomputed = 0;
+
+  procura_run_add_stat (run, "ttft", "p99", 7.5, PROCURA_SOURCE_AS_REPORTED, -1);
+  procura_run_add_stat (run, "ttft", "p99", 8.25, PROCURA_SOURCE_RECOMPUTED, 10);
+  g_assert_true (procura_store_import (store, res, 0, &error));
+  g_assert_no_error (error);
+  p = procura_store_load_project (store, PROCURA_STORE_LOAD_DEFAULT, &error);
+  g_assert_no_error (error);
+  run = g_ptr_array_index (p->runs, 0);
+  for (guint i = 0; i < run->stats->len; i++)
+    {
+      const ProcuraStat *st = g_ptr_array_index (run->stats, i);
+
+      if (!g_str_equal (st->metric, "ttft") || !g_str_equal (st->stat, "p99"))
+        continue;
+      if (st->source == PROCURA_SOURCE_AS_REPORTED)
+        {
+          reported++;
+          g_assert_cmpfloat (st->value, ==, 7.5);   /* not the 612.5 given first */
+        }
+      else
+        {
+          recomputed++;
+          g_assert_cmpfloat (st->value, ==, 8.25);
+        }
+    }
+  g_assert_cmpuint (reported, ==, 1);
+  g_assert_cmpuint (recomputed, ==, 1);
+}
+
 static void
 test_samples_encoding (void)
 {
@@ -1572,6 +1613,7 @@ main (int    argc,
   ADD ("/store/candidates", test_candidates);
   ADD ("/store/import", test_import);
   ADD ("/store/import-all-or-nothing", test_import_all_or_nothing);
+  ADD ("/store/import-repeated-stat", test_repeated_stat);
   ADD ("/store/assign-and-undo", test_assign_and_undo);
   ADD ("/store/quotes-ops-checklist", test_quotes_ops_checklist);
   ADD ("/store/second-instance", test_second_instance);

@@ -41,9 +41,8 @@ typedef gpointer (*ReadRow) (ProcuraStore *store, sqlite3_stmt *stmt, GError **e
 
 /* procura-store.c */
 /* Before SQLite's first use in the process: its allocations go through
- * procura_memory_advise_large() (a sample BLOB's record is a copy as large as the
- * samples), and statement journals stay in memory up to 256 KiB. Only where SQLite was
- * not yet initialised by someone else. */
+ * procura_memory_alloc_large() from 4 MiB (a sample BLOB's record is a copy as large as
+ * the samples). Only where SQLite was not yet initialised by someone else. */
 void store_sqlite_setup (void);
 sqlite3_stmt *store_prepare (ProcuraStore  *store,
                              const char    *sql,

@@ -150,17 +150,36 @@ insert_run (ProcuraStore      *store,
 
   if (r->stats->len > 0)
     {
+      /* The run is new: a key repeats only within its own list, where the last one wins
+       * (as INSERT OR REPLACE would have it). A plain INSERT cannot fail half-way, so
+       * SQLite keeps no statement journal for it (with 64 KiB pages, a page written to a
+       * temporary file for every row). */
+      g_autoptr (GHashTable) last = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+
+      for (guint i = 0; i < r->stats->len; i++)
+        {
+          const ProcuraStat *s = g_ptr_array_index (r->stats, i);
+
+          if (s->metric != NULL && s->stat != NULL)
+            g_hash_table_replace (last, g_strdup_printf ("%s%c%s%c%d", s->metric, 0x1f, s->stat, 0x1f,
+                                                         (int) s->source),
+                                  GUINT_TO_POINTER (i + 1));
+        }
       stat = store_prepare (store,
-        "INSERT OR REPLACE INTO run_stats (run_id, metric, stat, source, value, samples)"
+        "INSERT INTO run_stats (run_id, metric, stat, source, value, samples)"
         " VALUES (:run, :metric, :stat, :source, :value, :samples)", error);
       if (stat == NULL)
         return 0;
       for (guint i = 0; i < r->stats->len; i++)
         {
           const ProcuraStat *s = g_ptr_array_index (r->stats, i);
+          g_autofree char *key = NULL;
 
           if (s->metric == NULL || s->stat == NULL)
             continue;
+          key = g_strdup_printf ("%s%c%s%c%d", s->metric, 0x1f, s->stat, 0x1f, (int) s->source);
+          if (GPOINTER_TO_UINT (g_hash_table_lookup (last, key)) != i + 1)
+            continue;   /* a later one of the same key replaces it */
           sqlite3_reset (stat);
           bind_int (stat, "run", id);
           bind_text (stat, "metric", s->metric);

@@ -622,12 +622,6 @@ store_sqlite_setup (void)
 
       /* SQLITE_MISUSE when SQLite is already in use in this process: its own then */
       (void) sqlite3_config (SQLITE_CONFIG_MALLOC, &methods);
-      /* A statement that may fail half-way (INSERT OR REPLACE, foreign keys) keeps the
-       * pages it changes in a statement journal, from 64 KiB on in a temporary file: with
-       * 64 KiB pages that is every such statement (an import's 72 statistics rows wrote
-       * 6.9 MB to /var/tmp). Kept in memory up to 256 KiB instead (SQLite allocates the
-       * in-memory journal in pieces of this size, one per statement: not larger). */
-      (void) sqlite3_config (SQLITE_CONFIG_STMTJRNL_SPILL, 256 << 10);
       g_once_init_leave (&done, 1);
     }
 }
