@@ -46,7 +46,7 @@
 #define STORE_MAX_COLUMNS    200
 #define STORE_BUSY_TIMEOUT_MS 5000
 #define STORE_PAGE_SIZE      65536  /* of new projects */
-#define STORE_BULK_BYTES     (16 << 20)  /* writes from this size go through a rollback journal */
+#define STORE_BULK_BYTES     (1 << 20)   /* writes from this size go through a rollback journal */
 
 /* A byte range of the database file that SQLite never locks (its own locks live at
  * 0x40000000..0x400001FF); an open-file-description lock there marks the writer. */
