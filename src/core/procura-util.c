@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#if defined (HAVE_MALLOPT) || defined (HAVE_MALLOC_USABLE_SIZE)
+#ifdef HAVE_MALLOPT
 # include <malloc.h>
 #endif
 #include <unistd.h>
@@ -87,30 +87,6 @@ procura_find_helper (const char *beside,
 
 #define HUGE_PAGE ((uintptr_t) 2 << 20)
 
-void
-procura_memory_advise_large (gpointer mem,
-                             gsize    size)
-{
-#if defined (HAVE_MADVISE) && defined (MADV_HUGEPAGE)
-  uintptr_t page = (uintptr_t) sysconf (_SC_PAGESIZE), start, end;
-
-  if (mem == NULL || size < 2 * HUGE_PAGE)
-    return;
-# ifdef HAVE_MALLOC_USABLE_SIZE
-  /* the whole block: a large one is a mapping of its own, and advice on a part of it
-   * would split it in two, which the next realloc() could then no longer move uncopied */
-  size = MAX (size, malloc_usable_size (mem));
-# endif
-  start = (uintptr_t) mem & ~(page - 1);
-  end = ((uintptr_t) mem + size + page - 1) & ~(page - 1);
-  /* advice only: where it is refused (no transparent huge pages) nothing changes */
-  (void) madvise ((void *) start, end - start, MADV_HUGEPAGE);
-#else
-  (void) mem;
-  (void) size;
-#endif
-}
-
 gpointer
 procura_memory_try_alloc_large (gsize size)
 {
@@ -164,9 +140,9 @@ void
 procura_memory_tune_for_batch (void)
 {
 #ifdef HAVE_MALLOPT
-  /* Blocks from 4 MiB on (the large arrays) are mapped on their own: they grow by
-   * remapping, uncopied, and procura_memory_advise_large() reaches them before their
-   * pages are first touched; smaller ones come from the heap, which is not trimmed. */
+  /* Blocks from 4 MiB on are mapped on their own and unmapped when freed; smaller ones
+   * come from the heap, which is not trimmed, so that the next allocation finds them
+   * already faulted in. */
   mallopt (M_MMAP_THRESHOLD, 4 << 20);
   mallopt (M_TRIM_THRESHOLD, 256 << 20);
 #endif

@@ -22,16 +22,12 @@ int    procura_days_since   (const char *iso_date);
 char  *procura_find_helper  (const char *beside,
                              const char *name);
 
-/* Large arrays (a run's samples, their working copies, SQLite's record of a sample BLOB):
- * asks the kernel to back the 2 MiB-aligned part of [@mem, @mem + @size) with huge pages
- * when it first touches it. A page fault per 4 KiB costs more than the work on a sample
- * (bench/import: 20 MB of fresh samples took ~50 ms of faults on a virtual machine, ~2 ms
- * with huge pages). @mem is a block from malloc() (g_malloc()), before its pages are
- * written. Does nothing below 4 MiB, or where the system has no such advice. */
-void   procura_memory_advise_large (gpointer mem,
-                                    gsize    size);
-/* A block for a large array, freed with g_free(): from 1 MiB on, whole 2 MiB-aligned
- * huge pages advised as above (one page fault per 2 MiB instead of 512), else g_malloc(). */
+/* A block for a large array (a run's samples, their working copies, SQLite's record of a
+ * sample BLOB), freed with g_free(): from 1 MiB on, whole 2 MiB-aligned pages the kernel
+ * is asked to back with huge pages (MADV_HUGEPAGE): one page fault per 2 MiB instead of
+ * 512, where a fault per 4 KiB costs more than the work on a sample (bench/import: 20 MB
+ * of fresh samples ~50 ms of faults on a virtual machine, ~2 ms with huge pages); below
+ * 1 MiB, or without such advice, malloc(). */
 gpointer procura_memory_alloc_large (gsize size);
 /* The same, NULL when the memory is not there (for allocators that report it). */
 gpointer procura_memory_try_alloc_large (gsize size);
@@ -43,9 +39,7 @@ gpointer procura_memory_grow (gpointer mem,
                               gsize    size);
 /* For a process that does one batch of work and exits (the command line): freed blocks
  * below 4 MiB are kept in the heap for the next allocation instead of being returned
- * to the system and faulted in again, and larger ones are always mapped on their own
- * (so that the advice above comes before their first touch). Never for the app, which
- * lives for hours. */
+ * to the system and faulted in again. Never for the app, which lives for hours. */
 void   procura_memory_tune_for_batch (void);
 
 G_END_DECLS

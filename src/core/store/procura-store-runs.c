@@ -90,6 +90,13 @@ insert_samples (ProcuraStore          *store,
   return step_done (store, stmt, error, _("cannot store the samples"));
 }
 
+/* A run_stats row's key within its run (metric, statistic, source) */
+static char *
+stat_key (const ProcuraStat *s)
+{
+  return g_strdup_printf ("%s%c%s%c%d", s->metric, 0x1f, s->stat, 0x1f, (int) s->source);
+}
+
 #define RUN_COLUMNS \
   "candidate_id, provenance_id, label, format, format_version, model, engine, engine_version," \
   " gpu_name, gpu_count, tp, pp, dp, load_type, load_value, input_len, output_len, duration_s," \
@@ -161,9 +168,7 @@ insert_run (ProcuraStore      *store,
           const ProcuraStat *s = g_ptr_array_index (r->stats, i);
 
           if (s->metric != NULL && s->stat != NULL)
-            g_hash_table_replace (last, g_strdup_printf ("%s%c%s%c%d", s->metric, 0x1f, s->stat, 0x1f,
-                                                         (int) s->source),
-                                  GUINT_TO_POINTER (i + 1));
+            g_hash_table_replace (last, stat_key (s), GUINT_TO_POINTER (i + 1));
         }
       stat = store_prepare (store,
         "INSERT INTO run_stats (run_id, metric, stat, source, value, samples)"
@@ -177,7 +182,7 @@ insert_run (ProcuraStore      *store,
 
           if (s->metric == NULL || s->stat == NULL)
             continue;
-          key = g_strdup_printf ("%s%c%s%c%d", s->metric, 0x1f, s->stat, 0x1f, (int) s->source);
+          key = stat_key (s);
           if (GPOINTER_TO_UINT (g_hash_table_lookup (last, key)) != i + 1)
             continue;   /* a later one of the same key replaces it */
           sqlite3_reset (stat);

@@ -587,7 +587,6 @@ sqlite_realloc (void *mem,
   if (p == NULL)
     return NULL;
   *(size_t *) p = (size_t) n;
-  procura_memory_advise_large (p, (gsize) n + SQLITE_HEADER);
   return p + SQLITE_HEADER;
 }
 
