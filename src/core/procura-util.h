@@ -39,7 +39,25 @@ gpointer procura_memory_grow (gpointer mem,
                               gsize    size);
 /* For a process that does one batch of work and exits (the command line): freed blocks
  * below 4 MiB are kept in the heap for the next allocation instead of being returned
- * to the system and faulted in again. Never for the app, which lives for hours. */
+ * to the system and faulted in again, and the heap's next 16 MiB are advised onto huge
+ * pages (address space only until written, then 2 MiB at a time). Never for the app,
+ * which lives for hours. */
 void   procura_memory_tune_for_batch (void);
+/* Whether procura_memory_tune_for_batch() put the heap's next blocks on huge pages (only
+ * where malloc, madvise and MADV_HUGEPAGE are there, never under AddressSanitizer,
+ * whose allocator is not the heap) */
+gboolean procura_memory_heap_on_huge_pages (void);
+
+/* 1 in a build with AddressSanitizer (GCC says so with a macro, clang with a feature) */
+#if defined (__SANITIZE_ADDRESS__)
+# define PROCURA_WITH_ASAN 1
+#elif defined (__has_feature)
+# if __has_feature (address_sanitizer)
+#  define PROCURA_WITH_ASAN 1
+# endif
+#endif
+#ifndef PROCURA_WITH_ASAN
+# define PROCURA_WITH_ASAN 0
+#endif
 
 G_END_DECLS

@@ -4,6 +4,14 @@
  */
 #include "config.h"
 
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#ifdef HAVE_MADVISE
+# include <sys/mman.h>
+#endif
+
 #include "procura-model.h"
 #include "procura-util.h"
 
@@ -155,6 +163,75 @@ test_memory_grow (void)
   g_free (v);
 }
 
+/* After procura_memory_tune_for_batch(), what the heap gives next lies on pages advised
+ * for huge pages (the "hg" flag of its mapping). In a fresh process: the tests before
+ * leave free blocks in the heap that malloc would hand out first. */
+static gboolean
+mapping_advised_huge (gconstpointer addr)
+{
+  g_autofree char *smaps = NULL;
+  g_auto (GStrv) lines = NULL;
+  gboolean inside = FALSE;
+
+  if (!g_file_get_contents ("/proc/self/smaps", &smaps, NULL, NULL))
+    return FALSE;
+  lines = g_strsplit (smaps, "\n", -1);
+  for (char **l = lines; *l != NULL; l++)
+    {
+      guint64 lo, hi;
+
+      if (sscanf (*l, "%" G_GINT64_MODIFIER "x-%" G_GINT64_MODIFIER "x ", &lo, &hi) == 2
+          && strchr (*l, ' ') != NULL && strchr (*l, '-') < strchr (*l, ' '))
+        inside = (guint64) (uintptr_t) addr >= lo && (guint64) (uintptr_t) addr < hi;
+      else if (inside && g_str_has_prefix (*l, "VmFlags:"))
+        return strstr (*l, " hg") != NULL;
+    }
+  return FALSE;
+}
+
+static void
+test_heap_huge_pages (void)
+{
+  gboolean expected = FALSE;
+
+#if defined (HAVE_MALLOPT) && defined (HAVE_MADVISE) && defined (MADV_HUGEPAGE) \
+    && !PROCURA_WITH_ASAN
+  expected = g_file_test ("/proc/self/smaps", G_FILE_TEST_EXISTS);
+#endif
+  if (!expected)
+    {
+      g_test_skip ("no malloc tuning, madvise or /proc/self/smaps here, or AddressSanitizer's allocator");
+      return;
+    }
+  if (g_test_subprocess ())
+    {
+      void *small[4096], *page_cache, *record;
+
+      g_assert_false (procura_memory_heap_on_huge_pages ());
+      procura_memory_tune_for_batch ();
+      g_assert_true (procura_memory_heap_on_huge_pages ());
+      /* small blocks (the first few may be ones freed before), a 64 KiB SQLite page and
+       * a 2 MB record: all from the heap */
+      for (gsize i = 0; i < G_N_ELEMENTS (small); i++)
+        small[i] = g_malloc0 (256);
+      page_cache = g_malloc0 (65536 + 256);
+      record = g_malloc0 (2 << 20);
+      g_assert_true (mapping_advised_huge (small[G_N_ELEMENTS (small) - 1]));
+      g_assert_true (mapping_advised_huge (page_cache));
+      g_assert_true (mapping_advised_huge (record));
+      /* a second call changes nothing */
+      procura_memory_tune_for_batch ();
+      g_assert_true (procura_memory_heap_on_huge_pages ());
+      g_free (record);
+      g_free (page_cache);
+      for (gsize i = 0; i < G_N_ELEMENTS (small); i++)
+        g_free (small[i]);
+      return;
+    }
+  g_test_trap_subprocess (NULL, 0, G_TEST_SUBPROCESS_DEFAULT);
+  g_test_trap_assert_passed ();
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -166,5 +243,6 @@ main (int argc, char *argv[])
   g_test_add_func ("/model/project/runs-for", test_project_runs_for);
   g_test_add_func ("/model/util", test_util);
   g_test_add_func ("/model/util/memory-grow", test_memory_grow);
+  g_test_add_func ("/model/util/heap-huge-pages", test_heap_huge_pages);
   return g_test_run ();
 }
