@@ -11,6 +11,7 @@
 
 #include "procura-atomic-file.h"
 #include "procura-chart.h"
+#include "procura-chart-png.h"
 
 G_DEFINE_QUARK (procura-chart-error-quark, procura_chart_error)
 
@@ -115,10 +116,11 @@ write_png (ProcuraChart             *chart,
     {
       g_autoptr (GByteArray) bytes = g_byte_array_new ();
 
-      status = cairo_surface_write_to_png_stream (surface, append_cb, bytes);
+      gboolean encoded = procura_chart_png_encode (surface, bytes);
+
       cairo_surface_destroy (surface);
-      if (status != CAIRO_STATUS_SUCCESS)
-        return check_status (status, path, error);
+      if (!encoded)
+        return check_status (CAIRO_STATUS_PNG_ERROR, path, error);
       return save_bytes (bytes, path, error);
     }
   cairo_surface_destroy (surface);

@@ -11,6 +11,7 @@
 #include <pango/pangocairo.h>
 
 #include "procura-chart.h"
+#include "procura-chart-png.h"
 #include "chart-legible.h"
 
 static ProcuraChartTheme test_theme;   /* the light theme with a fixed font */
@@ -961,6 +962,138 @@ test_labels_never_collide (void)
     }
 }
 
+/* Our PNG writer against cairo's: the same pixels once decoded, opaque (RGB, as every
+ * chart) and translucent (RGBA, colours unpremultiplied); and nothing for a surface that
+ * is not an ARGB32 image. */
+typedef struct {
+  const guint8 *data;
+  gsize         len;
+  gsize         pos;
+} PngReader;
+
+static cairo_status_t
+png_read_cb (void          *closure,
+             unsigned char *data,
+             unsigned int   length)
+{
+  PngReader *r = closure;
+
+  if (r->pos + length > r->len)
+    return CAIRO_STATUS_READ_ERROR;
+  memcpy (data, r->data + r->pos, length);
+  r->pos += length;
+  return CAIRO_STATUS_SUCCESS;
+}
+
+static cairo_status_t
+png_append_cb (void                *closure,
+               const unsigned char *data,
+               unsigned int         length)
+{
+  g_byte_array_append (closure, data, length);
+  return CAIRO_STATUS_SUCCESS;
+}
+
+static cairo_surface_t *
+png_decode (GByteArray *bytes)
+{
+  PngReader r = { bytes->data, bytes->len, 0 };
+  cairo_surface_t *s = cairo_image_surface_create_from_png_stream (png_read_cb, &r);
+
+  g_assert_cmpint (cairo_surface_status (s), ==, CAIRO_STATUS_SUCCESS);
+  return s;
+}
+
+static void
+assert_same_pixels (cairo_surface_t *a,
+                    cairo_surface_t *b)
+{
+  int w = cairo_image_surface_get_width (a), h = cairo_image_surface_get_height (a);
+
+  g_assert_cmpint (cairo_image_surface_get_width (b), ==, w);
+  g_assert_cmpint (cairo_image_surface_get_height (b), ==, h);
+  cairo_surface_flush (a);
+  cairo_surface_flush (b);
+  for (int y = 0; y < h; y++)
+    {
+      const guint32 *ra = (const guint32 *) (const void *) (cairo_image_surface_get_data (a) + y * cairo_image_surface_get_stride (a));
+      const guint32 *rb = (const guint32 *) (const void *) (cairo_image_surface_get_data (b) + y * cairo_image_surface_get_stride (b));
+
+      for (int x = 0; x < w; x++)
+        if (ra[x] != rb[x])
+          g_error ("pixel (%d, %d): 0x%08x against cairo's 0x%08x", x, y, ra[x], rb[x]);
+    }
+}
+
+static void
+check_png_like_cairo (cairo_surface_t *surface,
+                      int              color_type)
+{
+  g_autoptr (GByteArray) ours = g_byte_array_new ();
+  g_autoptr (GByteArray) theirs = g_byte_array_new ();
+  cairo_surface_t *a, *b;
+
+  g_assert_true (procura_chart_png_encode (surface, ours));
+  g_assert_cmpint (cairo_surface_write_to_png_stream (surface, png_append_cb, theirs), ==, CAIRO_STATUS_SUCCESS);
+  /* the signature, then IHDR: 8 bits a channel, the colour type at byte 25 */
+  g_assert_cmpuint (ours->len, >, 33);
+  g_assert_cmpint (memcmp (ours->data, "\x89PNG\r\n\x1a\n", 8), ==, 0);
+  g_assert_cmpint (ours->data[24], ==, 8);
+  g_assert_cmpint (ours->data[25], ==, color_type);
+  g_assert_cmpint (theirs->data[25], ==, color_type);
+  a = png_decode (ours);
+  b = png_decode (theirs);
+  assert_same_pixels (a, b);
+  cairo_surface_destroy (a);
+  cairo_surface_destroy (b);
+}
+
+static void
+test_png_like_cairo (void)
+{
+  g_autoptr (ProcuraChart) chart = make_latency_chart ();
+  g_autoptr (GByteArray) out = g_byte_array_new ();
+  cairo_surface_t *surface, *recording;
+  cairo_pattern_t *gradient;
+  cairo_t *cr;
+
+  /* a chart: opaque */
+  surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 640, 400);
+  cr = cairo_create (surface);
+  procura_chart_draw (chart, NULL, cr, 640, 400, procura_chart_theme_dark ());
+  cairo_destroy (cr);
+  check_png_like_cairo (surface, 2);
+  cairo_surface_destroy (surface);
+
+  /* every alpha from 0 to 255 over every colour level */
+  surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 256, 64);
+  cr = cairo_create (surface);
+  gradient = cairo_pattern_create_linear (0, 0, 256, 0);
+  cairo_pattern_add_color_stop_rgba (gradient, 0, 1, 0.2, 0.7, 0);
+  cairo_pattern_add_color_stop_rgba (gradient, 1, 0.1, 0.9, 0.4, 1);
+  cairo_set_source (cr, gradient);
+  cairo_rectangle (cr, 0, 0, 256, 32);
+  cairo_fill (cr);
+  cairo_set_source_rgba (cr, 0.93, 0.51, 0.02, 0.37);
+  cairo_arc (cr, 128, 40, 30, 0, 2 * G_PI);
+  cairo_fill (cr);
+  cairo_pattern_destroy (gradient);
+  cairo_destroy (cr);
+  check_png_like_cairo (surface, 6);
+  cairo_surface_destroy (surface);
+
+  /* not an ARGB32 image: nothing written */
+  recording = cairo_recording_surface_create (CAIRO_CONTENT_COLOR_ALPHA, NULL);
+  g_byte_array_append (out, (const guint8 *) "x", 1);
+  g_assert_false (procura_chart_png_encode (recording, out));
+  g_assert_cmpuint (out->len, ==, 1);
+  cairo_surface_destroy (recording);
+  surface = cairo_image_surface_create (CAIRO_FORMAT_A8, 16, 16);
+  g_assert_false (procura_chart_png_encode (surface, out));
+  g_assert_cmpuint (out->len, ==, 1);
+  cairo_surface_destroy (surface);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -979,6 +1112,7 @@ main (int   argc,
   g_test_add_func ("/chart/draw/degenerate", test_degenerate_draws);
   g_test_add_func ("/chart/summary-and-table", test_summary_and_table);
   g_test_add_func ("/chart/write-files", test_write_files);
+  g_test_add_func ("/chart/png-like-cairo", test_png_like_cairo);
   g_test_add_func ("/chart/reference-images", test_reference_images);
   g_test_add_func ("/chart/reference-detects-change", test_reference_detects_change);
 
