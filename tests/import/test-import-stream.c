@@ -294,6 +294,69 @@ test_stream_agrees (void)
   g_unlink (path);
 }
 
+/* Whether this process has mapped a file whose name contains @name */
+static gboolean
+mapped (const char *name)
+{
+  g_autofree char *maps = NULL;
+
+  g_assert_true (g_file_get_contents ("/proc/self/maps", &maps, NULL, NULL));
+  return strstr (maps, name) != NULL;
+}
+
+/* simdjson (and the libstdc++ it needs) is a module loaded by the first whole-buffer
+ * read of a big object: a process that only reads files in chunks never maps it, one
+ * that reads from memory loads it once and gets the same run (in a fresh process) */
+static void
+test_stream_module_lazy (void)
+{
+  if (g_test_subprocess ())
+    {
+      g_autofree char *text = make_result (2500, 11);
+      gsize len = strlen (text);
+      g_autofree char *path = write_temp (text, len);
+      g_autofree char *base = g_path_get_basename (path);
+      g_autoptr (GError) error = NULL;
+      g_autoptr (ProcuraImportResult) a = NULL;
+      g_autoptr (ProcuraImportResult) b = NULL;
+
+      g_assert_cmpuint (len, >=, 1024 * 1024);
+      g_assert_false (mapped ("procura-simdjson"));
+      g_assert_false (mapped ("libsimdjson"));
+      a = procura_import_file (path, NULL, NULL, &error);
+      g_assert_no_error (error);
+      g_assert_false (mapped ("procura-simdjson"));
+      g_assert_false (mapped ("libsimdjson"));
+
+      b = procura_import_data (base, text, len, NULL, NULL, &error);
+      g_assert_no_error (error);
+      assert_same_result (a, b);
+      g_assert_cmpint (procura_json_bulk_available (), ==, HAVE_SIMDJSON);
+      g_assert_cmpint (mapped ("procura-simdjson.so"), ==, HAVE_SIMDJSON);
+      g_assert_cmpint (mapped ("libsimdjson"), ==, HAVE_SIMDJSON);
+      if (HAVE_SIMDJSON)
+        {
+          static const char *const none[] = { NULL };
+          static const char doc[] = "{\"a\": [1, 2.5, 3e2], \"b\": {\"c\": true}}";
+          g_autoptr (ProcuraBulkDoc) bulk = procura_json_bulk_parse (doc, strlen (doc), none);
+          ProcuraBulkArray *arr;
+
+          g_assert_nonnull (bulk);
+          arr = procura_json_bulk_get (bulk, "a");
+          g_assert_nonnull (arr);
+          g_assert_cmpuint (arr->n, ==, 3);
+          g_assert_cmpfloat (arr->values[1], ==, 2.5);
+          g_assert_cmpfloat (arr->values[2], ==, 300.0);
+          g_assert_true (json_object_has_member (bulk->members, "b"));
+          g_assert_null (procura_json_bulk_parse ("{\"a\": [1,", 9, none));
+        }
+      g_unlink (path);
+      return;
+    }
+  g_test_trap_subprocess (NULL, 0, G_TEST_SUBPROCESS_DEFAULT);
+  g_test_trap_assert_passed ();
+}
+
 /* What the chunked reader declines (or finds broken) ends as the whole-file read
  * ends: the same error, naming the same file and place */
 static void
@@ -437,6 +500,7 @@ main (int   argc,
   g_test_add_func ("/import/stream/number-random", test_number_random);
   g_test_add_func ("/import/stream/agrees", test_stream_agrees);
   g_test_add_func ("/import/stream/broken", test_stream_broken);
+  g_test_add_func ("/import/stream/module-lazy", test_stream_module_lazy);
   g_test_add_func ("/import/stream/fixtures", test_stream_fixtures);
   return g_test_run ();
 }

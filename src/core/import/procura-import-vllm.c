@@ -14,7 +14,8 @@
 #include "procura-json-out.h"
 #include "procura-json-stream.h"
 
-/* Above this size a single vLLM object is read with simdjson. */
+/* From this size on a single vLLM object is read by a bulk reader: from a file by the
+ * chunked one (procura-json-stream.c), from memory by simdjson. */
 #define BULK_THRESHOLD (1024 * 1024)
 
 /* Per-request arrays the bulk readers never keep */
@@ -820,8 +821,9 @@ procura_import_vllm_serve_parse_fd (const char          *name,
   g_autoptr (ProcuraBulkDoc) doc = NULL;
 
   *handled = FALSE;
-  /* the same choice as parse_serve(): big files, read by simdjson there */
-  if (size < BULK_THRESHOLD || !procura_json_bulk_available ())
+  /* the same choice as parse_serve(): big files, read by simdjson there (when its module
+   * loads: the chunked reader is plain C, always there, and never loads it) */
+  if (size < BULK_THRESHOLD)
     return FALSE;
   doc = procura_json_bulk_parse_fd (fd, size, skip, chunk_func, user_data, cancellable);
   if (doc == NULL)

@@ -4,21 +4,82 @@
  */
 #include "config.h"
 
-#include "procura-json-bulk.h"
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
 
-/* Implemented in procura-json-bulk.cc when simdjson is available. */
-ProcuraBulkDoc *procura_json_bulk_parse_impl (const char        *data,
-                                              gsize              len,
-                                              gsize              capacity,
-                                              const char * const *skip);
+#include <gmodule.h>
+
+#include "procura-json-bulk.h"
+#include "procura-json-bulk-module.h"
 
 static __thread const char *padded_data;
 static __thread gsize padded_capacity;
 
+#if HAVE_SIMDJSON
+static ProcuraJsonBulkModuleParse module_parse_func;
+
+/* The module of this build: the one in the build tree for a program run from there (the
+ * tests, `build/src/procura`), the installed one otherwise. */
+static char *
+module_path (void)
+{
+  g_autofree char *self = g_file_read_link ("/proc/self/exe", NULL);
+  char build[PATH_MAX];
+
+  if (self != NULL && realpath (BUILDDIR, build) != NULL
+      && g_str_has_prefix (self, build) && self[strlen (build)] == G_DIR_SEPARATOR)
+    return g_strdup (SIMDJSON_MODULE_BUILD_PATH);
+  return g_build_filename (PKGLIBDIR, SIMDJSON_MODULE_NAME, NULL);
+}
+
+static gpointer
+load_module (gpointer unused)
+{
+  g_autofree char *path = module_path ();
+  GModule *module = g_module_open (path, G_MODULE_BIND_LOCAL);
+  ProcuraJsonBulkModuleVersion version = NULL;
+  ProcuraJsonBulkModuleParse parse = NULL;
+
+  if (module == NULL)
+    {
+      g_debug ("no simdjson module: %s", g_module_error ());
+      return NULL;
+    }
+  if (!g_module_symbol (module, "procura_json_bulk_module_version", (gpointer *) &version)
+      || !g_module_symbol (module, "procura_json_bulk_module_parse", (gpointer *) &parse)
+      || g_strcmp0 (version (), PROCURA_JSON_BULK_MODULE_VERSION) != 0)
+    {
+      g_debug ("%s: not the simdjson module of Procura " PROCURA_JSON_BULK_MODULE_VERSION, path);
+      g_module_close (module);
+      return NULL;
+    }
+  /* kept for the life of the process: the arrays it fills outlive any one call */
+  g_module_make_resident (module);
+  module_parse_func = parse;
+  return GINT_TO_POINTER (1);
+}
+
+/* The module's parser, loaded on the first call (from any thread); NULL where it is
+ * missing or from another build. */
+static ProcuraJsonBulkModuleParse
+module_parse (void)
+{
+  static GOnce once = G_ONCE_INIT;
+
+  g_once (&once, load_module, NULL);
+  return module_parse_func;
+}
+#endif
+
 gboolean
 procura_json_bulk_available (void)
 {
-  return HAVE_SIMDJSON;
+#if HAVE_SIMDJSON
+  return module_parse () != NULL;
+#else
+  return FALSE;
+#endif
 }
 
 void
@@ -37,8 +98,18 @@ procura_json_bulk_parse (const char        *data,
 #if HAVE_SIMDJSON
   gsize capacity = (data == padded_data && padded_capacity >= len + PROCURA_JSON_BULK_PADDING)
                    ? padded_capacity : 0;
+  ProcuraJsonBulkModuleParse parse = module_parse ();
+  ProcuraBulkDoc *doc;
 
-  return procura_json_bulk_parse_impl (data, len, capacity, skip);
+  if (parse == NULL)
+    return NULL;
+  doc = procura_json_bulk_doc_new ();
+  if (!parse (data, len, capacity, skip, doc))
+    {
+      procura_json_bulk_doc_free (doc);
+      return NULL;
+    }
+  return doc;
 #else
   return NULL;
 #endif
@@ -76,9 +147,6 @@ array_free (ProcuraBulkArray *a)
   g_free (a->row_len);
   g_free (a);
 }
-
-ProcuraBulkDoc *
-procura_json_bulk_doc_new (void);
 
 ProcuraBulkDoc *
 procura_json_bulk_doc_new (void)

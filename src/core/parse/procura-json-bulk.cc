@@ -2,8 +2,12 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * The only C++ in Procura. No exceptions escape: every simdjson call is checked
- * through its error code, and any error makes the whole parse return NULL.
+ * The only C++ in Procura, built as a module of its own (procura-simdjson.so) that
+ * procura-json-bulk.c loads the first time a document needs it: no command pays for
+ * loading simdjson and libstdc++ at start (bench/import). It calls nothing of
+ * Procura's: the caller hands it the document to fill. No exceptions escape: every
+ * simdjson call is checked through its error code, and any error makes the whole
+ * parse fail.
  */
 #include "config.h"
 
@@ -14,15 +18,8 @@
 #include <simdjson.h>
 
 #include "procura-json-bulk.h"
-#include "procura-json.h"
 
-extern "C" {
-ProcuraBulkDoc *procura_json_bulk_doc_new (void);
-ProcuraBulkDoc *procura_json_bulk_parse_impl (const char        *data,
-                                              gsize              len,
-                                              gsize              capacity,
-                                              const char * const *skip);
-}
+#include "procura-json-bulk-module.h"
 
 using namespace simdjson;
 
@@ -364,33 +361,33 @@ parse_into (ondemand::document &doc, ProcuraBulkDoc *out, const char * const *sk
 
 } /* namespace */
 
-ProcuraBulkDoc *
-procura_json_bulk_parse_impl (const char        *data,
-                              gsize              len,
-                              gsize              capacity,
-                              const char * const *skip)
+const char *
+procura_json_bulk_module_version (void)
+{
+  return PROCURA_JSON_BULK_MODULE_VERSION;
+}
+
+gboolean
+procura_json_bulk_module_parse (const char        *data,
+                                gsize              len,
+                                gsize              capacity,
+                                const char * const *skip,
+                                ProcuraBulkDoc    *out)
 {
   ondemand::parser parser;
   ondemand::document doc;
   padded_string copy;
-  ProcuraBulkDoc *out;
 
   if (capacity >= len + SIMDJSON_PADDING)
     {
       if (parser.iterate (data, len, capacity).get (doc))
-        return nullptr;
+        return FALSE;
     }
   else
     {
       copy = padded_string (data, len);
       if (parser.iterate (copy).get (doc))
-        return nullptr;
+        return FALSE;
     }
-  out = procura_json_bulk_doc_new ();
-  if (!parse_into (doc, out, skip))
-    {
-      procura_json_bulk_doc_free (out);
-      return nullptr;
-    }
-  return out;
+  return parse_into (doc, out, skip) ? TRUE : FALSE;
 }

@@ -34,7 +34,8 @@ typedef struct _ProcuraBulkDoc {
   GPtrArray  *arrays;   /* ProcuraBulkArray* */
 } ProcuraBulkDoc;
 
-/* TRUE when built with simdjson. */
+/* TRUE when built with simdjson and its module (procura-simdjson.so, loaded on the first
+ * call) loads. */
 gboolean        procura_json_bulk_available (void);
 /* Tells the reader that @data is followed by at least @capacity - len readable bytes
  * (set by procura_import_file around a parse); NULL to clear. Without it the reader
@@ -46,6 +47,8 @@ void            procura_json_bulk_set_padding (const char *data,
 ProcuraBulkDoc *procura_json_bulk_parse (const char        *data,
                                          gsize              len,
                                          const char * const *skip);
+/* An empty document, for the readers to fill. */
+ProcuraBulkDoc *procura_json_bulk_doc_new (void);
 ProcuraBulkArray *procura_json_bulk_get (ProcuraBulkDoc *doc,
                                          const char     *name);
 /* Takes the values out of the array (caller frees them with g_free). */

@@ -19,8 +19,6 @@
 #include "procura-json-stream.h"
 #include "procura-util.h"
 
-ProcuraBulkDoc *procura_json_bulk_doc_new (void);
-
 /* The read buffers; a token is at most TOKEN_MAX bytes (numbers, literals). The reader
  * fills them in turn, so that a chunk handed to the chunk function stays unchanged while
  * the next PROCURA_JSON_CHUNKS_KEPT - 1 are read (procura-json-stream.h). */
