@@ -216,6 +216,8 @@ test_heap_huge_pages (void)
         small[i] = g_malloc0 (256);
       page_cache = g_malloc0 (65536 + 256);
       record = g_malloc0 (2 << 20);
+      g_printerr ("first %p last %p pc %p rec %p\n", small[0], small[G_N_ELEMENTS (small) - 1], page_cache, record);
+      { g_autofree char *m = NULL; g_file_get_contents ("/proc/self/maps", &m, NULL, NULL); g_printerr ("%s", m); }
       g_assert_true (mapping_advised_huge (small[G_N_ELEMENTS (small) - 1]));
       g_assert_true (mapping_advised_huge (page_cache));
       g_assert_true (mapping_advised_huge (record));
