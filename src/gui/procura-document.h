@@ -151,11 +151,14 @@ guint     procura_document_import_finish (ProcuraDocument  *self,
 /* The what-if of the Compare page's target and demand controls, as one sentence, or
  * NULL when they are the brief's: the Decision page and the slides show it as such.
  * "what-if-changed" is emitted when it changes. Not stored in the project. */
-/* The per-request samples of @metrics (NULL-terminated) of run @run_id, read in a
- * thread (a run's samples are loaded only when a view needs them, never with the
- * snapshot). _finish returns a new run holding only them (its id @run_id), or NULL. */
+/* The per-request samples of @metrics (NULL-terminated, may be empty) of run @run_id,
+ * and the kept sorted quantile summary of @summary_metric (may be NULL) instead of its
+ * samples, read in a thread (a run's samples are loaded only when a view needs them,
+ * never with the snapshot). _finish returns a new run holding only them (its id
+ * @run_id), or NULL. */
 void        procura_document_load_run_samples_async  (ProcuraDocument      *self,
                                                       gint64                run_id,
+                                                      const char           *summary_metric,
                                                       const char * const   *metrics,
                                                       GCancellable         *cancellable,
                                                       GAsyncReadyCallback   callback,

@@ -2,10 +2,11 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * Built when the run's details are first expanded: the samples are read in a thread
- * (ProcuraDocument), summarised in another (the sorted quantile summary of
- * procura-quantiles.h: 25 M inter-token latencies make a CDF of 65,536 steps, the same
- * at every pixel column), then drawn. The snapshot never holds them.
+ * Built when the run's details are first expanded: the kept sorted quantile summary of
+ * the brief's metric (procura-quantiles.h: 25 M inter-token latencies make a CDF of
+ * 65,536 steps, the same at every pixel column) and the per-request samples of the
+ * scatter (one value a request) are read in a thread (ProcuraDocument), arranged in
+ * another, then drawn. The snapshot never holds samples.
  */
 #define G_LOG_DOMAIN "procura-run-samples"
 
@@ -65,12 +66,16 @@ views_thread (GTask        *task,
   ProcuraRun *run = task_data;
   ProcuraRunSamples *self = source_object;
   Views *v = g_new0 (Views, 1);
-  const ProcuraSamples *s = procura_run_get_samples (run, self->metric);
   const ProcuraSamples *in = procura_run_get_samples (run, "input_len");
 
   v->metric = g_strdup (self->metric);
-  if (s != NULL)
-    v->quantiles = procura_quantiles_new (self->metric, s->values, s->n);
+  /* the distribution comes from the run's kept summary, read instead of the samples */
+  for (guint i = 0; i < run->quantiles->len; i++)
+    if (g_str_equal (((ProcuraQuantiles *) g_ptr_array_index (run->quantiles, i))->metric, self->metric))
+      {
+        v->quantiles = g_ptr_array_steal_index (run->quantiles, i);
+        break;
+      }
   for (guint k = 0; k < 2 && in != NULL && v->scatter_n == 0; k++)
     {
       const char *m = k == 0 ? "ttft" : "e2e";
@@ -239,9 +244,9 @@ procura_run_samples_new (ProcuraDocument *document,
                                           "orientation", GTK_ORIENTATION_VERTICAL,
                                           "spacing", 12, NULL);
   GtkWidget *loading = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 8);
-  const char *metrics[] = { metric != NULL ? metric : "ttft", "ttft", "e2e", "input_len", NULL };
+  const char *metrics[] = { "ttft", "e2e", "input_len", NULL };
 
-  self->metric = g_strdup (metrics[0]);
+  self->metric = g_strdup (metric != NULL ? metric : "ttft");
   self->threshold_ms = threshold_ms;
   self->spinner = gtk_spinner_new ();
   self->status = gtk_label_new (_("Reading the per-request samples…"));
@@ -256,7 +261,7 @@ procura_run_samples_new (ProcuraDocument *document,
   gtk_widget_set_margin_bottom (GTK_WIDGET (self), 12);
   gtk_widget_set_margin_start (GTK_WIDGET (self), 12);
   gtk_widget_set_margin_end (GTK_WIDGET (self), 12);
-  procura_document_load_run_samples_async (document, run_id, metrics, self->cancellable,
+  procura_document_load_run_samples_async (document, run_id, self->metric, metrics, self->cancellable,
                                            samples_done_cb, g_object_ref (self));
   return GTK_WIDGET (self);
 }

@@ -15,6 +15,7 @@
 #include "procura-chart.h"
 #include "procura-chart-view.h"
 #include "procura-gui-test.h"
+#include "procura-quantiles.h"
 #include "procura-run-samples.h"
 #include "procura-store.h"
 #include "procura-test-util.h"
@@ -141,6 +142,92 @@ test_expand_shows_distribution (void)
   procura_test_rmtree (dir);
 }
 
+static void
+loaded_cb (GObject      *object,
+           GAsyncResult *result,
+           gpointer      user_data)
+{
+  ProcuraRun **out = user_data;
+  g_autoptr (GError) error = NULL;
+
+  *out = procura_document_load_run_samples_finish (PROCURA_DOCUMENT (object), result, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (*out);
+}
+
+/* The distribution is drawn from the run's kept summary: the samples of its metric are
+ * not read at all (25 M inter-token latencies would be 200 MB), only those asked for. */
+static void
+test_summary_instead_of_samples (void)
+{
+  g_autofree char *dir = procura_test_mkdtemp ();
+  g_autofree char *path = g_build_filename (dir, "samples.procura", NULL);
+  gsize finite = make_project (path);
+  ProcuraWindow *window = procura_window_new (app);
+  ProcuraDocument *document;
+  const char *metrics[] = { "input_len", NULL };
+  ProcuraRun *run = NULL;
+  gint64 run_id, deadline;
+  const ProcuraQuantiles *q;
+  const ProcuraSamples *in;
+  g_autoptr (ProcuraQuantiles) expected = NULL;
+
+  {
+    g_autoptr (GFile) file = g_file_new_for_path (path);
+
+    procura_window_open_file (window, file);
+  }
+  g_assert_true (procura_gui_test_wait_idle (window, 30));
+  document = procura_window_get_document (window);
+  run_id = ((ProcuraRun *) g_ptr_array_index (procura_document_get_project (document)->runs, 0))->id;
+
+  procura_document_load_run_samples_async (document, run_id, "e2e", metrics, NULL, loaded_cb, &run);
+  deadline = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
+  while (run == NULL && g_get_monotonic_time () < deadline)
+    g_main_context_iteration (NULL, FALSE);
+  g_assert_nonnull (run);
+  g_assert_cmpint (run->id, ==, run_id);
+  /* the summary of e2e, the samples of input_len, nothing else */
+  g_assert_null (procura_run_get_samples (run, "e2e"));
+  g_assert_null (procura_run_get_samples (run, "ttft"));
+  in = procura_run_get_samples (run, "input_len");
+  g_assert_nonnull (in);
+  g_assert_cmpuint (in->n, ==, N_REQUESTS);
+  q = procura_run_get_quantiles (run, "e2e");
+  g_assert_nonnull (q);
+  g_assert_cmpuint (q->n, ==, N_REQUESTS);
+  g_assert_null (procura_run_get_quantiles (run, "ttft"));
+
+  /* and it is the summary of exactly the stored samples */
+  {
+    g_autoptr (GError) error = NULL;
+    g_autoptr (ProcuraStore) store = procura_store_open (path, PROCURA_STORE_OPEN_READ_ONLY, &error);
+    g_autoptr (ProcuraRun) full = procura_run_new ();
+    const ProcuraSamples *e2e;
+
+    g_assert_no_error (error);
+    full->id = run_id;
+    g_assert_true (procura_store_load_run_samples (store, full, "e2e", &error));
+    g_assert_no_error (error);
+    e2e = procura_run_get_samples (full, "e2e");
+    g_assert_nonnull (e2e);
+    expected = procura_quantiles_new ("e2e", e2e->values, e2e->n);
+  }
+  g_assert_cmpuint (expected->n, ==, q->n);
+  g_assert_cmpuint (expected->k, ==, q->k);
+  for (gsize i = 0; i < q->k; i++)
+    {
+      g_assert_cmpuint (expected->ranks[i], ==, q->ranks[i]);
+      g_assert_cmpfloat (expected->values[i], ==, q->values[i]);
+    }
+  g_assert_cmpuint (finite, <, q->n);   /* e2e has no gaps, ttft has */
+
+  procura_run_free (run);
+  gtk_window_destroy (GTK_WINDOW (window));
+  procura_gui_test_settle ();
+  procura_test_rmtree (dir);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -150,5 +237,6 @@ main (int    argc,
   app = procura_gui_test_application ();
 
   g_test_add_func ("/run-samples/expand-shows-distribution", test_expand_shows_distribution);
+  g_test_add_func ("/run-samples/summary-instead-of-samples", test_summary_instead_of_samples);
   return procura_gui_test_run ();
 }
