@@ -671,10 +671,38 @@ test_cli_inspect (void)
   procura_test_rmtree (dir);
 }
 
+/* The sniffers' search: the window's first PROCURA_SNIFF_WINDOW bytes, up to a NUL */
+static void
+test_sniff_has (void)
+{
+  gsize len = PROCURA_SNIFF_WINDOW + 64;
+  g_autofree char *data = g_malloc (len);
+
+  memset (data, 'x', len);
+  g_assert_false (procura_sniff_has (data, len, "\"ttft\""));
+  memcpy (data + 100, "\"ttft\"", 6);
+  g_assert_true (procura_sniff_has (data, len, "\"ttft\""));
+  g_assert_true (procura_sniff_has (data, len, "x\"t"));
+  g_assert_false (procura_sniff_has (data, 105, "\"ttft\""));   /* cut by the length */
+  g_assert_true (procura_sniff_has (data, 106, "\"ttft\""));
+  data[50] = '\0';                                                 /* cut by a NUL */
+  g_assert_false (procura_sniff_has (data, len, "\"ttft\""));
+  data[50] = 'x';
+  memset (data + 100, 'x', 6);
+  /* across the end of the window: not seen */
+  memcpy (data + PROCURA_SNIFF_WINDOW - 3, "\"ttft\"", 6);
+  g_assert_false (procura_sniff_has (data, len, "\"ttft\""));
+  memcpy (data + PROCURA_SNIFF_WINDOW - 6, "\"ttft\"", 6);
+  g_assert_true (procura_sniff_has (data, len, "\"ttft\""));
+  g_assert_true (procura_sniff_has (data, len, "x"));
+  g_assert_false (procura_sniff_has (data, 0, "x"));
+}
+
 int
 main (int argc, char *argv[])
 {
   g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/import/sniff-has", test_sniff_has);
   g_test_add_func ("/import/recomputed-percentiles", test_recomputed_percentiles);
   g_test_add_func ("/import/many-samples", test_many_samples);
   g_test_add_func ("/import/disagreement-warning", test_disagreement_warning);

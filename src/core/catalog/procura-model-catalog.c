@@ -11,6 +11,7 @@
 
 #include "procura-catalog-private.h"
 #include "procura-import.h"
+#include "procura-import-private.h"
 #include "procura-json.h"
 #include "procura-model-catalog.h"
 
@@ -1125,19 +1126,19 @@ hf_config_sniff (const char *data,
   int score = 0;
   gsize n = MIN (len, 65536);
 
-  if (n == 0 || g_strstr_len (data, (gssize) n, "{") == NULL)
+  if (n == 0 || !procura_sniff_has (data, n, "{"))
     return 0;
-  if (g_strstr_len (data, (gssize) n, "\"procura_quotes\"") != NULL)
+  if (procura_sniff_has (data, n, "\"procura_quotes\""))
     return 0;
-  if (g_strstr_len (data, (gssize) n, "\"num_hidden_layers\"") != NULL)
+  if (procura_sniff_has (data, n, "\"num_hidden_layers\""))
     score += 40;
-  if (g_strstr_len (data, (gssize) n, "\"hidden_size\"") != NULL)
+  if (procura_sniff_has (data, n, "\"hidden_size\""))
     score += 20;
-  if (g_strstr_len (data, (gssize) n, "\"architectures\"") != NULL)
+  if (procura_sniff_has (data, n, "\"architectures\""))
     score += 20;
-  if (g_strstr_len (data, (gssize) n, "\"vocab_size\"") != NULL)
+  if (procura_sniff_has (data, n, "\"vocab_size\""))
     score += 10;
-  if (g_strstr_len (data, (gssize) n, "\"model_type\"") != NULL)
+  if (procura_sniff_has (data, n, "\"model_type\""))
     score += 10;
   return MIN (score, 95);
 }

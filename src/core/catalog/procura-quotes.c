@@ -11,6 +11,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "procura-gpu-catalog.h"
+#include "procura-import-private.h"
 #include "procura-json.h"
 #include "procura-quotes.h"
 #include "procura-util.h"
@@ -381,7 +382,7 @@ quote_json_sniff (const char *data,
 {
   gsize n = MIN (len, 4096);
 
-  if (g_strstr_len (data, (gssize) n, "\"procura_quotes\"") != NULL)
+  if (procura_sniff_has (data, n, "\"procura_quotes\""))
     return 100;
   return 0;
 }

@@ -2,6 +2,7 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
+#define _GNU_SOURCE 1   /* memmem() */
 #include "config.h"
 
 #include <math.h>
@@ -18,7 +19,15 @@ procura_sniff_has (const char *data,
                    gsize       len,
                    const char *needle)
 {
-  return g_strstr_len (data, (gssize) MIN (len, PROCURA_SNIFF_WINDOW), needle) != NULL;
+  gsize n = MIN (len, PROCURA_SNIFF_WINDOW);
+  const char *end = memchr (data, '\0', n);
+
+  /* up to the first NUL, as g_strstr_len() searches, but with glibc's memmem(): the
+   * sniffers make some fifty searches of the window, and g_strstr_len() compares byte
+   * by byte (3 MB of it per file, 5 % of a 5.5 MB vLLM import) */
+  if (end != NULL)
+    n = (gsize) (end - data);
+  return memmem (data, n, needle, strlen (needle)) != NULL;
 }
 
 char
