@@ -752,14 +752,16 @@ depth_limit (gsize n)
   return depth;
 }
 
-/* For many samples: two streaming passes instead of a partition tree. Pass 1 counts
- * values per bucket of the top 20 bits of their order-preserving 64-bit key (sign,
- * exponent, 8 mantissa bits); pass 2 puts the buckets that hold a wanted rank where the
- * search reads them, and only those are searched, each for the ranks it holds. The
- * wanted ranks' values are then at their positions in @v (the rest is left as scratch).
- * FALSE when not applicable (fewer values than pays for the passes, or a NaN). */
+/* For many samples: streaming passes instead of a partition tree. Pass 1 finds the
+ * values' range of order-preserving 64-bit keys; pass 2 counts values per bucket of up to
+ * 2^HIST_BITS equal slices of that range (not of the whole key space: latencies share
+ * their sign and most of their exponent bits, and fixed top-20-bit buckets put some
+ * 23,000 of 25 M inter-token latencies in each, every bucket then holding a rank of a
+ * quantile summary); pass 3 puts the buckets that hold a wanted rank where the search
+ * reads them, and only those are searched, each for the ranks it holds. The wanted
+ * ranks' values are then at their positions in @v (the rest is left as scratch). FALSE
+ * when not applicable (fewer values than pays for the passes, or a NaN). */
 #define HIST_BITS 20
-#define HIST_SHIFT (64 - HIST_BITS)
 
 static inline guint64
 order_key (double d)
@@ -780,34 +782,36 @@ order_value (guint64 k)
   return d;
 }
 
-/* Sorts one bucket: @c values whose keys share their top HIST_BITS bits. An LSD radix
- * sort on the bytes below them, skipping a byte every key shares; its counts live on
- * the stack and its two key arrays (@keys, @tmp: room for @c each) are the caller's, so
- * that a thousand buckets cost no allocation each. */
+/* Sorts one bucket: @c values whose keys less @base share every bit from @shift up. An
+ * LSD radix sort on the bytes below, skipping a byte every key shares; its counts live
+ * on the stack and its two key arrays (@keys, @tmp: room for @c each) are the caller's,
+ * so that a thousand buckets cost no allocation each. */
 static void
 sort_bucket (double  *v,
              gsize    c,
+             guint64  base,
+             guint    shift,
              guint64 *keys,
              guint64 *tmp)
 {
-  enum { BYTES = (HIST_SHIFT + 7) / 8 };
-  guint32 count[BYTES][256];
+  guint bytes = (shift + 7) / 8;
+  guint32 count[8][256];
 
   if (c < 64)
     {
       insertion_sort (v, c);
       return;
     }
-  memset (count, 0, sizeof count);
+  memset (count, 0, bytes * sizeof count[0]);
   for (gsize i = 0; i < c; i++)
     {
-      guint64 k = order_key (v[i]);
+      guint64 k = order_key (v[i]) - base;
 
       keys[i] = k;
-      for (guint p = 0; p < BYTES; p++)
+      for (guint p = 0; p < bytes; p++)
         count[p][(k >> (8 * p)) & 0xff]++;
     }
-  for (guint p = 0; p < BYTES; p++)
+  for (guint p = 0; p < bytes; p++)
     {
       guint32 sum = 0;
       guint64 *t;
@@ -828,7 +832,7 @@ sort_bucket (double  *v,
       tmp = t;
     }
   for (gsize i = 0; i < c; i++)
-    v[i] = order_value (keys[i]);
+    v[i] = order_value (keys[i] + base);
 }
 
 static gboolean
@@ -844,29 +848,33 @@ select_ranks_hist (double      *v,
   g_autofree gsize *local = NULL;
   g_autofree double *buf = NULL;
   g_autofree guint64 *keys = NULL;
-  gsize cum = 0, total = 0, r = 0, largest = 0, lo = G_MAXSIZE, hi = 0, nan = 0;
+  gsize cum = 0, total = 0, r = 0, largest = 0, nb;
+  guint64 kmin = G_MAXUINT64, kmax = 0;
+  guint shift = 0;
 
   /* below a million values the partition tree (a few ranks) or the sort (most) is
    * faster: the bucket pass's scattered moves cost more than a sort in cache */
   if (n >= G_MAXUINT32 || n < 1000000)
     return FALSE;
-  /* calloc: of the 4 MiB of counts only the pages of the values' range are touched */
-  count = g_new0 (guint32, (gsize) 1 << HIST_BITS);
   for (gsize i = 0; i < n; i++)
     {
-      gsize b = order_key (v[i]) >> HIST_SHIFT;
+      guint64 k = order_key (v[i]);
 
-      count[b]++;
-      lo = MIN (lo, b);
-      hi = MAX (hi, b);
-      nan += isnan (v[i]);
+      if (isnan (v[i]))
+        return FALSE;   /* the other paths put NaNs last, as the sort does */
+      kmin = MIN (kmin, k);
+      kmax = MAX (kmax, k);
     }
-  if (nan > 0)
-    return FALSE;   /* the other paths put NaNs last, as the sort does */
+  while (((kmax - kmin) >> shift) >= ((guint64) 1 << HIST_BITS))
+    shift++;
+  nb = (gsize) ((kmax - kmin) >> shift) + 1;
+  count = g_new0 (guint32, nb);
+  for (gsize i = 0; i < n; i++)
+    count[(order_key (v[i]) - kmin) >> shift]++;
 
   bucket_of = g_new (gsize, nk);
   start = g_new (gsize, nk);
-  for (gsize b = lo; b <= hi && r < nk; b++)
+  for (gsize b = 0; b < nb && r < nk; b++)
     {
       while (r < nk && ks[r] < cum + count[b])
         {
@@ -890,16 +898,14 @@ select_ranks_hist (double      *v,
       largest = MAX (largest, count[bucket_of[i]]);
     }
   keys = procura_memory_alloc_large (2 * largest * sizeof (guint64));
-  if (total > n / 8)
+  if (total > n / 2)
     {
-      /* The wanted buckets hold most values (a quantile summary's 65,536 ranks): put
-       * every value in its bucket in place (one cycle-leader pass, as in an MSD radix
-       * sort) instead of gathering them into a second array as large as @v: no
-       * allocation the size of the samples, no page faults for it. The ranks are then
-       * in their buckets' places, and each wanted bucket is searched where it lies. */
-      gsize nb = hi - lo + 1;
+      /* The wanted buckets hold most values: put every value in its bucket in place
+       * (one cycle-leader pass, as in an MSD radix sort) instead of gathering them into
+       * a second array nearly as large as @v. The ranks are then in their buckets'
+       * places, and each wanted bucket is searched where it lies. */
+      guint32 *end = count;   /* from here on: the end of each bucket */
       g_autofree guint32 *next = g_new (guint32, nb);
-      guint32 *end = count + lo;   /* from here on: the end of each bucket */
       guint32 pos = 0;
 
       for (gsize b = 0; b < nb; b++)
@@ -912,7 +918,7 @@ select_ranks_hist (double      *v,
         while (next[b] < end[b])
           {
             double x = v[next[b]];
-            gsize bx = (order_key (x) >> HIST_SHIFT) - lo;
+            gsize bx = (order_key (x) - kmin) >> shift;
 
             while (bx != b)
               {
@@ -920,18 +926,18 @@ select_ranks_hist (double      *v,
 
                 v[next[bx]++] = x;
                 x = t;
-                bx = (order_key (x) >> HIST_SHIFT) - lo;
+                bx = (order_key (x) - kmin) >> shift;
               }
             v[next[b]++] = x;
           }
       for (gsize i = 0, e; i < nk; i = e)
         {
-          gsize c = count[bucket_of[i]] - start[i];
+          gsize c = end[bucket_of[i]] - start[i];
 
           for (e = i + 1; e < nk && bucket_of[e] == bucket_of[i]; e++)
             ;
           if (e - i > 4)
-            sort_bucket (v + start[i], c, keys, keys + largest);
+            sort_bucket (v + start[i], c, kmin, shift, keys, keys + largest);
           else
             select_ranks_tree (v, start[i], start[i] + c, ks + i, e - i, depth_limit (c));
         }
@@ -940,16 +946,16 @@ select_ranks_hist (double      *v,
   buf = procura_memory_alloc_large (MAX (total, 1) * sizeof (double));
   {
     /* bucket -> 1 + index of its first wanted rank (0: not wanted), then the cursors */
-    g_autofree guint32 *want = g_new0 (guint32, hi - lo + 1);
+    g_autofree guint32 *want = g_new0 (guint32, nb);
     g_autofree gsize *cursor = g_new (gsize, nk);
 
     for (gsize i = nk; i-- > 0;)
-      want[bucket_of[i] - lo] = (guint32) i + 1;
+      want[bucket_of[i]] = (guint32) i + 1;
     for (gsize i = 0; i < nk; i++)
       cursor[i] = fill[i];
     for (gsize i = 0; i < n; i++)
       {
-        guint32 w = want[(order_key (v[i]) >> HIST_SHIFT) - lo];
+        guint32 w = want[(order_key (v[i]) - kmin) >> shift];
         if (w != 0)
           buf[cursor[w - 1]++] = v[i];
       }
@@ -967,7 +973,7 @@ select_ranks_hist (double      *v,
       for (e = i + 1; e < nk && bucket_of[e] == bucket_of[i]; e++)
         ;
       if (e - i > 4)
-        sort_bucket (buf + fill[i], c, keys, keys + largest);
+        sort_bucket (buf + fill[i], c, kmin, shift, keys, keys + largest);
       else
         select_ranks_tree (buf + fill[i], 0, c, local + i, e - i, depth_limit (c));
     }
