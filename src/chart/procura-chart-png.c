@@ -4,7 +4,10 @@
  *
  * cairo_surface_write_to_png_stream() leaves libpng's defaults: every row tried with all
  * five filters, and zlib's level 6. On a 1200 × 720 chart that is most of the time of a
- * `procura render` (bench/project). This writer asks for one filter and a lower level.
+ * `procura render` (bench/project). This writer asks for one filter (Up) and zlib's
+ * level 2: a report's nine charts deflate in about a third less time than at level 4,
+ * for files about 30 % larger (277 → 361 KB for the nine; Z_RLE was faster still, but
+ * 2.4 times as large).
  */
 #include "config.h"
 
@@ -14,7 +17,7 @@
 
 #include "procura-chart-png.h"
 
-#define PNG_LEVEL 4
+#define PNG_LEVEL 2
 
 static void
 on_error (png_structp  png,
