@@ -89,6 +89,52 @@ draw_as_shown (ProcuraChart             *chart,
   procura_chart_draw (chart, own, cr, width, height, theme);
 }
 
+/* The chart drawn into a new image surface, or NULL with @error set. */
+static cairo_surface_t *
+draw_png_surface (ProcuraChart             *chart,
+                  const ProcuraChartLayout *shown,
+                  const char               *path,
+                  double                    width,
+                  double                    height,
+                  double                    scale,
+                  const ProcuraChartTheme  *theme,
+                  GError                  **error)
+{
+  cairo_surface_t *surface;
+  cairo_t *cr;
+  cairo_status_t status;
+
+  if (!check_size (width, height, scale, error))
+    return NULL;
+  surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, (int) ceil (width * scale),
+                                        (int) ceil (height * scale));
+  cr = cairo_create (surface);
+  cairo_scale (cr, scale, scale);
+  draw_as_shown (chart, shown, cr, width, height, theme);
+  status = cairo_status (cr);
+  cairo_destroy (cr);
+  if (status != CAIRO_STATUS_SUCCESS)
+    {
+      cairo_surface_destroy (surface);
+      check_status (status, path, error);
+      return NULL;
+    }
+  return surface;
+}
+
+/* Encodes @surface and writes it to @path. */
+static gboolean
+save_png_surface (cairo_surface_t  *surface,
+                  const char       *path,
+                  GError          **error)
+{
+  g_autoptr (GByteArray) bytes = g_byte_array_new ();
+
+  if (!procura_chart_png_encode (surface, bytes))
+    return check_status (CAIRO_STATUS_PNG_ERROR, path, error);
+  return save_bytes (bytes, path, error);
+}
+
 static gboolean
 write_png (ProcuraChart             *chart,
            const ProcuraChartLayout *shown,
@@ -99,32 +145,136 @@ write_png (ProcuraChart             *chart,
            const ProcuraChartTheme  *theme,
            GError                  **error)
 {
-  cairo_surface_t *surface;
-  cairo_t *cr;
-  cairo_status_t status;
+  cairo_surface_t *surface = draw_png_surface (chart, shown, path, width, height, scale, theme, error);
+  gboolean ok;
 
-  if (!check_size (width, height, scale, error))
+  if (surface == NULL)
     return FALSE;
-  surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, (int) ceil (width * scale),
-                                        (int) ceil (height * scale));
-  cr = cairo_create (surface);
-  cairo_scale (cr, scale, scale);
-  draw_as_shown (chart, shown, cr, width, height, theme);
-  status = cairo_status (cr);
-  cairo_destroy (cr);
-  if (status == CAIRO_STATUS_SUCCESS)
-    {
-      g_autoptr (GByteArray) bytes = g_byte_array_new ();
+  ok = save_png_surface (surface, path, error);
+  cairo_surface_destroy (surface);
+  return ok;
+}
 
-      gboolean encoded = procura_chart_png_encode (surface, bytes);
+/* ---- PNG files encoded beside the drawing ----------------------------------- */
+
+/* Deflating a chart's pixels takes about as long as drawing it: a report of nine
+ * figures draws the next chart (and its SVG) on this thread while a worker encodes and
+ * writes the previous one. At most PNG_QUEUE_DEPTH drawn images wait (3.5 MB each at
+ * 1200 × 720). */
+#define PNG_QUEUE_DEPTH 2
+
+struct _ProcuraChartPngQueue
+{
+  GThreadPool *pool;      /* NULL: no worker could be started, each file is written at once */
+  GMutex       lock;
+  GCond        done;
+  guint        pending;
+  GError      *error;     /* the first failure */
+};
+
+typedef struct {
+  cairo_surface_t *surface;
+  char            *path;
+} PngJob;
+
+static void
+png_job_run (gpointer data,
+             gpointer user_data)
+{
+  PngJob *job = data;
+  ProcuraChartPngQueue *queue = user_data;
+  GError *error = NULL;
+
+  save_png_surface (job->surface, job->path, &error);
+  cairo_surface_destroy (job->surface);
+  g_free (job->path);
+  g_free (job);
+  g_mutex_lock (&queue->lock);
+  if (error != NULL && queue->error == NULL)
+    queue->error = error;
+  else
+    g_clear_error (&error);
+  queue->pending--;
+  g_cond_signal (&queue->done);
+  g_mutex_unlock (&queue->lock);
+}
+
+ProcuraChartPngQueue *
+procura_chart_png_queue_new (void)
+{
+  ProcuraChartPngQueue *queue = g_new0 (ProcuraChartPngQueue, 1);
+
+  g_mutex_init (&queue->lock);
+  g_cond_init (&queue->done);
+  queue->pool = g_thread_pool_new (png_job_run, queue, 1, FALSE, NULL);
+  return queue;
+}
+
+gboolean
+procura_chart_png_queue_add (ProcuraChartPngQueue    *queue,
+                             ProcuraChart            *chart,
+                             const char              *path,
+                             double                   width,
+                             double                   height,
+                             double                   scale,
+                             const ProcuraChartTheme *theme,
+                             GError                 **error)
+{
+  cairo_surface_t *surface;
+  PngJob *job;
+
+  g_return_val_if_fail (queue != NULL && chart != NULL && path != NULL, FALSE);
+  surface = draw_png_surface (chart, NULL, path, width, height, scale, theme, error);
+  if (surface == NULL)
+    return FALSE;
+  if (queue->pool == NULL)
+    {
+      gboolean ok = save_png_surface (surface, path, error);
 
       cairo_surface_destroy (surface);
-      if (!encoded)
-        return check_status (CAIRO_STATUS_PNG_ERROR, path, error);
-      return save_bytes (bytes, path, error);
+      return ok;
     }
-  cairo_surface_destroy (surface);
-  return check_status (status, path, error);
+  job = g_new (PngJob, 1);
+  job->surface = surface;
+  job->path = g_strdup (path);
+  g_mutex_lock (&queue->lock);
+  while (queue->pending >= PNG_QUEUE_DEPTH)
+    g_cond_wait (&queue->done, &queue->lock);
+  queue->pending++;
+  g_mutex_unlock (&queue->lock);
+  g_thread_pool_push (queue->pool, job, NULL);
+  return TRUE;
+}
+
+gboolean
+procura_chart_png_queue_finish (ProcuraChartPngQueue  *queue,
+                                GError               **error)
+{
+  GError *first;
+
+  g_return_val_if_fail (queue != NULL, FALSE);
+  g_mutex_lock (&queue->lock);
+  while (queue->pending > 0)
+    g_cond_wait (&queue->done, &queue->lock);
+  first = g_steal_pointer (&queue->error);
+  g_mutex_unlock (&queue->lock);
+  if (first == NULL)
+    return TRUE;
+  g_propagate_error (error, first);
+  return FALSE;
+}
+
+void
+procura_chart_png_queue_free (ProcuraChartPngQueue *queue)
+{
+  if (queue == NULL)
+    return;
+  procura_chart_png_queue_finish (queue, NULL);
+  if (queue->pool != NULL)
+    g_thread_pool_free (queue->pool, FALSE, TRUE);
+  g_mutex_clear (&queue->lock);
+  g_cond_clear (&queue->done);
+  g_free (queue);
 }
 
 static gboolean

@@ -483,6 +483,25 @@ gboolean procura_chart_write_png (ProcuraChart            *chart,
                                   double                   scale,
                                   const ProcuraChartTheme *theme,
                                   GError                 **error);
+/* PNG files written by a worker thread while the caller draws the next chart: _add
+ * draws @chart (as procura_chart_write_png() would) and hands the pixels over to be
+ * encoded and written to @path; _finish waits for every file and returns the first
+ * failure (each file is written whole or not at all, as by procura_chart_write_png()).
+ * _free waits too. */
+typedef struct _ProcuraChartPngQueue ProcuraChartPngQueue;
+ProcuraChartPngQueue *procura_chart_png_queue_new    (void);
+gboolean              procura_chart_png_queue_add    (ProcuraChartPngQueue    *queue,
+                                                      ProcuraChart            *chart,
+                                                      const char              *path,
+                                                      double                   width,
+                                                      double                   height,
+                                                      double                   scale,
+                                                      const ProcuraChartTheme *theme,
+                                                      GError                 **error);
+gboolean              procura_chart_png_queue_finish (ProcuraChartPngQueue    *queue,
+                                                      GError                 **error);
+void                  procura_chart_png_queue_free   (ProcuraChartPngQueue    *queue);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (ProcuraChartPngQueue, procura_chart_png_queue_free)
 /* SVG and PDF sizes are in points. */
 gboolean procura_chart_write_svg (ProcuraChart            *chart,
                                   const char              *path,

@@ -1494,26 +1494,33 @@ procura_report_write_full (ProcuraProject      *project,
         add_text_output (outputs, g_strdup (path), procura_report_doc_to_markdown (doc, prefix));
         if (!check_keep (outputs, keep, error))
           return FALSE;
-        for (guint i = 0; i < outputs->len; i++)
-          {
-            const Output *o = &g_array_index (outputs, Output, i);
+        {
+          /* each PNG is deflated and written by a worker while the next figure is drawn;
+           * the Markdown, which names them, once they are all written */
+          g_autoptr (ProcuraChartPngQueue) pngs = procura_chart_png_queue_new ();
 
-            if (o->figure == NULL)
-              {
-                if (!procura_atomic_file_write (o->path, o->text, strlen (o->text), error))
-                  return FALSE;
-              }
-            else if (o->svg)
-              {
-                if (!procura_chart_write_svg (o->figure->figure, o->path, 800, 480,
-                                              procura_chart_theme_light (), error))
-                  return FALSE;
-              }
-            else if (!procura_chart_write_png (o->figure->figure, o->path, 1200, 720, 1.0,
-                                               procura_chart_theme_light (), error))
-              return FALSE;
-          }
-        return TRUE;
+          for (guint i = 0; i < outputs->len; i++)
+            {
+              const Output *o = &g_array_index (outputs, Output, i);
+
+              if (o->figure == NULL)
+                {
+                  if (!procura_chart_png_queue_finish (pngs, error)
+                      || !procura_atomic_file_write (o->path, o->text, strlen (o->text), error))
+                    return FALSE;
+                }
+              else if (o->svg)
+                {
+                  if (!procura_chart_write_svg (o->figure->figure, o->path, 800, 480,
+                                                procura_chart_theme_light (), error))
+                    return FALSE;
+                }
+              else if (!procura_chart_png_queue_add (pngs, o->figure->figure, o->path, 1200, 720, 1.0,
+                                                     procura_chart_theme_light (), error))
+                return FALSE;
+            }
+          return procura_chart_png_queue_finish (pngs, error);
+        }
       }
 
     case PROCURA_REPORT_CSV:

@@ -13,6 +13,7 @@
 #include "procura-chart.h"
 #include "procura-chart-png.h"
 #include "chart-legible.h"
+#include "procura-test-util.h"
 
 static ProcuraChartTheme test_theme;   /* the light theme with a fixed font */
 
@@ -1094,6 +1095,79 @@ test_png_like_cairo (void)
   cairo_surface_destroy (surface);
 }
 
+/* PNG files written by the queue's worker are those procura_chart_write_png() writes,
+ * byte for byte; a file that cannot be written is reported by _finish, naming it, and
+ * the others are written all the same; _free waits for what is still queued. */
+static void
+test_png_queue (void)
+{
+  g_autofree char *dir = procura_test_mkdtemp ();
+  g_autoptr (ProcuraChart) chart = make_latency_chart ();
+  g_autoptr (GError) error = NULL;
+  ProcuraChartPngQueue *queue = procura_chart_png_queue_new ();
+  g_autofree char *bad = g_build_filename (dir, "missing", "x.png", NULL);
+
+  for (guint i = 0; i < 5; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("q%u.png", i);
+      g_autofree char *path = g_build_filename (dir, name, NULL);
+
+      g_assert_true (procura_chart_png_queue_add (queue, chart, path, 400 + 40 * i, 300, 1.0 + 0.5 * (i % 2),
+                                                  procura_chart_theme_light (), &error));
+      g_assert_no_error (error);
+    }
+  g_assert_true (procura_chart_png_queue_finish (queue, &error));
+  g_assert_no_error (error);
+  for (guint i = 0; i < 5; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("q%u.png", i);
+      g_autofree char *path = g_build_filename (dir, name, NULL);
+      g_autofree char *ref = g_build_filename (dir, "ref.png", NULL);
+      g_autofree char *a = NULL, *b = NULL;
+      gsize la = 0, lb = 0;
+
+      g_assert_true (procura_chart_write_png (chart, ref, 400 + 40 * i, 300, 1.0 + 0.5 * (i % 2),
+                                              procura_chart_theme_light (), &error));
+      g_assert_no_error (error);
+      g_assert_true (g_file_get_contents (path, &a, &la, NULL));
+      g_assert_true (g_file_get_contents (ref, &b, &lb, NULL));
+      g_assert_cmpuint (la, >, 1000);
+      g_assert_cmpmem (a, la, b, lb);
+    }
+
+  /* a failure among good files: reported once, by _finish, naming the file */
+  {
+    g_autofree char *after = g_build_filename (dir, "after.png", NULL);
+
+    g_assert_true (procura_chart_png_queue_add (queue, chart, bad, 400, 300, 1, procura_chart_theme_light (), &error));
+    g_assert_true (procura_chart_png_queue_add (queue, chart, after, 400, 300, 1, procura_chart_theme_light (), &error));
+    g_assert_no_error (error);
+    g_assert_false (procura_chart_png_queue_finish (queue, &error));
+    g_assert_error (error, PROCURA_CHART_ERROR, PROCURA_CHART_ERROR_WRITE);
+    g_assert_nonnull (strstr (error->message, bad));
+    g_clear_error (&error);
+    g_assert_true (g_file_test (after, G_FILE_TEST_IS_REGULAR));
+    /* the failure is not reported twice */
+    g_assert_true (procura_chart_png_queue_finish (queue, &error));
+    g_assert_no_error (error);
+  }
+
+  /* a size out of range fails at once, on the caller's thread */
+  g_assert_false (procura_chart_png_queue_add (queue, chart, bad, -1, 300, 1, procura_chart_theme_light (), &error));
+  g_assert_error (error, PROCURA_CHART_ERROR, PROCURA_CHART_ERROR_SIZE);
+  g_clear_error (&error);
+
+  /* _free waits for the files still queued */
+  {
+    g_autofree char *last = g_build_filename (dir, "last.png", NULL);
+
+    g_assert_true (procura_chart_png_queue_add (queue, chart, last, 1200, 720, 2, procura_chart_theme_dark (), &error));
+    procura_chart_png_queue_free (queue);
+    g_assert_true (g_file_test (last, G_FILE_TEST_IS_REGULAR));
+  }
+  procura_test_rmtree (dir);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1101,6 +1175,7 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/chart/draw/layout-and-lookup", test_layout_and_lookup);
+  g_test_add_func ("/chart/png-queue", test_png_queue);
   g_test_add_func ("/chart/draw/pixels", test_pixels);
   g_test_add_func ("/chart/draw/hidden-series", test_hidden_series);
   g_test_add_func ("/chart/draw/category-lookup", test_category_lookup);
