@@ -206,7 +206,9 @@ procura_chart_png_queue_new (void)
 
   g_mutex_init (&queue->lock);
   g_cond_init (&queue->done);
-  queue->pool = g_thread_pool_new (png_job_run, queue, 1, FALSE, NULL);
+  /* exclusive: its one thread is started here, so that a push never has to start one
+   * (and never leaves a job queued with no thread to run it) */
+  queue->pool = g_thread_pool_new (png_job_run, queue, 1, TRUE, NULL);
   return queue;
 }
 
