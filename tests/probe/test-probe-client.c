@@ -516,6 +516,16 @@ test_import (Fixture       *f,
 
   g_assert_cmpint (procura_importer_probe_jsonl.sniff (text, strlen (text)), >=, 90);
   g_assert_cmpint (procura_importer_probe_jsonl.sniff ("{\"event\":\"hello\"}\n", 18), ==, 0);
+  /* the hello's members on its own line, as members: not a later line, not a value */
+  {
+    const char *later = "{\"event\":\"hello\",\"protocol\":1}\n{\"probe_version\":\"1\"}\n";
+    const char *value = "{\"event\":\"hello\",\"protocol\":1,\"note\":\"probe_version\"}\n";
+    const char *spaced = "{ \"event\" : \"hello\" , \"protocol\" : 1 , \"probe_version\" : \"9\" }\n";
+
+    g_assert_cmpint (procura_importer_probe_jsonl.sniff (later, strlen (later)), ==, 0);
+    g_assert_cmpint (procura_importer_probe_jsonl.sniff (value, strlen (value)), ==, 0);
+    g_assert_cmpint (procura_importer_probe_jsonl.sniff (spaced, strlen (spaced)), >=, 90);
+  }
   g_assert_cmpint (procura_importer_probe_jsonl.sniff ("{\"benchmarks\":[]}", 17), ==, 0);
   g_assert_cmpint (procura_importer_probe_jsonl.sniff ("", 0), ==, 0);
 

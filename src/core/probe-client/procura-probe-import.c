@@ -10,6 +10,7 @@
 #include <json-glib/json-glib.h>
 #include <glib/gi18n-lib.h>
 
+#include "procura-import-private.h"
 #include "procura-probe-import.h"
 #include "procura-probe-protocol.h"
 #include "procura-json-out.h"
@@ -30,6 +31,12 @@ probe_jsonl_sniff (const char *data,
   end = memchr (p, '\n', MIN ((gsize) (data + len - p), 65536));
   if (end == NULL)
     end = data + len;
+  /* the probe's first line names its members plainly: no parse of the first line of
+   * every other JSON file (a vLLM result's single line: 64 KiB parsed and refused, 7 %
+   * of a 5.5 MB import) */
+  if (!procura_sniff_has (p, (gsize) (end - p), "\"probe_version\"")
+      || !procura_sniff_has (p, (gsize) (end - p), "\"hello\""))
+    return 0;
   parser = json_parser_new ();
   if (!json_parser_load_from_data (parser, p, end - p, NULL))
     return 0;
