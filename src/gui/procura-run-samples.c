@@ -67,15 +67,13 @@ views_thread (GTask        *task,
   ProcuraRunSamples *self = source_object;
   Views *v = g_new0 (Views, 1);
   const ProcuraSamples *in = procura_run_get_samples (run, "input_len");
+  const ProcuraQuantiles *q = procura_run_get_quantiles (run, self->metric);
+  guint at;
 
   v->metric = g_strdup (self->metric);
   /* the distribution comes from the run's kept summary, read instead of the samples */
-  for (guint i = 0; i < run->quantiles->len; i++)
-    if (g_str_equal (((ProcuraQuantiles *) g_ptr_array_index (run->quantiles, i))->metric, self->metric))
-      {
-        v->quantiles = g_ptr_array_steal_index (run->quantiles, i);
-        break;
-      }
+  if (q != NULL && g_ptr_array_find (run->quantiles, q, &at))
+    v->quantiles = g_ptr_array_steal_index (run->quantiles, at);
   for (guint k = 0; k < 2 && in != NULL && v->scatter_n == 0; k++)
     {
       const char *m = k == 0 ? "ttft" : "e2e";
