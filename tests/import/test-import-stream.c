@@ -491,6 +491,246 @@ test_stream_fixtures (void)
   g_assert_cmpuint (taken, >, 0);
 }
 
+/* ------------------------------------------------------------------------- */
+/* The second reader of a list of lists                                       */
+
+/* A list of lists written into @s, and what any reader must make of it */
+typedef struct {
+  GArray *values;    /* double */
+  GArray *row_sum;   /* double */
+  GArray *row_len;   /* guint32 */
+} Expected;
+
+static void
+expected_clear (Expected *e)
+{
+  g_array_unref (e->values);
+  g_array_unref (e->row_sum);
+  g_array_unref (e->row_len);
+}
+
+/* @rows inner lists of 0 to 299 values in every spelling the grammar allows: nulls, empty
+ * lists, integers, exponents, white space of each kind around every token; @odd (when
+ * not NULL) is written as the middle value of row @odd_row (40 values long). */
+static void
+write_lists (GString    *s,
+             Expected   *e,
+             GRand      *rand,
+             guint       rows,
+             guint       odd_row,
+             const char *odd)
+{
+  static const char * const space[] = { "", " ", "\n  ", "\t", " \r\n" };
+
+  e->values = g_array_new (FALSE, FALSE, sizeof (double));
+  e->row_sum = g_array_new (FALSE, FALSE, sizeof (double));
+  e->row_len = g_array_new (FALSE, FALSE, sizeof (guint32));
+  g_string_append (s, "[");
+  for (guint r = 0; r < rows; r++)
+    {
+      guint len = g_rand_int_range (rand, 0, 10) == 0 ? 0 : (guint) g_rand_int_range (rand, 1, 300);
+
+      if (odd != NULL && r == odd_row)
+        len = 40;
+      double sum = 0;
+
+      if (r > 0)
+        g_string_append_printf (s, "%s,%s", space[r % 5], space[(r / 5) % 5]);
+      g_string_append_printf (s, "[%s", space[(r / 3) % 5]);
+      for (guint i = 0; i < len; i++)
+        {
+          double v;
+
+          if (i > 0)
+            g_string_append_printf (s, "%s,%s", space[(r + i) % 5 == 0 ? 1 : 0], space[(i % 7) == 0 ? 2 : 0]);
+          if (odd != NULL && r == odd_row && i == len / 2)
+            {
+              g_string_append (s, odd);
+              v = g_ascii_strtod (odd, NULL);
+            }
+          else if (i % 97 == 13)
+            {
+              g_string_append (s, "null");
+              v = NAN;
+            }
+          else if (i % 31 == 7)
+            {
+              v = (double) g_rand_int_range (rand, 0, 100000);
+              g_string_append_printf (s, "%.0f", v);
+            }
+          else
+            {
+              char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+              v = exp (g_rand_double_range (rand, -9, 3));
+              if (i % 11 == 3)
+                g_ascii_formatd (buf, sizeof buf, "%.6e", v);
+              else
+                g_ascii_formatd (buf, sizeof buf, "%.17g", v);
+              v = g_ascii_strtod (buf, NULL);
+              g_string_append (s, buf);
+            }
+          g_array_append_val (e->values, v);
+          sum += v;
+        }
+      g_string_append_printf (s, "%s]", space[(r / 2) % 5]);
+      g_array_append_val (e->row_sum, sum);
+      g_array_append_val (e->row_len, len);
+    }
+  g_string_append (s, "]");
+}
+
+static void
+assert_lists (ProcuraBulkDoc *doc,
+              const char     *name,
+              const Expected *e)
+{
+  ProcuraBulkArray *a = procura_json_bulk_get (doc, name);
+
+  g_assert_nonnull (a);
+  g_assert_true (a->nested);
+  g_assert_cmpuint (a->n, ==, e->values->len);
+  g_assert_cmpuint (a->rows, ==, e->row_len->len);
+  /* bit for bit: NaN for null included */
+  g_assert_cmpmem (a->values, a->n * sizeof (double), e->values->data, e->values->len * sizeof (double));
+  g_assert_cmpmem (a->row_sum, a->rows * sizeof (double), e->row_sum->data, e->row_sum->len * sizeof (double));
+  g_assert_cmpmem (a->row_len, a->rows * sizeof (guint32), e->row_len->data, e->row_len->len * sizeof (guint32));
+}
+
+static ProcuraBulkDoc *
+parse_text_fd (const GString *s)
+{
+  static const char * const skip[] = { "generated_texts", NULL };
+  g_autofree char *path = write_temp (s->str, s->len);
+  ProcuraBulkDoc *doc;
+  int fd = g_open (path, O_RDONLY, 0);
+
+  g_assert_cmpint (fd, >=, 0);
+  doc = procura_json_bulk_parse_fd (fd, s->len, skip, NULL, NULL, NULL);
+  close (fd);
+  g_unlink (path);
+  return doc;
+}
+
+/* Megabytes of lists of lists: the second reader takes part, and what comes out is
+ * what was written, value for value, row for row, in every spelling */
+static void
+test_lane_agrees (void)
+{
+  GRand *rand = g_rand_new_with_seed (11);
+  g_autoptr (GString) s = g_string_new ("{\"a\": 1, \"itls\": ");
+  g_autoptr (ProcuraBulkDoc) doc = NULL;
+  Expected e1, e2;
+  guint kept0, dropped0, kept, dropped;
+
+  write_lists (s, &e1, rand, 2500, 0, NULL);
+  g_string_append (s, ", \"b\": \"x\", \"more\": ");
+  write_lists (s, &e2, rand, 1500, 0, NULL);
+  g_string_append (s, "}");
+  g_assert_cmpuint (s->len, >, 4 * 1024 * 1024);
+  procura_json_stream_get_lane_counts (&kept0, &dropped0);
+  doc = parse_text_fd (s);
+  procura_json_stream_get_lane_counts (&kept, &dropped);
+  g_assert_nonnull (doc);
+  assert_lists (doc, "itls", &e1);
+  assert_lists (doc, "more", &e2);
+  g_test_message ("%u lanes kept, %u dropped", kept - kept0, dropped - dropped0);
+  g_assert_cmpuint (kept - kept0, >=, 4);
+  expected_clear (&e1);
+  expected_clear (&e2);
+  g_rand_free (rand);
+}
+
+/* The second reader guesses that a '[' past the middle of the buffer opens an inner
+ * list; where the list of lists ends before it (the '[' is in a string, or in the next
+ * list of lists), its work is dropped and nothing of it shows */
+static void
+test_lane_false_start (void)
+{
+  for (int variant = 0; variant < 2; variant++)
+    {
+      GRand *rand = g_rand_new_with_seed (5 + variant);
+      g_autoptr (GString) s = g_string_new ("{\"itls\": ");
+      g_autoptr (ProcuraBulkDoc) doc = NULL;
+      Expected e1, e2;
+      guint kept0, dropped0, kept, dropped;
+
+      write_lists (s, &e1, rand, 3, 0, NULL);
+      if (variant == 0)
+        {
+          /* a skipped member of strings that read like inner lists */
+          g_string_append (s, ", \"generated_texts\": [");
+          for (guint i = 0; i < 40000; i++)
+            g_string_append_printf (s, "%s\"[0.5, 1.5], [2.5, %u], [\"", i ? ", " : "", i);
+          g_string_append (s, "], \"more\": ");
+          write_lists (s, &e2, rand, 20, 0, NULL);
+        }
+      else
+        {
+          /* the next member is a list of lists too */
+          g_string_append (s, ", \"more\": ");
+          write_lists (s, &e2, rand, 3000, 0, NULL);
+        }
+      g_string_append (s, "}");
+      procura_json_stream_get_lane_counts (&kept0, &dropped0);
+      doc = parse_text_fd (s);
+      procura_json_stream_get_lane_counts (&kept, &dropped);
+      g_assert_nonnull (doc);
+      assert_lists (doc, "itls", &e1);
+      assert_lists (doc, "more", &e2);
+      g_test_message ("variant %d: %u lanes kept, %u dropped", variant, kept - kept0, dropped - dropped0);
+      g_assert_cmpuint (dropped - dropped0, >=, 1);
+      expected_clear (&e1);
+      expected_clear (&e2);
+      g_rand_free (rand);
+    }
+}
+
+/* What the second reader is unsure of, the reader reads itself: a value it refuses
+ * refuses the file, as without it; a token longer than the lane reads is read right */
+static void
+test_lane_odd_values (void)
+{
+  static const struct {
+    const char *odd;
+    gboolean    taken;
+  } cases[] = {
+    { "1e400", FALSE },          /* infinite */
+    { "1e-400", FALSE },         /* underflow to 0 */
+    { "01.5", FALSE },           /* a leading zero */
+    { "\"7\"", FALSE },          /* a string in a list of numbers */
+    { "0.000000000000000000000000000000000000000000000000000000000000000000000000001234567", TRUE },
+    { "123456789012345678901234567890123456789012345678901234567890123456789012345", TRUE },
+    { "-0.0", TRUE },
+  };
+
+  for (gsize c = 0; c < G_N_ELEMENTS (cases); c++)
+    for (guint where = 0; where < 3; where++)
+      {
+        GRand *rand = g_rand_new_with_seed (17 + c);
+        g_autoptr (GString) s = g_string_new ("{\"itls\": ");
+        g_autoptr (ProcuraBulkDoc) doc = NULL;
+        /* in the first buffer's second half, near its end, and in a later buffer
+         * (some 340 rows to a buffer of 1 MiB) */
+        guint rows = 700, row = where == 0 ? 250 : where == 1 ? 336 : 600;
+        Expected e;
+
+        write_lists (s, &e, rand, rows, row, cases[c].odd);
+        g_string_append (s, "}");
+        doc = parse_text_fd (s);
+        g_test_message ("“%s” at row %u: %s", cases[c].odd, row, doc ? "taken" : "refused");
+        if (!cases[c].taken)
+          g_assert_null (doc);
+        else
+          {
+            g_assert_nonnull (doc);
+            assert_lists (doc, "itls", &e);
+          }
+        expected_clear (&e);
+        g_rand_free (rand);
+      }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -502,5 +742,8 @@ main (int   argc,
   g_test_add_func ("/import/stream/broken", test_stream_broken);
   g_test_add_func ("/import/stream/module-lazy", test_stream_module_lazy);
   g_test_add_func ("/import/stream/fixtures", test_stream_fixtures);
+  g_test_add_func ("/import/stream/lane-agrees", test_lane_agrees);
+  g_test_add_func ("/import/stream/lane-false-start", test_lane_false_start);
+  g_test_add_func ("/import/stream/lane-odd-values", test_lane_odd_values);
   return g_test_run ();
 }

@@ -28,6 +28,8 @@
 #define NODE_DEPTH 64
 #define SKIP_DEPTH 256
 
+typedef struct _Lane Lane;
+
 typedef struct {
   int                  fd;
   gsize                left;       /* bytes of the file not read yet */
@@ -41,7 +43,10 @@ typedef struct {
   ProcuraJsonChunkFunc chunk_func;
   gpointer             user_data;
   GCancellable        *cancellable;
+  Lane                *lane;       /* the second reader of a list of lists, or NULL */
 } Reader;
+
+static void lane_drop (Reader *r);
 
 /* Keeps [p, end) and reads more after it. FALSE at the end of the file (or on error). */
 static gboolean
@@ -52,6 +57,8 @@ refill (Reader *r)
 
   if (r->eof || r->bad)
     return FALSE;
+  /* the lane reads the current buffer: it is done (and its work dropped) first */
+  lane_drop (r);
   if (g_cancellable_is_cancelled (r->cancellable))
     {
       r->bad = TRUE;
@@ -599,6 +606,263 @@ bulk_array_free (ProcuraBulkArray *a)
   g_free (a);
 }
 
+/* ---- the lane: a second reader for the second half of a buffered list of lists ----
+ *
+ * Nearly all of a big result is one list of lists of numbers (the inter-token gaps), and
+ * reading its numbers is most of an import's parse. While the reader works through the
+ * first half of a buffer of such a list, a second thread reads the second half: it starts
+ * at the first '[' after the middle and takes that to open an inner list, reading inner
+ * lists ("[n, n, ...]", separated by commas) for as long as the text is nothing else.
+ * That guess is checked, never trusted: its work is kept only when the reader itself,
+ * still inside the same list of lists, arrives at that very '[' to open its next inner
+ * list. Then everything the lane read is what the reader would have read there (the
+ * grammar of an inner list has no other reading), and the reader goes on where the lane
+ * stopped: after the last inner list it read whole, before its separator. Anything the
+ * lane is unsure of (a number that may run on past the buffer, a token longer than
+ * TOKEN_MAX, a number the reader refuses, other syntax) simply ends its run there, and
+ * the reader reads on from that point itself, with its usual checks and refusals.
+ * The values, row sums and row lengths come out bit for bit as one reader's would. */
+#define LANE_MIN (64 * 1024)   /* bytes a lane's half must have, at least */
+
+static guint lanes_kept, lanes_dropped;   /* for the tests */
+
+void
+procura_json_stream_get_lane_counts (guint *kept,
+                                     guint *dropped)
+{
+  *kept = g_atomic_int_get (&lanes_kept);
+  *dropped = g_atomic_int_get (&lanes_dropped);
+}
+
+struct _Lane {
+  GThread    *thread;
+  GMutex      lock;
+  GCond       cond;
+  gboolean    queued;    /* a job waits for the thread */
+  gboolean    busy;      /* the reader has handed a job out and not yet taken it back */
+  gboolean    running;   /* the thread is on a job */
+  gboolean    quit;
+  double      share;     /* of the buffer ahead, the part given to the lane */
+  /* the job: [s, end) of the reader's current buffer, s at a '[' */
+  const char *s;
+  const char *end;
+  /* what it read: whole inner lists up to q (q == s: none) */
+  const char *q;
+  double     *values;
+  gsize       n, cap;
+  double     *row_sum;
+  guint32    *row_len;
+  gsize       rows, rows_cap;
+};
+
+static inline const char *
+lane_space (const char *p,
+            const char *end)
+{
+  while (p < end && (*p == ' ' || *p == '\n' || *p == '\r' || *p == '\t'))
+    p++;
+  return p;
+}
+
+/* One value of an inner list at @p, as read_bulk_number() reads it; NULL where the
+ * lane stops (the reader decides there). */
+static inline const char *
+lane_number (const char *p,
+             const char *end,
+             double     *d)
+{
+  gsize n;
+
+  if (p < end && *p == 'n')
+    {
+      if (end - p < 5 || memcmp (p, "null", 4) != 0)
+        return NULL;
+      *d = NAN;
+      return p + 4;
+    }
+  n = procura_json_number_scan (p, end, d, NULL);
+  /* one that runs to the end of the buffer may go on past it; a long one is left to
+   * the reader, which reads tokens of up to TOKEN_MAX bytes with more data at hand */
+  if (n == 0 || n >= (gsize) (end - p) || n >= TOKEN_MAX || !isfinite (*d))
+    return NULL;
+  if (*d == 0)
+    for (gsize i = 0; i < n && p[i] != 'e' && p[i] != 'E'; i++)
+      if (p[i] >= '1' && p[i] <= '9')
+        return NULL;   /* underflow to zero: refused by the reader */
+  return p + n;
+}
+
+static void
+lane_run (Lane *l)
+{
+  const char *p = l->s, *end = l->end;
+
+  l->q = l->s;
+  l->n = 0;
+  l->rows = 0;
+  while (p < end && *p == '[')
+    {
+      gsize first = l->n;
+      double sum = 0;
+      guint32 count = 0;
+
+      p = lane_space (p + 1, end);
+      if (p < end && *p == ']')
+        p++;
+      else
+        for (;;)
+          {
+            double d;
+
+            if ((p = lane_number (p, end, &d)) == NULL)
+              goto stop;
+            if (l->n == l->cap)
+              {
+                l->cap = l->cap ? l->cap * 2 : 16384;
+                l->values = g_renew (double, l->values, l->cap);
+              }
+            l->values[l->n++] = d;
+            sum += d;
+            count++;
+            p = lane_space (p, end);
+            if (p >= end)
+              goto stop;
+            if (*p == ']')
+              {
+                p++;
+                break;
+              }
+            if (*p != ',')
+              goto stop;
+            p = lane_space (p + 1, end);
+          }
+      if (l->rows == l->rows_cap)
+        {
+          l->rows_cap = l->rows_cap ? l->rows_cap * 2 : 1024;
+          l->row_sum = g_renew (double, l->row_sum, l->rows_cap);
+          l->row_len = g_renew (guint32, l->row_len, l->rows_cap);
+        }
+      l->row_sum[l->rows] = sum;
+      l->row_len[l->rows] = count;
+      l->rows++;
+      l->q = p;
+      /* the separator and the next inner list, or the end of the lane's run */
+      p = lane_space (p, end);
+      if (p >= end || *p != ',')
+        break;
+      p = lane_space (p + 1, end);
+      continue;
+stop:
+      l->n = first;   /* the unfinished inner list is the reader's */
+      break;
+    }
+}
+
+static gpointer
+lane_thread (gpointer data)
+{
+  Lane *l = data;
+
+  g_mutex_lock (&l->lock);
+  for (;;)
+    {
+      while (!l->queued && !l->quit)
+        g_cond_wait (&l->cond, &l->lock);
+      if (l->quit)
+        break;
+      l->queued = FALSE;
+      l->running = TRUE;
+      g_mutex_unlock (&l->lock);
+      lane_run (l);
+      g_mutex_lock (&l->lock);
+      l->running = FALSE;
+      g_cond_broadcast (&l->cond);
+    }
+  g_mutex_unlock (&l->lock);
+  return NULL;
+}
+
+/* Waits until the lane's job is done (its results then belong to the reader). */
+static gboolean
+lane_wait (Lane *l)
+{
+  gboolean late;
+
+  g_mutex_lock (&l->lock);
+  late = l->queued || l->running;
+  while (l->queued || l->running)
+    g_cond_wait (&l->cond, &l->lock);
+  g_mutex_unlock (&l->lock);
+  l->busy = FALSE;
+  return late;
+}
+
+static void
+lane_drop (Reader *r)
+{
+  if (r->lane != NULL && r->lane->busy)
+    {
+      lane_wait (r->lane);
+      g_atomic_int_inc (&lanes_dropped);
+    }
+}
+
+/* At an inner list's '[' with the rest of a big buffer ahead: hand its second half to
+ * the lane. */
+static void
+lane_start (Reader *r)
+{
+  Lane *l = r->lane;
+  const char *mid, *s;
+
+  if (r->end - r->p < 2 * LANE_MIN)
+    return;
+  mid = r->end - (gsize) ((double) (r->end - r->p) * (l != NULL ? l->share : 0.5));
+  s = memchr (mid, '[', (gsize) (r->end - mid));
+  if (s == NULL || r->end - s < LANE_MIN / 2)
+    return;
+  if (l == NULL)
+    {
+      l = r->lane = g_new0 (Lane, 1);
+      l->share = 0.5;
+      g_mutex_init (&l->lock);
+      g_cond_init (&l->cond);
+      l->thread = g_thread_try_new ("procura-json", lane_thread, l, NULL);
+      if (l->thread == NULL)
+        return;   /* the reader reads on alone */
+    }
+  if (l->thread == NULL)
+    return;
+  g_mutex_lock (&l->lock);
+  l->s = s;
+  l->end = r->end;
+  l->queued = TRUE;
+  l->busy = TRUE;
+  g_cond_broadcast (&l->cond);
+  g_mutex_unlock (&l->lock);
+}
+
+static void
+lane_free (Lane *l)
+{
+  if (l == NULL)
+    return;
+  if (l->thread != NULL)
+    {
+      g_mutex_lock (&l->lock);
+      l->quit = TRUE;
+      g_cond_broadcast (&l->cond);
+      g_mutex_unlock (&l->lock);
+      g_thread_join (l->thread);
+    }
+  g_mutex_clear (&l->lock);
+  g_cond_clear (&l->cond);
+  g_free (l->values);
+  g_free (l->row_sum);
+  g_free (l->row_len);
+  g_free (l);
+}
+
 /* An array of numbers (and nulls), of strings, or of lists of numbers (and nulls). */
 static ProcuraBulkArray *
 read_bulk_array (Reader     *r,
@@ -627,6 +891,41 @@ read_bulk_array (Reader     *r,
           if (numbers || a->strings)
             goto fail;
           a->nested = TRUE;
+          if (r->lane != NULL && r->lane->busy && r->p >= r->lane->s)
+            {
+              Lane *l = r->lane;
+
+              /* balance the two halves: a lane still at work gets less next time,
+               * one that is done already gets more */
+              if (lane_wait (l))
+                l->share = MAX (0.2, l->share - 0.02);
+              else
+                l->share = MIN (0.8, l->share + 0.02);
+              if (r->p == l->s && l->rows > 0)
+                {
+                  /* the lane's guess held: its inner lists are this list's next ones */
+                  while (a->n + l->n > cap)
+                    a->values = grow_numbers (r, a->values, &cap);
+                  if (l->n > 0)
+                    memcpy (a->values + a->n, l->values, l->n * sizeof (double));
+                  a->n += l->n;
+                  if (a->rows + l->rows > rows_cap)
+                    {
+                      rows_cap = MAX (rows_cap ? rows_cap * 2 : 256, a->rows + l->rows);
+                      a->row_sum = g_renew (double, a->row_sum, rows_cap);
+                      a->row_len = g_renew (guint32, a->row_len, rows_cap);
+                    }
+                  memcpy (a->row_sum + a->rows, l->row_sum, l->rows * sizeof (double));
+                  memcpy (a->row_len + a->rows, l->row_len, l->rows * sizeof (guint32));
+                  a->rows += l->rows;
+                  r->p = l->q;
+                  g_atomic_int_inc (&lanes_kept);
+                  goto next;
+                }
+              g_atomic_int_inc (&lanes_dropped);
+            }
+          else if (r->lane == NULL || !r->lane->busy)
+            lane_start (r);
           r->p++;
           if (peek (r) == ']')
             r->p++;
@@ -685,6 +984,7 @@ read_bulk_array (Reader     *r,
           GROW (a->values, a->n, cap, double);
           a->values[a->n++] = d;
         }
+next:
       c = peek (r);
       r->p++;
       if (c == ']')
@@ -693,6 +993,7 @@ read_bulk_array (Reader     *r,
         goto fail;
     }
 done:
+  lane_drop (r);   /* a guess past the end of this list */
   if (a->values == NULL)
     a->values = g_new (double, 1);
   if (a->nested && a->row_sum == NULL)
@@ -703,6 +1004,7 @@ done:
   return a;
 
 fail:
+  lane_drop (r);
   bulk_array_free (a);
   return NULL;
 }
@@ -792,6 +1094,7 @@ procura_json_bulk_parse_fd (int                  fd,
   r.user_data = user_data;
   r.cancellable = cancellable;
   ok = read_doc (&r, doc, skip) && !r.bad;
+  lane_free (r.lane);
   if (chunk_func != NULL)
     chunk_func (NULL, 0, user_data);   /* the buffers go: be done with every chunk */
   g_free (r.bufs[0]);

@@ -51,4 +51,9 @@ gsize           procura_json_number_scan (const char *p,
                                           double     *out,
                                           gboolean   *is_int);
 
+/* How many times, in this process so far, the second reader of a list of lists had its
+ * work taken, and how many times dropped (for the tests). */
+void            procura_json_stream_get_lane_counts (guint *kept,
+                                                     guint *dropped);
+
 G_END_DECLS
