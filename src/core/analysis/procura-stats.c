@@ -835,69 +835,210 @@ sort_bucket (double  *v,
     v[i] = order_value (keys[i] + base);
 }
 
+/* The bucket pass splits its passes over the values in two halves, the second on a
+ * thread of its own: [0, n/2) and [n/2, n) are counted into counts of their own, and each
+ * half gathers its values of a wanted bucket into that bucket's own part of the gather
+ * buffer (the first half's values first, so the buffer reads as one pass in order would
+ * fill it), then each half of the wanted buckets is searched. Every result is the one a
+ * single pass gives, bit for bit. */
+typedef struct {
+  double        *v;
+  gsize          n;
+  const gsize   *ks;
+  gsize          nk;
+  guint64        kmin;
+  guint          shift;
+  gsize          nb;
+  /* per half */
+  guint64        lo_key[2], hi_key[2];
+  gboolean       nan[2];
+  guint32       *count[2];
+  gsize         *cursor[2];   /* by first wanted rank of a bucket */
+  gsize          split;       /* the wanted-rank groups: [0, split) first, [split, nk) second */
+  guint64       *keys[2];
+  gsize          largest;
+  /* shared, read-only in the passes */
+  const guint32 *want;
+  const gsize   *bucket_of;
+  const gsize   *fill;
+  const guint32 *total_count;
+  gsize         *local;
+  double        *buf;
+  int            phase;
+} Hist;
+
+enum { HIST_RANGE, HIST_COUNT, HIST_GATHER, HIST_SEARCH };
+
+static void
+hist_half (Hist *h,
+           int   half)
+{
+  gsize lo = half == 0 ? 0 : h->n / 2, hi = half == 0 ? h->n / 2 : h->n;
+  const double *v = h->v;
+
+  switch (h->phase)
+    {
+    case HIST_RANGE:
+      {
+        guint64 kmin = G_MAXUINT64, kmax = 0;
+        gboolean nan = FALSE;
+
+        for (gsize i = lo; i < hi; i++)
+          {
+            guint64 k = order_key (v[i]);
+
+            nan |= isnan (v[i]);
+            kmin = MIN (kmin, k);
+            kmax = MAX (kmax, k);
+          }
+        h->lo_key[half] = kmin;
+        h->hi_key[half] = kmax;
+        h->nan[half] = nan;
+        break;
+      }
+    case HIST_COUNT:
+      {
+        guint32 *count = h->count[half];
+        guint64 kmin = h->kmin;
+        guint shift = h->shift;
+
+        for (gsize i = lo; i < hi; i++)
+          count[(order_key (v[i]) - kmin) >> shift]++;
+        break;
+      }
+    case HIST_GATHER:
+      {
+        gsize *cursor = h->cursor[half];
+        const guint32 *want = h->want;
+        double *buf = h->buf;
+        guint64 kmin = h->kmin;
+        guint shift = h->shift;
+
+        for (gsize i = lo; i < hi; i++)
+          {
+            guint32 w = want[(order_key (v[i]) - kmin) >> shift];
+            if (w != 0)
+              buf[cursor[w - 1]++] = v[i];
+          }
+        break;
+      }
+    case HIST_SEARCH:
+      {
+        /* in each gathered bucket, select the ranks it holds (or sort it, when it holds
+         * more than a few: a bucket is small enough to sort in cache, faster than
+         * partitioning it again and again) */
+        gsize first = half == 0 ? 0 : h->split, last = half == 0 ? h->split : h->nk;
+        guint64 *keys = h->keys[half];
+
+        for (gsize i = first, e; i < last; i = e)
+          {
+            gsize c = h->total_count[h->bucket_of[i]];
+
+            for (e = i + 1; e < last && h->bucket_of[e] == h->bucket_of[i]; e++)
+              ;
+            if (e - i > 4)
+              sort_bucket (h->buf + h->fill[i], c, h->kmin, h->shift, keys, keys + h->largest);
+            else
+              select_ranks_tree (h->buf + h->fill[i], 0, c, h->local + i, e - i, depth_limit (c));
+          }
+        break;
+      }
+    default:
+      g_assert_not_reached ();
+    }
+}
+
+static gpointer
+hist_second_half (gpointer data)
+{
+  hist_half (data, 1);
+  return NULL;
+}
+
+/* Runs the phase on both halves: the second on a thread when one can be had. */
+static void
+hist_phase (Hist *h,
+            int   phase)
+{
+  GThread *t;
+
+  h->phase = phase;
+  t = g_thread_try_new ("procura-select", hist_second_half, h, NULL);
+  hist_half (h, 0);
+  if (t != NULL)
+    g_thread_join (t);
+  else
+    hist_half (h, 1);
+}
+
 static gboolean
 select_ranks_hist (double      *v,
                    gsize        n,
                    const gsize *ks,
                    gsize        nk)
 {
+  Hist h = { .v = v, .n = n, .ks = ks, .nk = nk };
   g_autofree guint32 *count = NULL;
+  g_autofree guint32 *count_b = NULL;
   g_autofree gsize *start = NULL;      /* first rank of each wanted bucket */
   g_autofree gsize *bucket_of = NULL;  /* bucket of each wanted rank */
   g_autofree gsize *fill = NULL;
   g_autofree gsize *local = NULL;
   g_autofree double *buf = NULL;
   g_autofree guint64 *keys = NULL;
-  gsize cum = 0, total = 0, r = 0, largest = 0, nb;
-  guint64 kmin = G_MAXUINT64, kmax = 0;
+  gsize cum = 0, total = 0, r = 0, largest = 0, nb, half_total, done;
+  guint64 kmin, kmax;
   guint shift = 0;
 
   /* below a million values the partition tree (a few ranks) or the sort (most) is
    * faster: the bucket pass's scattered moves cost more than a sort in cache */
   if (n >= G_MAXUINT32 || n < 1000000)
     return FALSE;
-  for (gsize i = 0; i < n; i++)
-    {
-      guint64 k = order_key (v[i]);
-
-      if (isnan (v[i]))
-        return FALSE;   /* the other paths put NaNs last, as the sort does */
-      kmin = MIN (kmin, k);
-      kmax = MAX (kmax, k);
-    }
+  hist_phase (&h, HIST_RANGE);
+  if (h.nan[0] || h.nan[1])
+    return FALSE;   /* the other paths put NaNs last, as the sort does */
+  kmin = MIN (h.lo_key[0], h.lo_key[1]);
+  kmax = MAX (h.hi_key[0], h.hi_key[1]);
   while (((kmax - kmin) >> shift) >= ((guint64) 1 << HIST_BITS))
     shift++;
   nb = (gsize) ((kmax - kmin) >> shift) + 1;
-  count = g_new0 (guint32, nb);
-  for (gsize i = 0; i < n; i++)
-    count[(order_key (v[i]) - kmin) >> shift]++;
+  h.kmin = kmin;
+  h.shift = shift;
+  h.nb = nb;
+  h.count[0] = count = g_new0 (guint32, nb);
+  h.count[1] = count_b = g_new0 (guint32, nb);
+  hist_phase (&h, HIST_COUNT);
+  /* count: the first half's counts until the cursors are set, then the totals */
 
   bucket_of = g_new (gsize, nk);
   start = g_new (gsize, nk);
   for (gsize b = 0; b < nb && r < nk; b++)
     {
-      while (r < nk && ks[r] < cum + count[b])
+      guint32 c = count[b] + count_b[b];
+
+      while (r < nk && ks[r] < cum + c)
         {
           bucket_of[r] = b;
           start[r] = cum;
           r++;
         }
-      cum += count[b];
+      cum += c;
     }
   /* offsets of the wanted buckets in the gather buffer (in bucket order) */
   fill = g_new (gsize, nk);
   for (gsize i = 0; i < nk; i++)
     {
+      guint32 c = count[bucket_of[i]] + count_b[bucket_of[i]];
+
       if (i > 0 && bucket_of[i] == bucket_of[i - 1])
         {
           fill[i] = fill[i - 1];
           continue;
         }
       fill[i] = total;
-      total += count[bucket_of[i]];
-      largest = MAX (largest, count[bucket_of[i]]);
+      total += c;
+      largest = MAX (largest, c);
     }
-  keys = procura_memory_alloc_large (2 * largest * sizeof (guint64));
   if (total > n / 2)
     {
       /* The wanted buckets hold most values: put every value in its bucket in place
@@ -908,10 +1049,11 @@ select_ranks_hist (double      *v,
       g_autofree guint32 *next = g_new (guint32, nb);
       guint32 pos = 0;
 
+      keys = procura_memory_alloc_large (2 * largest * sizeof (guint64));
       for (gsize b = 0; b < nb; b++)
         {
           next[b] = pos;
-          pos += end[b];
+          pos += end[b] + count_b[b];
           end[b] = pos;
         }
       for (gsize b = 0; b < nb; b++)
@@ -945,38 +1087,55 @@ select_ranks_hist (double      *v,
     }
   buf = procura_memory_alloc_large (MAX (total, 1) * sizeof (double));
   {
-    /* bucket -> 1 + index of its first wanted rank (0: not wanted), then the cursors */
+    /* bucket -> 1 + index of its first wanted rank (0: not wanted), then the cursors:
+     * the first half's values of a bucket go first, the second half's after them */
     g_autofree guint32 *want = g_new0 (guint32, nb);
-    g_autofree gsize *cursor = g_new (gsize, nk);
+    g_autofree gsize *cursor_a = g_new (gsize, nk);
+    g_autofree gsize *cursor_b = g_new (gsize, nk);
 
     for (gsize i = nk; i-- > 0;)
       want[bucket_of[i]] = (guint32) i + 1;
     for (gsize i = 0; i < nk; i++)
-      cursor[i] = fill[i];
-    for (gsize i = 0; i < n; i++)
       {
-        guint32 w = want[(order_key (v[i]) - kmin) >> shift];
-        if (w != 0)
-          buf[cursor[w - 1]++] = v[i];
+        cursor_a[i] = fill[i];
+        cursor_b[i] = fill[i] + count[bucket_of[i]];
       }
+    h.want = want;
+    h.buf = buf;
+    h.cursor[0] = cursor_a;
+    h.cursor[1] = cursor_b;
+    hist_phase (&h, HIST_GATHER);
   }
-  /* in each gathered bucket, select the ranks it holds (or sort it, when it holds more
-   * than a few: a bucket is small enough to sort in cache, faster than partitioning it
-   * again and again), then read them */
+  for (gsize b = 0; b < nb; b++)
+    count[b] += count_b[b];
   local = g_new (gsize, nk);
   for (gsize i = 0; i < nk; i++)
     local[i] = ks[i] - start[i];
-  for (gsize i = 0, e; i < nk; i = e)
+  /* the wanted buckets in two parts of about the same number of values, cut between
+   * buckets */
+  half_total = total / 2;
+  done = 0;
+  h.split = nk;
+  for (gsize i = 0; i < nk; i++)
     {
-      gsize c = count[bucket_of[i]];
-
-      for (e = i + 1; e < nk && bucket_of[e] == bucket_of[i]; e++)
-        ;
-      if (e - i > 4)
-        sort_bucket (buf + fill[i], c, kmin, shift, keys, keys + largest);
-      else
-        select_ranks_tree (buf + fill[i], 0, c, local + i, e - i, depth_limit (c));
+      if (i > 0 && bucket_of[i] == bucket_of[i - 1])
+        continue;
+      if (done >= half_total)
+        {
+          h.split = i;
+          break;
+        }
+      done += count[bucket_of[i]];
     }
+  keys = procura_memory_alloc_large (4 * MAX (largest, 1) * sizeof (guint64));
+  h.keys[0] = keys;
+  h.keys[1] = keys + 2 * largest;
+  h.largest = largest;
+  h.total_count = count;
+  h.bucket_of = bucket_of;
+  h.fill = fill;
+  h.local = local;
+  hist_phase (&h, HIST_SEARCH);
   for (gsize i = 0; i < nk; i++)
     v[ks[i]] = buf[fill[i] + local[i]];
   return TRUE;
