@@ -166,6 +166,37 @@ procura_cli_inspect (int    argc,
   return PROCURA_EXIT_OK;
 }
 
+/* The project opened on a thread of its own while the inputs are read */
+typedef struct {
+  char         *path;
+  ProcuraStore *store;
+  GError       *error;
+} EarlyOpen;
+
+static gpointer
+early_open (gpointer data)
+{
+  EarlyOpen *o = data;
+
+  o->store = procura_store_open (o->path, PROCURA_STORE_OPEN_DEFAULT, &o->error);
+  return NULL;
+}
+
+/* The store early_open() opened (NULL with @error set where it failed); NULL without
+ * an error where there was no thread. */
+static ProcuraStore *
+early_open_join (GThread   *thread,
+                 EarlyOpen *o,
+                 GError   **error)
+{
+  if (thread == NULL)
+    return NULL;
+  g_thread_join (thread);
+  if (o->error != NULL)
+    g_propagate_error (error, o->error);
+  return o->store;
+}
+
 int
 procura_cli_import (int    argc,
                     char **argv)
@@ -186,6 +217,8 @@ procura_cli_import (int    argc,
   g_autoptr (JsonBuilder) b = json_builder_new ();
   g_autoptr (ProcuraCandidate) new_candidate = NULL;
   gint64 candidate_id = 0;
+  EarlyOpen early = { NULL, NULL, NULL };
+  GThread *opener = NULL;
 
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
   if (!procura_cli_parse (context, &argc, &argv))
@@ -195,16 +228,30 @@ procura_cli_import (int    argc,
   if (format != NULL && procura_importer_find (format) == NULL)
     return procura_cli_fail ("import", PROCURA_EXIT_USAGE, _("unknown format “%s”"), format);
 
+  /* Opening checks the whole project file: done beside the reading of the inputs
+   * where the open changes nothing in the file (nothing is migrated or rolled back
+   * before the inputs are known to be good) */
+  if (procura_store_open_writes_nothing (argv[1]))
+    {
+      early.path = argv[1];
+      opener = g_thread_try_new ("procura-open", early_open, &early, NULL);
+    }
   /* Parse everything first: one bad file and nothing is stored */
   for (int i = 2; i < argc; i++)
     {
       ProcuraImportResult *r = procura_import_file (argv[i], format, NULL, &error);
       if (r == NULL)
-        return procura_cli_fail ("import", PROCURA_EXIT_BAD_INPUT, _("%s (nothing was imported)"), error->message);
+        {
+          store = early_open_join (opener, &early, NULL);   /* closed on return */
+          return procura_cli_fail ("import", PROCURA_EXIT_BAD_INPUT, _("%s (nothing was imported)"), error->message);
+        }
       g_ptr_array_add (results, r);
     }
 
-  store = procura_store_open (argv[1], PROCURA_STORE_OPEN_DEFAULT, &error);
+  if (opener != NULL)
+    store = early_open_join (opener, &early, &error);
+  else
+    store = procura_store_open (argv[1], PROCURA_STORE_OPEN_DEFAULT, &error);
   if (store == NULL)
     return procura_cli_fail ("import", PROCURA_EXIT_BAD_INPUT, "%s", error->message);
   if (procura_store_is_read_only (store))

@@ -1118,6 +1118,60 @@ test_second_instance (Fixture       *f,
   g_assert_cmpint (sql_count (f->path, "SELECT count(*) FROM project WHERE title = 'Seen by the reader'"), ==, 1);
 }
 
+/* Whether an open changes nothing in the file (what `procura import` asks before it
+ * opens the project beside reading its inputs): a project of this schema in WAL mode;
+ * not a hot journal beside it, an older schema, another file, or none */
+static void
+test_open_writes_nothing (Fixture       *f,
+                          gconstpointer  data)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *journal = g_strconcat (f->path, "-journal", NULL);
+  g_autofree char *other = g_build_filename (f->dir, "notes.txt", NULL);
+  ProcuraStore *store;
+  sqlite3 *db = NULL;
+
+  g_assert_false (procura_store_open_writes_nothing (f->path));   /* none yet */
+  store = procura_store_create (f->path, "Fresh", &error);
+  g_assert_no_error (error);
+  procura_store_close (store);
+  g_assert_true (procura_store_open_writes_nothing (f->path));
+  /* and opening it indeed leaves it as it was */
+  {
+    g_autofree char *bytes = NULL;
+    g_autofree char *before = NULL;
+    g_autofree char *after = NULL;
+    gsize len;
+
+    g_assert_true (g_file_get_contents (f->path, &bytes, &len, NULL));
+    before = procura_sha256_hex (bytes, len);
+    g_clear_pointer (&bytes, g_free);
+    store = procura_store_open (f->path, PROCURA_STORE_OPEN_DEFAULT, &error);
+    g_assert_no_error (error);
+    procura_store_close (store);
+    g_assert_true (g_file_get_contents (f->path, &bytes, &len, NULL));
+    after = procura_sha256_hex (bytes, len);
+    g_assert_cmpstr (before, ==, after);
+  }
+
+  /* a journal left by a crash would be rolled back; an empty one is no journal */
+  g_assert_true (g_file_set_contents (journal, "", 0, NULL));
+  g_assert_true (procura_store_open_writes_nothing (f->path));
+  g_assert_true (g_file_set_contents (journal, "journal bytes", -1, NULL));
+  g_assert_false (procura_store_open_writes_nothing (f->path));
+  g_assert_cmpint (g_unlink (journal), ==, 0);
+
+  /* an older schema would be migrated */
+  g_assert_cmpint (sqlite3_open (f->path, &db), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_exec (db, "PRAGMA user_version = 4", NULL, NULL, NULL), ==, SQLITE_OK);
+  sqlite3_close (db);
+  g_assert_false (procura_store_open_writes_nothing (f->path));
+
+  /* not a project at all, or too short to be one */
+  g_assert_true (g_file_set_contents (other, "SQLite format 3", -1, NULL));
+  g_assert_false (procura_store_open_writes_nothing (other));
+}
+
 /* A file written with the oldest schema (v1 SQL, v1 user_version) is migrated on open,
  * keeping its data. */
 static void
@@ -1617,6 +1671,7 @@ main (int    argc,
   ADD ("/store/assign-and-undo", test_assign_and_undo);
   ADD ("/store/quotes-ops-checklist", test_quotes_ops_checklist);
   ADD ("/store/second-instance", test_second_instance);
+  ADD ("/store/open-writes-nothing", test_open_writes_nothing);
   ADD ("/store/migration-from-v1", test_migration_from_v1);
   ADD ("/store/migration-from-v2", test_migration_from_v2);
   ADD ("/store/migration-matches-create", test_migration_matches_create);

@@ -1046,6 +1046,33 @@ procura_store_close (ProcuraStore *store)
 }
 
 
+gboolean
+procura_store_open_writes_nothing (const char *path)
+{
+  g_autofree char *journal = g_strconcat (path, "-journal", NULL);
+  guchar header[100];
+  struct stat st;
+  gssize got;
+  int fd;
+
+  g_return_val_if_fail (path != NULL, FALSE);
+  if (stat (journal, &st) == 0 && st.st_size > 0)
+    return FALSE;   /* a hot journal would be rolled back */
+  fd = g_open (path, O_RDONLY | O_CLOEXEC, 0);
+  if (fd < 0)
+    return FALSE;
+  do
+    got = pread (fd, header, sizeof header, 0);
+  while (got < 0 && errno == EINTR);
+  close (fd);
+  /* SQLite's header: WAL mode (read and write versions 2), the schema version this
+   * Procura writes as user_version (offset 60, big-endian): nothing to switch or migrate */
+  return got == (gssize) sizeof header && memcmp (header, "SQLite format 3", 16) == 0
+         && header[18] == 2 && header[19] == 2
+         && (((guint32) header[60] << 24) | ((guint32) header[61] << 16)
+             | ((guint32) header[62] << 8) | header[63]) == PROCURA_STORE_SCHEMA_VERSION;
+}
+
 /* A bulk write (store_begin_bulk(): a rollback journal) cut short by a crash or a kill
  * leaves a hot journal beside the file, and the file half written. SQLite rolls it back on
  * the first read of a read-write connection; the checks below read the file as immutable,

@@ -80,6 +80,10 @@ ProcuraStore   *procura_store_create     (const char         *path,
 ProcuraStore   *procura_store_open       (const char         *path,
                                           ProcuraStoreFlags   flags,
                                           GError            **error);
+/* TRUE when procura_store_open() of @path would change nothing in the file (a project
+ * of this schema version, in WAL mode, with no journal left by a crash beside it): it can
+ * then be opened before the caller knows whether it will write to it. */
+gboolean        procura_store_open_writes_nothing (const char *path);
 void            procura_store_close      (ProcuraStore       *store);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (ProcuraStore, procura_store_close)
 
