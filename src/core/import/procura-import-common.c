@@ -236,8 +236,10 @@ recompute (ProcuraRun           *run,
   static const double pcts[] = { 1, 5, 10, 25, 50, 75, 90, 95, 99, 99.9 };
   g_autofree double *v = NULL;
   gsize n = 0, negative = 0, infinite = 0;
-  double mean, std;
+  double mean, std, sum = 0.0, ss = 0.0;
 
+  /* the values kept, and their sum in the order procura_stats_mean() adds them (the
+   * same mean, bit for bit, without a pass of its own) */
   v = procura_memory_alloc_large (MAX (s->n, 1) * sizeof (double));
   for (gsize i = 0; i < s->n; i++)
     if (isinf (s->values[i]))
@@ -246,6 +248,7 @@ recompute (ProcuraRun           *run,
       {
         if (s->values[i] < 0)
           negative++;
+        sum += s->values[i];
         v[n++] = s->values[i];
       }
   if (negative > 0)
@@ -258,8 +261,11 @@ recompute (ProcuraRun           *run,
                              run_name (run), s->metric, infinite, s->n);
   if (n == 0)
     return;
-  mean = procura_stats_mean (v, n);
-  std = procura_stats_std (v, n);
+  /* procura_stats_std() with the mean at hand: its sum of squared deviations, in order */
+  mean = sum / (double) n;
+  for (gsize i = 0; i < n; i++)
+    ss += (v[i] - mean) * (v[i] - mean);
+  std = sqrt (ss / (double) n);
   /* only the ranks the statistics read are put in place; procura_stats_percentile()
    * reads positions floor(h) and floor(h) + 1 of a sorted array, nothing else */
   {
