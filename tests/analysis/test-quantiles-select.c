@@ -360,6 +360,40 @@ test_select_ranks_dense (void)
   check_dense (draw_ties, 1000003, TRUE, rand);
 }
 
+/* Tens of millions of values and a summary's worth of ranks: the bucket pass with more
+ * buckets (2^22 from 16 M values), against a sort */
+static void
+test_select_ranks_huge (void)
+{
+  static const Draw draws[] = { draw_heavy_tail, draw_random };
+  g_autoptr (GRand) rand = g_rand_new_with_seed (4242);
+  gsize n = ((gsize) 1 << 24) + 3;
+
+  for (guint d = 0; d < G_N_ELEMENTS (draws); d++)
+    {
+      g_autofree double *v = g_new (double, n);
+      g_autofree double *sorted = NULL;
+      g_autofree gsize *ks = g_new (gsize, 65537);
+      gsize nk = 0;
+
+      for (gsize i = 0; i < n; i++)
+        v[i] = draws[d] (rand);
+      sorted = g_memdup2 (v, n * sizeof (double));
+      procura_stats_sort (sorted, n);
+      for (gsize i = 0; i <= 65536; i++)
+        {
+          gsize k = (gsize) ((double) (n - 1) * (double) i / 65536.0);
+          if (nk == 0 || ks[nk - 1] != k)
+            ks[nk++] = k;
+        }
+      procura_stats_select_ranks (v, n, ks, nk);
+      for (gsize i = 0; i < nk; i++)
+        if (!same_bits (v[ks[i]], sorted[ks[i]]))
+          g_error ("draw %u, rank %" G_GSIZE_FORMAT ": %a selected, %a sorted", d, ks[i],
+                   v[ks[i]], sorted[ks[i]]);
+    }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -373,5 +407,6 @@ main (int    argc,
   g_test_add_func ("/quantiles-select/select-ranks", test_select_ranks);
   g_test_add_func ("/quantiles-select/with-extra-ranks", test_with_extra_ranks);
   g_test_add_func ("/quantiles-select/select-ranks-dense", test_select_ranks_dense);
+  g_test_add_func ("/quantiles-select/select-ranks-huge", test_select_ranks_huge);
   return g_test_run ();
 }
