@@ -30,6 +30,13 @@ draw_random (GRand *rand)
 }
 
 static double
+draw_latency (GRand *rand)
+{
+  /* inter-token gaps in ms: log-normal-ish, 2 to 7,000 */
+  return exp (g_rand_double_range (rand, 0.7, 8.8));
+}
+
+static double
 draw_heavy_tail (GRand *rand)
 {
   /* Pareto, shape 1.1: a few values thousands of times the median */
@@ -394,6 +401,110 @@ test_select_ranks_huge (void)
     }
 }
 
+/* Selecting without moving the values: the order statistics and the summary a
+ * selection in place gives, bit for bit, the values left as they were; FALSE or NULL
+ * (nothing done) where the values would have to move */
+static void
+test_select_into (void)
+{
+  static const Draw draws[] = { draw_latency, draw_heavy_tail, draw_random, draw_ties, draw_signed };
+  g_autoptr (GRand) rand = g_rand_new_with_seed (77);
+  gsize n = 1200007;
+  guint done = 0, summaries = 0;
+
+  for (guint d = 0; d < G_N_ELEMENTS (draws); d++)
+    {
+      g_autofree double *v = g_new (double, n);
+      g_autofree double *before = NULL;
+      g_autofree double *moved = NULL;
+      g_autofree double *out = NULL;
+      g_autofree gsize *ks = g_new (gsize, n);
+      g_autofree double *extra_out = NULL;
+      gsize nk = 0;
+
+      for (gsize i = 0; i < n; i++)
+        v[i] = draws[d] (rand);
+      before = g_memdup2 (v, n * sizeof (double));
+      /* a summary's worth of ranks, the ends included */
+      for (gsize i = 0; i < n; i++)
+        if (i == 0 || i == n - 1 || g_rand_int_range (rand, 0, 20) == 0)
+          ks[nk++] = i;
+      out = g_new (double, nk);
+      if (!procura_stats_select_ranks_into (v, n, ks, nk, out))
+        {
+          /* values of both signs, or many ties: few buckets hold them all; the
+           * caller then selects in a copy */
+          g_assert_cmpmem (v, n * sizeof (double), before, n * sizeof (double));
+          g_assert_cmpuint (d, >=, 2);   /* latencies and heavy tails are read in place */
+          continue;
+        }
+      done++;
+      g_assert_cmpmem (v, n * sizeof (double), before, n * sizeof (double));
+      moved = g_memdup2 (v, n * sizeof (double));
+      procura_stats_select_ranks (moved, n, ks, nk);
+      for (gsize i = 0; i < nk; i++)
+        if (!same_bits (out[i], moved[ks[i]]))
+          g_error ("draw %u, rank %" G_GSIZE_FORMAT ": %a into, %a in place", d, ks[i], out[i], moved[ks[i]]);
+
+      /* the summary and a few extra ranks */
+      {
+        gsize extra[] = { 0, 12, n / 2, n / 2 + 1, n - 2, n - 1 };
+        double in_place_extra[G_N_ELEMENTS (extra)];
+        g_autoptr (ProcuraQuantiles) a = NULL;
+        g_autoptr (ProcuraQuantiles) b = NULL;
+
+        extra_out = g_new (double, G_N_ELEMENTS (extra));
+        a = procura_quantiles_new_select_into ("itl", v, n, extra, G_N_ELEMENTS (extra), extra_out);
+        g_assert_cmpmem (v, n * sizeof (double), before, n * sizeof (double));
+        if (a == NULL)
+          {
+            /* a summary's ranks are denser: the heavy tail's values crowd into a few
+             * buckets, most of them wanted */
+            g_assert_cmpuint (d, >=, 1);
+            continue;
+          }
+        summaries++;
+        memcpy (moved, before, n * sizeof (double));
+        b = procura_quantiles_new_select ("itl", moved, n, extra, G_N_ELEMENTS (extra));
+        for (gsize i = 0; i < G_N_ELEMENTS (extra); i++)
+          in_place_extra[i] = moved[extra[i]];
+        g_assert_cmpuint (a->n, ==, b->n);
+        g_assert_cmpuint (a->k, ==, b->k);
+        g_assert_cmpmem (a->ranks, a->k * sizeof (guint64), b->ranks, b->k * sizeof (guint64));
+        g_assert_cmpmem (a->values, a->k * sizeof (double), b->values, b->k * sizeof (double));
+        g_assert_cmpmem (extra_out, sizeof in_place_extra, in_place_extra, sizeof in_place_extra);
+      }
+    }
+
+  g_test_message ("%u of %u draws selected in place, %u summaries", done,
+                  (guint) G_N_ELEMENTS (draws), summaries);
+  g_assert_cmpuint (done, >=, 2);
+  g_assert_cmpuint (summaries, >=, 1);
+
+  /* where the values would move: nothing done, nothing touched */
+  {
+    gsize small = 5000, dense = 0;
+    g_autofree double *v = g_new (double, n);
+    g_autofree double *before = NULL;
+    g_autofree gsize *ks = g_new (gsize, n);
+    g_autofree double *out = g_new (double, n);
+    gsize two[] = { 0, 1 };
+
+    for (gsize i = 0; i < n; i++)
+      v[i] = draw_random (rand);
+    before = g_memdup2 (v, n * sizeof (double));
+    g_assert_false (procura_stats_select_ranks_into (v, small, two, 2, out));   /* too few */
+    for (gsize i = 0; i < n; i++)
+      if (i % 2 == 0 || i == n - 1)
+        ks[dense++] = i;
+    g_assert_false (procura_stats_select_ranks_into (v, n, ks, dense, out));    /* dense */
+    g_assert_cmpmem (v, n * sizeof (double), before, n * sizeof (double));
+    v[n / 3] = NAN;
+    g_assert_false (procura_stats_select_ranks_into (v, n, two, 2, out));       /* a NaN */
+    g_assert_null (procura_quantiles_new_select_into ("itl", v, small, NULL, 0, NULL));
+  }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -408,5 +519,6 @@ main (int    argc,
   g_test_add_func ("/quantiles-select/with-extra-ranks", test_with_extra_ranks);
   g_test_add_func ("/quantiles-select/select-ranks-dense", test_select_ranks_dense);
   g_test_add_func ("/quantiles-select/select-ranks-huge", test_select_ranks_huge);
+  g_test_add_func ("/quantiles-select/select-into", test_select_into);
   return g_test_run ();
 }

@@ -186,6 +186,64 @@ procura_quantiles_new_select (const char  *metric,
   return summarise (metric, v, n, grid, ng);
 }
 
+ProcuraQuantiles *
+procura_quantiles_new_select_into (const char   *metric,
+                                   const double *v,
+                                   gsize         n,
+                                   const gsize  *extra,
+                                   gsize         n_extra,
+                                   double       *extra_out)
+{
+  g_autofree gsize *grid = NULL;
+  g_autofree gsize *all = NULL;
+  g_autofree double *at = NULL;
+  ProcuraQuantiles *q;
+  gsize not_positive = 0, ng, na = 0, i = 0, j = 0;
+
+  g_return_val_if_fail (metric != NULL, NULL);
+  if (v == NULL || n <= PROCURA_QUANTILES_GRID)
+    return NULL;
+  for (gsize k = 0; k < n; k++)
+    not_positive += v[k] <= 0;
+  grid = g_new (gsize, PROCURA_QUANTILES_GRID + 1);
+  ng = grid_ranks (n, not_positive, grid);
+  all = g_new (gsize, ng + n_extra);
+  while (i < ng || j < n_extra)
+    {
+      gsize r;
+
+      if (j >= n_extra || (i < ng && grid[i] <= extra[j]))
+        r = grid[i++];
+      else
+        r = extra[j++];
+      g_return_val_if_fail (r < n, NULL);
+      if (na == 0 || all[na - 1] != r)
+        all[na++] = r;
+    }
+  at = g_new (double, na);
+  if (!procura_stats_select_ranks_into (v, n, all, na, at))
+    return NULL;
+  q = g_new0 (ProcuraQuantiles, 1);
+  q->metric = g_strdup (metric);
+  q->n = n;
+  q->k = ng;
+  q->ranks = g_new (guint64, ng);
+  q->values = g_new (double, ng);
+  /* both lists are ascending and within @all: one walk finds each rank's value */
+  for (gsize a = 0, g = 0, e = 0; a < na; a++)
+    {
+      if (g < ng && grid[g] == all[a])
+        {
+          q->ranks[g] = grid[g];
+          q->values[g] = at[a];
+          g++;
+        }
+      while (e < n_extra && extra[e] == all[a])
+        extra_out[e++] = at[a];
+    }
+  return q;
+}
+
 /* The index of the first kept value above 0 (k when none). */
 static gsize
 first_positive_index (const ProcuraQuantiles *q)

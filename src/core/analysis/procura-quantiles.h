@@ -37,6 +37,16 @@ ProcuraQuantiles *procura_quantiles_new_select (const char       *metric,
                                                 gsize             n,
                                                 const gsize      *extra,
                                                 gsize             n_extra);
+/* The same summary without moving @v: where procura_stats_select_ranks_into() can
+ * select without a copy, the summary, and in @extra_out (room for @n_extra) the values
+ * of ranks @extra; else NULL, and the caller takes procura_quantiles_new_select() on a
+ * copy. */
+ProcuraQuantiles *procura_quantiles_new_select_into (const char   *metric,
+                                                     const double *v,
+                                                     gsize         n,
+                                                     const gsize  *extra,
+                                                     gsize         n_extra,
+                                                     double       *extra_out);
 /* The largest distance between the empirical CDF the summary gives and the one of all
  * the samples it summarises, at any x: (largest gap between kept ranks - 1) / n, or
  * over the values above 0 with @positive_only (NAN when none is). 0 when every value

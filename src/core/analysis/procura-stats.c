@@ -850,7 +850,7 @@ sort_bucket (double  *v,
  * fill it), then each half of the wanted buckets is searched. Every result is the one a
  * single pass gives, bit for bit. */
 typedef struct {
-  double        *v;
+  const double  *v;
   gsize          n;
   const gsize   *ks;
   gsize          nk;
@@ -983,13 +983,18 @@ hist_phase (Hist *h,
     hist_half (h, 1);
 }
 
+/* Reads the values from @src; the ranks' values go to @out (out[i] for rank ks[i]) when
+ * it is not NULL, else to their places in @v, which may then be used as scratch (it is
+ * @src itself). With @v NULL, FALSE where the ranks need the values moved in place. */
 static gboolean
-select_ranks_hist (double      *v,
-                   gsize        n,
-                   const gsize *ks,
-                   gsize        nk)
+select_ranks_hist (double       *v,
+                   const double *src,
+                   gsize         n,
+                   const gsize  *ks,
+                   gsize         nk,
+                   double       *out)
 {
-  Hist h = { .v = v, .n = n, .ks = ks, .nk = nk };
+  Hist h = { .v = src, .n = n, .ks = ks, .nk = nk };
   g_autofree guint32 *count = NULL;
   g_autofree guint32 *count_b = NULL;
   g_autofree gsize *start = NULL;      /* first rank of each wanted bucket */
@@ -1051,6 +1056,8 @@ select_ranks_hist (double      *v,
       total += c;
       largest = MAX (largest, c);
     }
+  if (total > n / 2 && v == NULL)
+    return FALSE;   /* the caller selects in a copy */
   if (total > n / 2)
     {
       /* The wanted buckets hold most values: put every value in its bucket in place
@@ -1154,7 +1161,10 @@ select_ranks_hist (double      *v,
   h.local = local;
   hist_phase (&h, HIST_SEARCH);
   for (gsize i = 0; i < nk; i++)
-    v[ks[i]] = buf[fill[i] + local[i]];
+    if (out != NULL)
+      out[i] = buf[fill[i] + local[i]];
+    else
+      v[ks[i]] = buf[fill[i] + local[i]];
   return TRUE;
 }
 
@@ -1167,7 +1177,7 @@ procura_stats_select_ranks (double      *values,
   if (values == NULL || n == 0 || nk == 0)
     return;
   /* a rank every 64 values or closer: partitioning down to each costs more than a sort */
-  if (select_ranks_hist (values, n, ks, nk))
+  if (select_ranks_hist (values, values, n, ks, nk, NULL))
     ;
   else if (nk > n / 64)
     procura_stats_sort (values, n);
@@ -1177,4 +1187,22 @@ procura_stats_select_ranks (double      *values,
   for (gsize i = 0; i < nk; i++)
     if (values[ks[i]] == 0.0)
       values[ks[i]] = 0.0;
+}
+
+gboolean
+procura_stats_select_ranks_into (const double *values,
+                                 gsize         n,
+                                 const gsize  *ks,
+                                 gsize         nk,
+                                 double       *out)
+{
+  g_return_val_if_fail (out != NULL || nk == 0, FALSE);
+  if (values == NULL || n == 0 || nk == 0)
+    return FALSE;
+  if (!select_ranks_hist (NULL, values, n, ks, nk, out))
+    return FALSE;
+  for (gsize i = 0; i < nk; i++)
+    if (out[i] == 0.0)
+      out[i] = 0.0;
+  return TRUE;
 }

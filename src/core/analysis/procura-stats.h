@@ -129,6 +129,16 @@ void     procura_stats_select_ranks (double      *values,
                                      gsize        n,
                                      const gsize *ks,
                                      gsize        nk);
+/* The same order statistics without moving anything: out[i] is what
+ * procura_stats_select_ranks () puts at values[ks[i]], and @values stay as they are.
+ * FALSE (nothing done) where that needs the values moved, in a copy of the caller's:
+ * fewer than a million values, a NaN among them, or ranks so dense that most values
+ * are near one. */
+gboolean procura_stats_select_ranks_into (const double *values,
+                                          gsize         n,
+                                          const gsize  *ks,
+                                          gsize         nk,
+                                          double       *out);
 
 /* The q-percentile (numpy linear) of finite, UNSORTED @values, which it reorders, and
  * (when @lo / @hi are not NULL and resamples > 0) its bootstrap interval: the same

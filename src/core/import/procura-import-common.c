@@ -228,6 +228,50 @@ run_name (const ProcuraRun *run)
   return run->label ? run->label : "the run";
 }
 
+/* The value of rank @r of the values, from the ranks @ks (ascending) selected into @at */
+static double
+at_rank (const gsize  *ks,
+         const double *at,
+         gsize         nk,
+         gsize         r)
+{
+  gsize lo = 0, hi = nk;
+
+  while (lo < hi)
+    {
+      gsize mid = lo + (hi - lo) / 2;
+
+      if (ks[mid] < r)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  g_assert (lo < nk && ks[lo] == r);
+  return at[lo];
+}
+
+/* procura_stats_percentile() of the sorted values, read from the selected ranks: the
+ * same arithmetic, so the same figure bit for bit */
+static double
+percentile_at (const gsize  *ks,
+               const double *at,
+               gsize         nk,
+               gsize         n,
+               double        q)
+{
+  double h = (double) (n - 1) * q, fl = floor (h);
+  gsize i = (gsize) fl;
+
+  if (i >= n - 1)
+    return at_rank (ks, at, nk, n - 1);
+  if (h == fl)
+    return at_rank (ks, at, nk, i);
+  {
+    double a = at_rank (ks, at, nk, i), b = at_rank (ks, at, nk, i + 1), t = h - fl, d = b - a;
+    return t >= 0.5 ? b - d * (1.0 - t) : a + d * t;
+  }
+}
+
 static void
 recompute (ProcuraRun           *run,
            const ProcuraSamples *s,
@@ -235,12 +279,14 @@ recompute (ProcuraRun           *run,
 {
   static const double pcts[] = { 1, 5, 10, 25, 50, 75, 90, 95, 99, 99.9 };
   g_autofree double *v = NULL;
+  const double *kept;
   gsize n = 0, negative = 0, infinite = 0;
-  double mean, std, sum = 0.0, ss = 0.0;
+  double mean, std, min, max, sum = 0.0, ss = 0.0;
+  gsize ks[2 + 2 * G_N_ELEMENTS (pcts)], nk = 0, u = 0;
+  double at[G_N_ELEMENTS (ks)];
 
   /* the values kept, and their sum in the order procura_stats_mean() adds them (the
    * same mean, bit for bit, without a pass of its own) */
-  v = procura_memory_alloc_large (MAX (s->n, 1) * sizeof (double));
   for (gsize i = 0; i < s->n; i++)
     if (isinf (s->values[i]))
       infinite++;
@@ -249,7 +295,7 @@ recompute (ProcuraRun           *run,
         if (s->values[i] < 0)
           negative++;
         sum += s->values[i];
-        v[n++] = s->values[i];
+        n++;
       }
   if (negative > 0)
     procura_run_add_warning (run, "%s: %s: %" G_GSIZE_FORMAT " of %" G_GSIZE_FORMAT
@@ -261,46 +307,88 @@ recompute (ProcuraRun           *run,
                              run_name (run), s->metric, infinite, s->n);
   if (n == 0)
     return;
+  if (n == s->n)
+    kept = s->values;   /* all of them: read where they are */
+  else
+    {
+      gsize m = 0;
+
+      v = procura_memory_alloc_large (n * sizeof (double));
+      for (gsize i = 0; i < s->n; i++)
+        if (isfinite (s->values[i]))
+          v[m++] = s->values[i];
+      kept = v;
+    }
   /* procura_stats_std() with the mean at hand: its sum of squared deviations, in order */
   mean = sum / (double) n;
   for (gsize i = 0; i < n; i++)
-    ss += (v[i] - mean) * (v[i] - mean);
+    ss += (kept[i] - mean) * (kept[i] - mean);
   std = sqrt (ss / (double) n);
-  /* only the ranks the statistics read are put in place; procura_stats_percentile()
-   * reads positions floor(h) and floor(h) + 1 of a sorted array, nothing else */
-  {
-    gsize ks[2 + 2 * G_N_ELEMENTS (pcts)], nk = 0, u = 0;
 
-    ks[nk++] = 0;
-    ks[nk++] = n - 1;
-    for (gsize i = 0; i < G_N_ELEMENTS (pcts); i++)
+  /* only the ranks the statistics read are selected: the ends, and the positions
+   * floor(h) and floor(h) + 1 that procura_stats_percentile() reads of a sorted array
+   * (h computed as it computes it) */
+  ks[nk++] = 0;
+  ks[nk++] = n - 1;
+  for (gsize i = 0; i < G_N_ELEMENTS (pcts); i++)
+    {
+      gsize k = (gsize) floor ((double) (n - 1) * (pcts[i] / 100.0));
+      ks[nk++] = k;
+      if (k + 1 < n)
+        ks[nk++] = k + 1;
+    }
+  qsort (ks, nk, sizeof ks[0], cmp_gsize);
+  for (gsize i = 0; i < nk; i++)
+    if (u == 0 || ks[i] != ks[u - 1])
+      ks[u++] = ks[i];
+  /* the quantile summary the project keeps (run_quantiles) is selected in the same pass;
+   * millions of values are read where they are, fewer (or ranks that need the values
+   * moved) in a copy */
+  {
+    gboolean done = FALSE;
+
+    if (v == NULL)
       {
-        gsize k = (gsize) floor ((double) (n - 1) * pcts[i] / 100.0);
-        ks[nk++] = k;
-        if (k + 1 < n)
-          ks[nk++] = k + 1;
+        if (summarise)
+          {
+            ProcuraQuantiles *q = procura_quantiles_new_select_into (s->metric, kept, n, ks, u, at);
+
+            if (q != NULL)
+              {
+                procura_run_take_quantiles (run, q);
+                done = TRUE;
+              }
+          }
+        else
+          done = procura_stats_select_ranks_into (kept, n, ks, u, at);
+        if (!done)
+          {
+            v = procura_memory_alloc_large (n * sizeof (double));
+            memcpy (v, kept, n * sizeof (double));
+          }
       }
-    qsort (ks, nk, sizeof ks[0], cmp_gsize);
-    for (gsize i = 0; i < nk; i++)
-      if (u == 0 || ks[i] != ks[u - 1])
-        ks[u++] = ks[i];
-    /* the quantile summary the project keeps (run_quantiles) is selected in the same
-     * pass: one copy and one counting pass over the samples instead of two */
-    if (summarise)
-      procura_run_take_quantiles (run, procura_quantiles_new_select (s->metric, v, n, ks, u));
-    else
-      procura_stats_select_ranks (v, n, ks, u);
+    if (!done)
+      {
+        if (summarise)
+          procura_run_take_quantiles (run, procura_quantiles_new_select (s->metric, v, n, ks, u));
+        else
+          procura_stats_select_ranks (v, n, ks, u);
+        for (gsize i = 0; i < u; i++)
+          at[i] = v[ks[i]];
+      }
   }
+  min = at[0];
+  max = at[u - 1];
   procura_run_add_stat (run, s->metric, "mean", mean, PROCURA_SOURCE_RECOMPUTED, (gint64) n);
   procura_run_add_stat (run, s->metric, "std", std, PROCURA_SOURCE_RECOMPUTED, (gint64) n);
-  procura_run_add_stat (run, s->metric, "min", v[0], PROCURA_SOURCE_RECOMPUTED, (gint64) n);
-  procura_run_add_stat (run, s->metric, "max", v[n - 1], PROCURA_SOURCE_RECOMPUTED, (gint64) n);
+  procura_run_add_stat (run, s->metric, "min", min, PROCURA_SOURCE_RECOMPUTED, (gint64) n);
+  procura_run_add_stat (run, s->metric, "max", max, PROCURA_SOURCE_RECOMPUTED, (gint64) n);
   compare (run, s->metric, "mean", mean);
-  compare (run, s->metric, "max", v[n - 1]);
+  compare (run, s->metric, "max", max);
   for (gsize i = 0; i < G_N_ELEMENTS (pcts); i++)
     {
       g_autofree char *stat = procura_import_pct_name (pcts[i]);
-      double p = procura_stats_percentile (v, n, pcts[i] / 100.0);
+      double p = percentile_at (ks, at, u, n, pcts[i] / 100.0);
 
       procura_run_add_stat (run, s->metric, stat, p, PROCURA_SOURCE_RECOMPUTED, (gint64) n);
       compare (run, s->metric, stat, p);
