@@ -70,6 +70,18 @@ cmp_double (const void *a,
   return (x > y) - (x < y);
 }
 
+/* the numbers' order with every NaN last */
+static int
+cmp_key (const void *a,
+         const void *b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+
+  if (isnan (x) || isnan (y))
+    return !!isnan (x) - !!isnan (y);
+  return (x > y) - (x < y);
+}
+
 static void
 test_sort (void)
 {
@@ -100,6 +112,35 @@ test_sort (void)
   qsort (ref, n, sizeof (double), cmp_double);
   for (gsize i = 0; i < n; i++)
     g_assert_cmpfloat (big[i], ==, ref[i]);
+  g_free (big);
+  g_free (ref);
+
+  /* enough values for two halves sorted on two threads and merged: bit for bit what
+   * a sort by the numbers' order gives (a zero as +0, as the radix sort gives it),
+   * NaNs last, ties and both signs */
+  n = 300001;
+  big = g_new (double, n);
+  ref = g_new (double, n);
+  for (gsize i = 0; i < n; i++)
+    {
+      double v = (double) (procura_rng_next (&rng) % 4001) - 2000.0;
+
+      if (i % 5 == 0)
+        v = ldexp (v, (int) (procura_rng_next (&rng) % 200) - 100);
+      if (i % 1009 == 0)
+        v = (i % 2) ? -0.0 : 0.0;
+      if (i % 7919 == 0)
+        v = NAN;
+      big[i] = ref[i] = v;
+    }
+  procura_stats_sort (big, n);
+  qsort (ref, n, sizeof (double), cmp_key);
+  for (gsize i = 0; i < n; i++)
+    if (ref[i] == 0)
+      ref[i] = 0.0;
+  for (gsize i = 0; i < n; i++)
+    if (!(isnan (ref[i]) ? isnan (big[i]) : memcmp (&big[i], &ref[i], sizeof (double)) == 0))
+      g_error ("position %" G_GSIZE_FORMAT ": %a sorted, %a expected", i, big[i], ref[i]);
   g_free (big);
   g_free (ref);
 }

@@ -72,13 +72,57 @@ insertion_sort (double *v,
  * to allocate instead of two (a 250,000-value sort's page faults halved). */
 typedef guint64 __attribute__ ((__may_alias__)) KeyWord;
 
+static void radix_sort (double *values,
+                        gsize   n);
+
+/* From this many values the two halves are sorted on two threads and merged: each half
+ * a radix sort in its own core's cache (251,028 inter-token gaps: 6.5 -> 4 ms) */
+#define SORT_SPLIT_MIN 200000
+
+static gpointer
+sort_second_half (gpointer data)
+{
+  double **half = data;
+
+  radix_sort (half[0], (gsize) (half[1] - half[0]));
+  return NULL;
+}
+
+static gboolean
+sort_in_halves (double *values,
+                gsize   n)
+{
+  gsize h = n / 2, i = 0, j = h, o = 0;
+  double *second[2] = { values + h, values + n };
+  g_autofree double *out = NULL;
+  GThread *t = g_thread_try_new ("procura-sort", sort_second_half, second, NULL);
+
+  if (t == NULL)
+    return FALSE;
+  radix_sort (values, h);
+  out = procura_memory_alloc_large (n * sizeof (double));
+  g_thread_join (t);
+  /* by key, the first half first among equal keys (values of equal keys are equal
+   * bit for bit, the sort's NaN included): what one sort of all of them gives */
+  while (i < h && j < n)
+    {
+      if (double_to_key (values[j]) < double_to_key (values[i]))
+        out[o++] = values[j++];
+      else
+        out[o++] = values[i++];
+    }
+  while (i < h)
+    out[o++] = values[i++];
+  while (j < n)
+    out[o++] = values[j++];
+  memcpy (values, out, n * sizeof (double));
+  return TRUE;
+}
+
 void
 procura_stats_sort (double *values,
                     gsize   n)
 {
-  KeyWord *a, *b, *own;
-  gsize *count;
-
   if (values == NULL || n < 2)
     return;
   if (n < 128)
@@ -86,6 +130,17 @@ procura_stats_sort (double *values,
       insertion_sort (values, n);
       return;
     }
+  if (n >= SORT_SPLIT_MIN && sort_in_halves (values, n))
+    return;
+  radix_sort (values, n);
+}
+
+static void
+radix_sort (double *values,
+            gsize   n)
+{
+  KeyWord *a, *b, *own;
+  gsize *count;
 
   /* LSD radix sort on the order-preserving keys: O(n), stable, no comparisons. */
   a = (KeyWord *) (void *) values;
