@@ -143,6 +143,43 @@ procura_quantiles_new (const char   *metric,
   return summarise (metric, v, m, ks, nk);
 }
 
+/* The ranks a summary of the @n > PROCURA_QUANTILES_GRID values @v keeps (*@grid, *@ng of
+ * them), and their union with the caller's @extra (ascending, below @n): returned, *@na
+ * of them, ascending and distinct, so that one selection pass puts both in place. NULL
+ * when an extra rank is out of range. */
+static gsize *
+grid_and_extra (const double *v,
+                gsize         n,
+                const gsize  *extra,
+                gsize         n_extra,
+                gsize       **grid,
+                gsize        *ng,
+                gsize        *na)
+{
+  g_autofree gsize *all = NULL;
+  gsize not_positive = 0, i = 0, j = 0, k = 0;
+
+  for (gsize x = 0; x < n; x++)
+    not_positive += v[x] <= 0;
+  *grid = g_new (gsize, PROCURA_QUANTILES_GRID + 1);
+  *ng = grid_ranks (n, not_positive, *grid);
+  all = g_new (gsize, *ng + n_extra);
+  while (i < *ng || j < n_extra)
+    {
+      gsize r;
+
+      if (j >= n_extra || (i < *ng && (*grid)[i] <= extra[j]))
+        r = (*grid)[i++];
+      else
+        r = extra[j++];
+      g_return_val_if_fail (r < n, NULL);
+      if (k == 0 || all[k - 1] != r)
+        all[k++] = r;
+    }
+  *na = k;
+  return g_steal_pointer (&all);
+}
+
 ProcuraQuantiles *
 procura_quantiles_new_select (const char  *metric,
                               double      *v,
@@ -152,7 +189,7 @@ procura_quantiles_new_select (const char  *metric,
 {
   g_autofree gsize *grid = NULL;
   g_autofree gsize *all = NULL;
-  gsize not_positive = 0, ng, na = 0, i = 0, j = 0;
+  gsize ng, na;
 
   g_return_val_if_fail (metric != NULL, NULL);
   if (v == NULL || n == 0)
@@ -163,25 +200,9 @@ procura_quantiles_new_select (const char  *metric,
       procura_stats_sort (v, n);
       return procura_quantiles_new_sorted (metric, v, n);
     }
-  for (gsize k = 0; k < n; k++)
-    not_positive += v[k] <= 0;
-  grid = g_new (gsize, PROCURA_QUANTILES_GRID + 1);
-  ng = grid_ranks (n, not_positive, grid);
-  /* the union of the summary's ranks and the caller's, ascending and distinct: one
-   * selection pass over the values puts both in place */
-  all = g_new (gsize, ng + n_extra);
-  while (i < ng || j < n_extra)
-    {
-      gsize r;
-
-      if (j >= n_extra || (i < ng && grid[i] <= extra[j]))
-        r = grid[i++];
-      else
-        r = extra[j++];
-      g_return_val_if_fail (r < n, NULL);
-      if (na == 0 || all[na - 1] != r)
-        all[na++] = r;
-    }
+  all = grid_and_extra (v, n, extra, n_extra, &grid, &ng, &na);
+  if (all == NULL)
+    return NULL;
   procura_stats_select_ranks (v, n, all, na);
   return summarise (metric, v, n, grid, ng);
 }
@@ -198,28 +219,14 @@ procura_quantiles_new_select_into (const char   *metric,
   g_autofree gsize *all = NULL;
   g_autofree double *at = NULL;
   ProcuraQuantiles *q;
-  gsize not_positive = 0, ng, na = 0, i = 0, j = 0;
+  gsize ng, na;
 
   g_return_val_if_fail (metric != NULL, NULL);
   if (v == NULL || n <= PROCURA_QUANTILES_GRID)
     return NULL;
-  for (gsize k = 0; k < n; k++)
-    not_positive += v[k] <= 0;
-  grid = g_new (gsize, PROCURA_QUANTILES_GRID + 1);
-  ng = grid_ranks (n, not_positive, grid);
-  all = g_new (gsize, ng + n_extra);
-  while (i < ng || j < n_extra)
-    {
-      gsize r;
-
-      if (j >= n_extra || (i < ng && grid[i] <= extra[j]))
-        r = grid[i++];
-      else
-        r = extra[j++];
-      g_return_val_if_fail (r < n, NULL);
-      if (na == 0 || all[na - 1] != r)
-        all[na++] = r;
-    }
+  all = grid_and_extra (v, n, extra, n_extra, &grid, &ng, &na);
+  if (all == NULL)
+    return NULL;
   at = g_new (double, na);
   if (!procura_stats_select_ranks_into (v, n, all, na, at))
     return NULL;
