@@ -606,12 +606,13 @@ bulk_array_free (ProcuraBulkArray *a)
   g_free (a);
 }
 
-/* ---- the lane: a second reader for the second half of a buffered list of lists ----
+/* ---- the lane: a second reader for the rest of a buffered list of lists ----
  *
  * Nearly all of a big result is one list of lists of numbers (the inter-token gaps), and
  * reading its numbers is most of an import's parse. While the reader works through the
- * first half of a buffer of such a list, a second thread reads the second half: it starts
- * at the first '[' after the middle and takes that to open an inner list, reading inner
+ * first part of a buffer of such a list, a second thread reads the rest: it starts at
+ * the first '[' past a cut (half way at first, then moved a little each time towards the
+ * side that finished later) and takes that to open an inner list, reading inner
  * lists ("[n, n, ...]", separated by commas) for as long as the text is nothing else.
  * That guess is checked, never trusted: its work is kept only when the reader itself,
  * still inside the same list of lists, arrives at that very '[' to open its next inner

@@ -11,6 +11,9 @@
  * thread: a chunk stays unchanged until @chunk_func has been called for the next
  * PROCURA_JSON_CHUNKS_KEPT - 1 chunks, so that it needs no copy of its own).
  *
+ * A buffer of a list of lists (the inter-token gaps) is read by two threads, the second
+ * one's work kept only where it is what the first would have read (see the .c).
+ *
  * It is stricter than simdjson, never looser: whatever it is unsure of (a number too
  * long, an integer beyond int64, "-0" as a member, a byte-order mark, deep nesting,
  * invalid UTF-8, a file that changed size) makes it return NULL, and the caller
