@@ -100,8 +100,10 @@ sort_in_halves (double *values,
   if (t == NULL)
     return FALSE;
   radix_sort (values, h);
-  out = procura_memory_alloc_large (n * sizeof (double));
   g_thread_join (t);
+  /* after both sorts have freed their key arrays: no more memory at once than one sort
+   * of all the values takes */
+  out = procura_memory_alloc_large (n * sizeof (double));
   /* by key, the first half first among equal keys (values of equal keys are equal
    * bit for bit, the sort's NaN included): what one sort of all of them gives */
   while (i < h && j < n)
