@@ -222,7 +222,8 @@ procura_quantiles_new_select_into (const char   *metric,
   gsize ng, na;
 
   g_return_val_if_fail (metric != NULL, NULL);
-  if (v == NULL || n <= PROCURA_QUANTILES_GRID)
+  /* too few values for a selection that moves none: say so before any pass over them */
+  if (v == NULL || n <= PROCURA_QUANTILES_GRID || n < PROCURA_STATS_BUCKET_PASS_MIN)
     return NULL;
   all = grid_and_extra (v, n, extra, n_extra, &grid, &ng, &na);
   if (all == NULL)

@@ -1066,7 +1066,7 @@ select_ranks_hist (double       *v,
 
   /* below a million values the partition tree (a few ranks) or the sort (most) is
    * faster: the bucket pass's scattered moves cost more than a sort in cache */
-  if (n >= G_MAXUINT32 || n < 1000000)
+  if (n >= G_MAXUINT32 || n < PROCURA_STATS_BUCKET_PASS_MIN)
     return FALSE;
   hist_phase (&h, HIST_RANGE);
   if (h.nan[0] || h.nan[1])

@@ -129,6 +129,10 @@ void     procura_stats_select_ranks (double      *values,
                                      gsize        n,
                                      const gsize *ks,
                                      gsize        nk);
+/* From this many values procura_stats_select_ranks () takes its bucket pass (fewer:
+ * a partition tree or a sort), and only then can procura_stats_select_ranks_into () work. */
+#define PROCURA_STATS_BUCKET_PASS_MIN 1000000
+
 /* The same order statistics without moving anything: out[i] is what
  * procura_stats_select_ranks () puts at values[ks[i]], and @values stay as they are.
  * FALSE (nothing done) where that needs the values moved, in a copy of the caller's:
