@@ -4,6 +4,8 @@
  */
 #include "config.h"
 
+#include <sys/stat.h>
+
 #include <glib/gstdio.h>
 #include <sqlite3.h>
 #include <string.h>
@@ -1118,6 +1120,17 @@ test_second_instance (Fixture       *f,
   g_assert_cmpint (sql_count (f->path, "SELECT count(*) FROM project WHERE title = 'Seen by the reader'"), ==, 1);
 }
 
+/* The SHA-256 of the file's bytes, to show it unchanged */
+static char *
+file_sha256 (const char *path)
+{
+  g_autofree char *bytes = NULL;
+  gsize len;
+
+  g_assert_true (g_file_get_contents (path, &bytes, &len, NULL));
+  return procura_sha256_hex (bytes, len);
+}
+
 /* Whether an open changes nothing in the file (what `procura import` asks before it
  * opens the project beside reading its inputs): a project of this schema in WAL mode;
  * not a hot journal beside it, an older schema, another file, or none */
@@ -1138,19 +1151,13 @@ test_open_writes_nothing (Fixture       *f,
   g_assert_true (procura_store_open_writes_nothing (f->path));
   /* and opening it indeed leaves it as it was */
   {
-    g_autofree char *bytes = NULL;
-    g_autofree char *before = NULL;
+    g_autofree char *before = file_sha256 (f->path);
     g_autofree char *after = NULL;
-    gsize len;
 
-    g_assert_true (g_file_get_contents (f->path, &bytes, &len, NULL));
-    before = procura_sha256_hex (bytes, len);
-    g_clear_pointer (&bytes, g_free);
     store = procura_store_open (f->path, PROCURA_STORE_OPEN_DEFAULT, &error);
     g_assert_no_error (error);
     procura_store_close (store);
-    g_assert_true (g_file_get_contents (f->path, &bytes, &len, NULL));
-    after = procura_sha256_hex (bytes, len);
+    after = file_sha256 (f->path);
     g_assert_cmpstr (before, ==, after);
   }
 
@@ -1170,6 +1177,13 @@ test_open_writes_nothing (Fixture       *f,
   /* not a project at all, or too short to be one */
   g_assert_true (g_file_set_contents (other, "SQLite format 3", -1, NULL));
   g_assert_false (procura_store_open_writes_nothing (other));
+  /* a FIFO: refused at once, not waited on for a writer that never comes */
+  {
+    g_autofree char *fifo = g_build_filename (f->dir, "fifo.procura", NULL);
+
+    g_assert_cmpint (mkfifo (fifo, 0600), ==, 0);
+    g_assert_false (procura_store_open_writes_nothing (fifo));
+  }
 }
 
 /* A file written with the oldest schema (v1 SQL, v1 user_version) is migrated on open,
@@ -1222,14 +1236,9 @@ test_migration_from_v1 (Fixture       *f,
 
   /* read-only: upgraded in memory, the file untouched */
   {
-    g_autofree char *before = NULL;
+    g_autofree char *before = file_sha256 (f->path);
     g_autofree char *after = NULL;
-    g_autofree char *bytes = NULL;
-    gsize len;
 
-    g_assert_true (g_file_get_contents (f->path, &bytes, &len, NULL));
-    before = procura_sha256_hex (bytes, len);
-    g_clear_pointer (&bytes, g_free);
     store = procura_store_open (f->path, PROCURA_STORE_OPEN_READ_ONLY, &error);
     g_assert_no_error (error);
     g_assert_true (procura_store_is_read_only (store));
@@ -1245,8 +1254,7 @@ test_migration_from_v1 (Fixture       *f,
     g_assert_error (error, PROCURA_STORE_ERROR, PROCURA_STORE_ERROR_READ_ONLY);
     g_clear_error (&error);
     procura_store_close (store);
-    g_assert_true (g_file_get_contents (f->path, &bytes, &len, NULL));
-    after = procura_sha256_hex (bytes, len);
+    after = file_sha256 (f->path);
     g_assert_cmpstr (before, ==, after);
     g_assert_cmpint (sql_count (f->path, "PRAGMA user_version"), ==, 1);
   }

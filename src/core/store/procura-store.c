@@ -736,6 +736,40 @@ read_be32 (const guint8 *p)
 }
 
 /* Reads the first 100 bytes: the SQLite header. */
+/* The first 100 bytes of @path (its SQLite header) and its stat: how many were read,
+ * or -1 with @error set where it cannot be opened or is no regular file. Opened without
+ * blocking: a FIFO must not hang us. */
+static ssize_t
+read_header (const char  *path,
+             guint8       header[100],
+             struct stat *st,
+             GError     **error)
+{
+  ssize_t got;
+  int fd = open (path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+
+  if (fd < 0)
+    {
+      int saved = errno;
+      g_set_error (error, PROCURA_STORE_ERROR,
+                   saved == ENOENT ? PROCURA_STORE_ERROR_NOT_FOUND : PROCURA_STORE_ERROR_IO,
+                   _("%s: cannot open: %s"), path, g_strerror (saved));
+      return -1;
+    }
+  if (fstat (fd, st) != 0 || !S_ISREG (st->st_mode))
+    {
+      close (fd);
+      g_set_error (error, PROCURA_STORE_ERROR, PROCURA_STORE_ERROR_NOT_A_PROJECT,
+                   _("%s: not a Procura project: not a regular file"), path);
+      return -1;
+    }
+  do
+    got = pread (fd, header, 100, 0);
+  while (got < 0 && errno == EINTR);
+  close (fd);
+  return MAX (got, 0);
+}
+
 static gboolean
 check_header (const char  *path,
               GError     **error)
@@ -743,28 +777,10 @@ check_header (const char  *path,
   static const char magic[16] = "SQLite format 3";
   guint8 header[100];
   struct stat st;
-  ssize_t got;
-  int fd;
+  ssize_t got = read_header (path, header, &st, error);
 
-  /* O_NONBLOCK: a FIFO must not hang us */
-  fd = open (path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-  if (fd < 0)
-    {
-      int saved = errno;
-      g_set_error (error, PROCURA_STORE_ERROR,
-                   saved == ENOENT ? PROCURA_STORE_ERROR_NOT_FOUND : PROCURA_STORE_ERROR_IO,
-                   _("%s: cannot open: %s"), path, g_strerror (saved));
-      return FALSE;
-    }
-  if (fstat (fd, &st) != 0 || !S_ISREG (st.st_mode))
-    {
-      close (fd);
-      g_set_error (error, PROCURA_STORE_ERROR, PROCURA_STORE_ERROR_NOT_A_PROJECT,
-                   _("%s: not a Procura project: not a regular file"), path);
-      return FALSE;
-    }
-  got = read (fd, header, sizeof header);
-  close (fd);
+  if (got < 0)
+    return FALSE;
   if (got < (ssize_t) sizeof header || memcmp (header, magic, 16) != 0)
     {
       g_set_error (error, PROCURA_STORE_ERROR, PROCURA_STORE_ERROR_NOT_A_PROJECT,
@@ -1050,27 +1066,18 @@ gboolean
 procura_store_open_writes_nothing (const char *path)
 {
   g_autofree char *journal = g_strconcat (path, "-journal", NULL);
-  guchar header[100];
+  guint8 header[100];
   struct stat st;
-  gssize got;
-  int fd;
 
   g_return_val_if_fail (path != NULL, FALSE);
   if (stat (journal, &st) == 0 && st.st_size > 0)
     return FALSE;   /* a hot journal would be rolled back */
-  fd = g_open (path, O_RDONLY | O_CLOEXEC, 0);
-  if (fd < 0)
-    return FALSE;
-  do
-    got = pread (fd, header, sizeof header, 0);
-  while (got < 0 && errno == EINTR);
-  close (fd);
   /* SQLite's header: WAL mode (read and write versions 2), the schema version this
-   * Procura writes as user_version (offset 60, big-endian): nothing to switch or migrate */
-  return got == (gssize) sizeof header && memcmp (header, "SQLite format 3", 16) == 0
+   * Procura writes as user_version (offset 60): nothing to switch or migrate */
+  return read_header (path, header, &st, NULL) == (ssize_t) sizeof header
+         && memcmp (header, "SQLite format 3", 16) == 0
          && header[18] == 2 && header[19] == 2
-         && (((guint32) header[60] << 24) | ((guint32) header[61] << 16)
-             | ((guint32) header[62] << 8) | header[63]) == PROCURA_STORE_SCHEMA_VERSION;
+         && read_be32 (header + 60) == PROCURA_STORE_SCHEMA_VERSION;
 }
 
 /* A bulk write (store_begin_bulk(): a rollback journal) cut short by a crash or a kill
