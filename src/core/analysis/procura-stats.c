@@ -207,33 +207,65 @@ radix_sort (double *values,
 
 /* ---- descriptive statistics --------------------------------------------- */
 
+void
+procura_stats_percentile_ranks (gsize   n,
+                                double  q,
+                                gsize  *lo,
+                                gsize  *hi,
+                                double *t)
+{
+  double h, fl;
+  gsize i;
+
+  g_return_if_fail (n > 0 && !isnan (q));
+  if (q < 0.0)
+    q = 0.0;
+  if (q > 1.0)
+    q = 1.0;
+  h = (double) (n - 1) * q;
+  fl = floor (h);
+  i = (gsize) fl;
+  if (i >= n - 1)
+    {
+      *lo = *hi = n - 1;
+      *t = 0.0;
+    }
+  else if (h == fl)
+    {
+      *lo = *hi = i;
+      *t = 0.0;
+    }
+  else
+    {
+      *lo = i;
+      *hi = i + 1;
+      *t = h - fl;
+    }
+}
+
+double
+procura_stats_percentile_mix (double a,
+                              double b,
+                              double t)
+{
+  /* numpy's _lerp: a + t (b - a), and b - (b - a)(1 - t) when t >= 0.5 */
+  if (t == 0.0)
+    return a;
+  return t >= 0.5 ? b - (b - a) * (1.0 - t) : a + (b - a) * t;
+}
+
 double
 procura_stats_percentile (const double *sorted,
                           gsize         n,
                           double        q)
 {
-  double h, fl;
-  gsize i;
+  gsize lo, hi;
+  double t;
 
   if (sorted == NULL || n == 0 || isnan (q))
     return NAN;
-  if (q < 0.0)
-    q = 0.0;
-  if (q > 1.0)
-    q = 1.0;
-
-  h = (double) (n - 1) * q;
-  fl = floor (h);
-  i = (gsize) fl;
-  if (i >= n - 1)
-    return sorted[n - 1];
-  if (h == fl)
-    return sorted[i];
-  /* numpy's _lerp: a + t (b - a), and b - (b - a)(1 - t) when t >= 0.5. */
-  {
-    double a = sorted[i], b = sorted[i + 1], t = h - fl, d = b - a;
-    return t >= 0.5 ? b - d * (1.0 - t) : a + d * t;
-  }
+  procura_stats_percentile_ranks (n, q, &lo, &hi, &t);
+  return procura_stats_percentile_mix (sorted[lo], sorted[hi], t);
 }
 
 double
@@ -909,11 +941,9 @@ sort_bucket (double  *v,
 typedef struct {
   const double  *v;
   gsize          n;
-  const gsize   *ks;
   gsize          nk;
   guint64        kmin;
   guint          shift;
-  gsize          nb;
   /* per half */
   guint64        lo_key[2], hi_key[2];
   gboolean       nan[2];
@@ -1051,7 +1081,7 @@ select_ranks_hist (double       *v,
                    gsize         nk,
                    double       *out)
 {
-  Hist h = { .v = src, .n = n, .ks = ks, .nk = nk };
+  Hist h = { .v = src, .n = n, .nk = nk };
   g_autofree guint32 *count = NULL;
   g_autofree guint32 *count_b = NULL;
   g_autofree gsize *start = NULL;      /* first rank of each wanted bucket */
@@ -1078,7 +1108,6 @@ select_ranks_hist (double       *v,
   nb = (gsize) ((kmax - kmin) >> shift) + 1;
   h.kmin = kmin;
   h.shift = shift;
-  h.nb = nb;
   h.count[0] = count = g_new0 (guint32, nb);
   h.count[1] = count_b = g_new0 (guint32, nb);
   hist_phase (&h, HIST_COUNT);

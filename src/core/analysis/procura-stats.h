@@ -18,6 +18,18 @@ void    procura_stats_sort        (double       *values,
 double  procura_stats_percentile  (const double *sorted,
                                    gsize         n,
                                    double        q);
+/* The two ranks procura_stats_percentile () reads of @n > 0 sorted values for @q (not
+ * NaN): *lo and *hi (the same rank, or the next), and *t, the weight of *hi; and the
+ * figure it makes of their values. Selecting just those ranks gives the same figure,
+ * bit for bit. */
+void    procura_stats_percentile_ranks (gsize   n,
+                                        double  q,
+                                        gsize  *lo,
+                                        gsize  *hi,
+                                        double *t);
+double  procura_stats_percentile_mix   (double  a,
+                                        double  b,
+                                        double  t);
 
 /* Percentile of an unsorted array: copies, sorts, then as above. */
 double  procura_stats_percentile_unsorted (const double *values,

@@ -250,28 +250,6 @@ at_rank (const gsize  *ks,
   return at[lo];
 }
 
-/* procura_stats_percentile() of the sorted values, read from the selected ranks: the
- * same arithmetic, so the same figure bit for bit */
-static double
-percentile_at (const gsize  *ks,
-               const double *at,
-               gsize         nk,
-               gsize         n,
-               double        q)
-{
-  double h = (double) (n - 1) * q, fl = floor (h);
-  gsize i = (gsize) fl;
-
-  if (i >= n - 1)
-    return at_rank (ks, at, nk, n - 1);
-  if (h == fl)
-    return at_rank (ks, at, nk, i);
-  {
-    double a = at_rank (ks, at, nk, i), b = at_rank (ks, at, nk, i + 1), t = h - fl, d = b - a;
-    return t >= 0.5 ? b - d * (1.0 - t) : a + d * t;
-  }
-}
-
 static void
 recompute (ProcuraRun           *run,
            const ProcuraSamples *s,
@@ -325,17 +303,16 @@ recompute (ProcuraRun           *run,
     ss += (kept[i] - mean) * (kept[i] - mean);
   std = sqrt (ss / (double) n);
 
-  /* only the ranks the statistics read are selected: the ends, and the positions
-   * floor(h) and floor(h) + 1 that procura_stats_percentile() reads of a sorted array
-   * (h computed as it computes it) */
+  /* only the ranks the statistics read are selected: the ends, and the ranks
+   * procura_stats_percentile() reads of a sorted array */
   ks[nk++] = 0;
   ks[nk++] = n - 1;
   for (gsize i = 0; i < G_N_ELEMENTS (pcts); i++)
     {
-      gsize k = (gsize) floor ((double) (n - 1) * (pcts[i] / 100.0));
-      ks[nk++] = k;
-      if (k + 1 < n)
-        ks[nk++] = k + 1;
+      double t;
+
+      procura_stats_percentile_ranks (n, pcts[i] / 100.0, &ks[nk], &ks[nk + 1], &t);
+      nk += 2;
     }
   qsort (ks, nk, sizeof ks[0], cmp_gsize);
   for (gsize i = 0; i < nk; i++)
@@ -388,7 +365,11 @@ recompute (ProcuraRun           *run,
   for (gsize i = 0; i < G_N_ELEMENTS (pcts); i++)
     {
       g_autofree char *stat = procura_import_pct_name (pcts[i]);
-      double p = percentile_at (ks, at, u, n, pcts[i] / 100.0);
+      gsize lo, hi;
+      double t, p;
+
+      procura_stats_percentile_ranks (n, pcts[i] / 100.0, &lo, &hi, &t);
+      p = procura_stats_percentile_mix (at_rank (ks, at, u, lo), at_rank (ks, at, u, hi), t);
 
       procura_run_add_stat (run, s->metric, stat, p, PROCURA_SOURCE_RECOMPUTED, (gint64) n);
       compare (run, s->metric, stat, p);
