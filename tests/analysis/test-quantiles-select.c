@@ -401,6 +401,91 @@ test_select_ranks_huge (void)
     }
 }
 
+/* Fewer than a million values and a statistics' worth of ranks (the import's 22): the
+ * bucket pass with fewer buckets, in place and without moving the values, against a
+ * sort; at the threshold's edges, and declined (nothing touched) where the ranks are
+ * denser than one in 1,024 */
+static void
+test_select_ranks_sparse (void)
+{
+  static const gsize ns[] = { PROCURA_STATS_SPARSE_PASS_MIN - 1, PROCURA_STATS_SPARSE_PASS_MIN,
+                              70001, 251028, PROCURA_STATS_BUCKET_PASS_MIN - 1 };
+  static const Draw draws[] = { draw_latency, draw_heavy_tail, draw_random, draw_ties, draw_signed, draw_bits };
+  g_autoptr (GRand) rand = g_rand_new_with_seed (31);
+  guint into = 0;
+
+  for (guint a = 0; a < G_N_ELEMENTS (ns); a++)
+    for (guint d = 0; d < G_N_ELEMENTS (draws); d++)
+      {
+        gsize n = ns[a], nk = 0;
+        g_autofree double *v = g_new (double, n);
+        g_autofree double *before = NULL;
+        g_autofree double *sorted = NULL;
+        g_autofree gsize *ks = g_new (gsize, n / 1024 + 64);
+        g_autofree double *out = NULL;
+        gsize want = d % 2 == 0 ? 22 : n / 1024;   /* a few, or as many as it takes */
+        gboolean done;
+
+        for (gsize i = 0; i < n; i++)
+          v[i] = draws[d] (rand);
+        before = g_memdup2 (v, n * sizeof (double));
+        sorted = g_memdup2 (v, n * sizeof (double));
+        procura_stats_sort (sorted, n);
+        for (gsize i = 0; i < n; i++)
+          if (sorted[i] == 0)
+            sorted[i] = 0.0;
+        /* the ends and ranks spread between them, ascending and distinct */
+        ks[nk++] = 0;
+        for (gsize i = 1; i + 1 < want; i++)
+          {
+            gsize k = (gsize) ((double) (n - 1) * (double) i / (double) (want - 1))
+                      + (gsize) g_rand_int_range (rand, 0, 3);
+            if (k > ks[nk - 1] && k < n - 1)
+              ks[nk++] = k;
+          }
+        ks[nk++] = n - 1;
+        g_assert_cmpuint (nk, <=, n / 1024);
+
+        out = g_new (double, nk);
+        done = procura_stats_select_ranks_into (v, n, ks, nk, out);
+        g_assert_cmpmem (v, n * sizeof (double), before, n * sizeof (double));
+        if (n < PROCURA_STATS_SPARSE_PASS_MIN)
+          g_assert_false (done);
+        else if (draws[d] == draw_latency || draws[d] == draw_heavy_tail)
+          g_assert_true (done);   /* positive values spread over many buckets */
+        if (done)
+          {
+            into++;
+            for (gsize i = 0; i < nk; i++)
+              if (!same_bits (out[i], sorted[ks[i]]))
+                g_error ("n %" G_GSIZE_FORMAT ", draw %u, rank %" G_GSIZE_FORMAT ": %a into, %a sorted",
+                         n, d, ks[i], out[i], sorted[ks[i]]);
+          }
+
+        procura_stats_select_ranks (v, n, ks, nk);
+        for (gsize i = 0; i < nk; i++)
+          if (!same_bits (v[ks[i]], sorted[ks[i]]))
+            g_error ("n %" G_GSIZE_FORMAT ", draw %u, rank %" G_GSIZE_FORMAT ": %a selected, %a sorted",
+                     n, d, ks[i], v[ks[i]], sorted[ks[i]]);
+
+        /* one rank more than one in 1,024: the values would move, so nothing is done */
+        if (n >= PROCURA_STATS_SPARSE_PASS_MIN)
+          {
+            gsize dense = n / 1024 + 1;
+            g_autofree gsize *dk = g_new (gsize, dense);
+            g_autofree double *dout = g_new (double, dense);
+
+            memcpy (v, before, n * sizeof (double));
+            for (gsize i = 0; i < dense; i++)
+              dk[i] = i * (n / dense);
+            g_assert_false (procura_stats_select_ranks_into (v, n, dk, dense, dout));
+            g_assert_cmpmem (v, n * sizeof (double), before, n * sizeof (double));
+          }
+      }
+  g_test_message ("%u selections without moving the values", into);
+  g_assert_cmpuint (into, >=, 8);
+}
+
 /* Selecting without moving the values: the order statistics and the summary a
  * selection in place gives, bit for bit, the values left as they were; FALSE or NULL
  * (nothing done) where the values would have to move */
@@ -519,6 +604,7 @@ main (int    argc,
   g_test_add_func ("/quantiles-select/with-extra-ranks", test_with_extra_ranks);
   g_test_add_func ("/quantiles-select/select-ranks-dense", test_select_ranks_dense);
   g_test_add_func ("/quantiles-select/select-ranks-huge", test_select_ranks_huge);
+  g_test_add_func ("/quantiles-select/select-ranks-sparse", test_select_ranks_sparse);
   g_test_add_func ("/quantiles-select/select-into", test_select_into);
   return g_test_run ();
 }

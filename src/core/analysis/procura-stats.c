@@ -856,8 +856,17 @@ hist_bits (gsize n)
   /* some 4 to 8 values a bucket at most: fewer buckets than that gather more values
    * around each wanted rank (at 25 M values, 2^20 buckets gathered 7.2 M of them, 2^22
    * 1.8 M: 340 -> 306 ms), more make the counts spill out of the cache (2^22 buckets for
-   * 2.5 M values: 46 -> 55 ms) */
-  return n >= ((gsize) 1 << 24) ? 22 : n >= ((gsize) 1 << 23) ? 21 : 20;
+   * 2.5 M values: 46 -> 55 ms); below a million (a few ranks only) some 4 values a
+   * bucket, the counts then small enough for the first-level cache */
+  guint bits = 20;
+
+  if (n >= ((gsize) 1 << 24))
+    return 22;
+  if (n >= ((gsize) 1 << 23))
+    return 21;
+  while (n < PROCURA_STATS_BUCKET_PASS_MIN && bits > 12 && ((gsize) 1 << bits) > n / 4)
+    bits--;
+  return bits;
 }
 
 static inline guint64
@@ -1094,9 +1103,13 @@ select_ranks_hist (double       *v,
   guint64 kmin, kmax;
   guint shift = 0;
 
-  /* below a million values the partition tree (a few ranks) or the sort (most) is
-   * faster: the bucket pass's scattered moves cost more than a sort in cache */
-  if (n >= G_MAXUINT32 || n < PROCURA_STATS_BUCKET_PASS_MIN)
+  /* below a million values the sort is faster for most ranks (the bucket pass's
+   * scattered moves cost more than a sort in cache), but for a few (one in 1,024 or
+   * fewer: a run's statistics) fewer buckets gather so few values that the pass wins
+   * from 32,768 values (22 ranks of 250 k values: 8.4 -> 1.3 ms, of 70 k 2.2 -> 0.55
+   * ms; of 20 k no gain) */
+  if (n >= G_MAXUINT32 || n < PROCURA_STATS_SPARSE_PASS_MIN
+      || (n < PROCURA_STATS_BUCKET_PASS_MIN && nk > n / 1024))
     return FALSE;
   hist_phase (&h, HIST_RANGE);
   if (h.nan[0] || h.nan[1])

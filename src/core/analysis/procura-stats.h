@@ -142,13 +142,16 @@ void     procura_stats_select_ranks (double      *values,
                                      const gsize *ks,
                                      gsize        nk);
 /* From this many values procura_stats_select_ranks () takes its bucket pass (fewer:
- * a partition tree or a sort), and only then can procura_stats_select_ranks_into () work. */
+ * a partition tree or a sort), and only then can procura_stats_select_ranks_into () work;
+ * for a few ranks (one in 1,024 of the values or fewer) from SPARSE_PASS_MIN values. */
 #define PROCURA_STATS_BUCKET_PASS_MIN 1000000
+#define PROCURA_STATS_SPARSE_PASS_MIN 32768
 
 /* The same order statistics without moving anything: out[i] is what
  * procura_stats_select_ranks () puts at values[ks[i]], and @values stay as they are.
  * FALSE (nothing done) where that needs the values moved, in a copy of the caller's:
- * fewer than a million values, a NaN among them, or ranks so dense that most values
+ * fewer than a million values (fewer than PROCURA_STATS_SPARSE_PASS_MIN where the ranks
+ * are one in 1,024 or sparser), a NaN among them, or ranks so dense that most values
  * are near one. */
 gboolean procura_stats_select_ranks_into (const double *values,
                                           gsize         n,
