@@ -1662,6 +1662,104 @@ test_schema_signature (void)
   procura_test_rmtree (dir);
 }
 
+/* The journal mode of the file at @path as a fresh connection finds it ("wal", "delete") */
+static char *
+file_journal_mode (const char *path)
+{
+  sqlite3 *db = NULL;
+  sqlite3_stmt *stmt = NULL;
+  char *mode = NULL;
+
+  g_assert_cmpint (sqlite3_open_v2 (path, &db, SQLITE_OPEN_READONLY, NULL), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_prepare_v2 (db, "PRAGMA journal_mode", -1, &stmt, NULL), ==, SQLITE_OK);
+  if (sqlite3_step (stmt) == SQLITE_ROW)
+    mode = g_strdup ((const char *) sqlite3_column_text (stmt, 0));
+  sqlite3_finalize (stmt);
+  sqlite3_close (db);
+  return mode;
+}
+
+/* procura_store_prepare_bulk (): the switch to a rollback journal made ahead of an
+ * import, taken over by it (whatever its size) and undone after it; undone at close
+ * where no import came; not made below the bulk size, for a read-only store, or beside
+ * a second connection to the file (the import then goes through the WAL) */
+static void
+test_prepare_bulk (Fixture       *f,
+                   gconstpointer  data)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *journal = g_strconcat (f->path, "-journal", NULL);
+  ProcuraStore *store = create_store (f);
+
+  procura_store_prepare_bulk (store, 1000);   /* too small: nothing */
+  g_assert_cmpstr (file_journal_mode (f->path), ==, "wal");
+  procura_store_prepare_bulk (store, 64 << 20);
+  g_assert_cmpstr (file_journal_mode (f->path), ==, "delete");
+  {
+    g_autoptr (ProcuraImportResult) res = make_import ("small.json", 2, 50);
+    g_autoptr (ProcuraProject) p = NULL;
+
+    {
+      g_autoptr (GPtrArray) all = g_ptr_array_new ();
+
+      g_ptr_array_add (all, res);
+      g_assert_true (procura_store_import_all (store, all, 0, NULL, NULL, &error));
+      g_assert_no_error (error);
+    }
+    g_assert_cmpstr (file_journal_mode (f->path), ==, "wal");
+    g_assert_false (g_file_test (journal, G_FILE_TEST_EXISTS));
+    p = procura_store_load_project (store, PROCURA_STORE_LOAD_WITH_SAMPLES, &error);
+    g_assert_no_error (error);
+    g_assert_cmpuint (p->runs->len, ==, 2);
+    for (guint i = 0; i < 2; i++)
+      assert_run_equal (g_ptr_array_index (res->runs, i), g_ptr_array_index (p->runs, i), TRUE);
+  }
+
+  /* no import after it: the WAL back at close */
+  procura_store_prepare_bulk (store, 64 << 20);
+  g_assert_cmpstr (file_journal_mode (f->path), ==, "delete");
+  procura_store_close (store);
+  g_assert_cmpstr (file_journal_mode (f->path), ==, "wal");
+  g_assert_false (g_file_test (journal, G_FILE_TEST_EXISTS));
+
+  /* read-only: nothing */
+  store = procura_store_open (f->path, PROCURA_STORE_OPEN_READ_ONLY, &error);
+  g_assert_no_error (error);
+  procura_store_prepare_bulk (store, 64 << 20);
+  g_assert_cmpstr (file_journal_mode (f->path), ==, "wal");
+  procura_store_close (store);
+
+  /* a second connection holds the file: SQLite refuses the switch, the import goes
+   * through the WAL and is whole */
+  store = procura_store_open (f->path, PROCURA_STORE_OPEN_DEFAULT, &error);
+  g_assert_no_error (error);
+  {
+    sqlite3 *other = NULL;
+    sqlite3_stmt *stmt = NULL;
+    g_autoptr (ProcuraImportResult) res = make_import ("beside.json", 1, 50);
+    g_autoptr (GPtrArray) all = g_ptr_array_new ();
+    g_autoptr (ProcuraProject) p = NULL;
+
+    g_assert_cmpint (sqlite3_open_v2 (f->path, &other, SQLITE_OPEN_READONLY, NULL), ==, SQLITE_OK);
+    g_assert_cmpint (sqlite3_prepare_v2 (other, "SELECT count(*) FROM runs", -1, &stmt, NULL), ==, SQLITE_OK);
+    g_assert_cmpint (sqlite3_step (stmt), ==, SQLITE_ROW);
+    sqlite3_finalize (stmt);
+    procura_store_prepare_bulk (store, 64 << 20);
+    g_ptr_array_add (all, res);
+    g_assert_true (procura_store_import_all (store, all, 0, NULL, NULL, &error));
+    g_assert_no_error (error);
+    g_assert_cmpint (sqlite3_prepare_v2 (other, "PRAGMA journal_mode", -1, &stmt, NULL), ==, SQLITE_OK);
+    g_assert_cmpint (sqlite3_step (stmt), ==, SQLITE_ROW);
+    g_assert_cmpstr ((const char *) sqlite3_column_text (stmt, 0), ==, "wal");
+    sqlite3_finalize (stmt);
+    sqlite3_close (other);
+    p = procura_store_load_project (store, PROCURA_STORE_LOAD_DEFAULT, &error);
+    g_assert_no_error (error);
+    g_assert_cmpuint (p->runs->len, ==, 3);
+  }
+  procura_store_close (store);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -1675,6 +1773,7 @@ main (int    argc,
   ADD ("/store/candidates", test_candidates);
   ADD ("/store/import", test_import);
   ADD ("/store/import-all-or-nothing", test_import_all_or_nothing);
+  ADD ("/store/prepare-bulk", test_prepare_bulk);
   ADD ("/store/import-repeated-stat", test_repeated_stat);
   ADD ("/store/assign-and-undo", test_assign_and_undo);
   ADD ("/store/quotes-ops-checklist", test_quotes_ops_checklist);

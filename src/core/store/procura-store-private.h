@@ -22,6 +22,7 @@ struct _ProcuraStore {
   int       lock_fd;
   int       file_version;
   gboolean  in_batch;   /* procura_store_begin_batch(): writes nest as savepoints */
+  gboolean  bulk_ready; /* procura_store_prepare_bulk() switched to a rollback journal */
   char     *snapshot_dir; /* a private copy read instead (procura-store-snapshot.h), or NULL */
 };
 
@@ -82,7 +83,9 @@ void store_error (ProcuraStore  *store,
 int store_param (sqlite3_stmt *stmt,
                  const char   *name);
 /* Starts a transaction for a write of about @bytes; *@bulk says whether it runs with a
- * rollback journal (store_end_bulk() after its commit or rollback puts the WAL back). */
+ * rollback journal (store_end_bulk() after its commit or rollback puts the WAL back).
+ * After procura_store_prepare_bulk() the write takes the switch it made, whatever its
+ * size. */
 gboolean store_begin_bulk (ProcuraStore  *store,
                            guint64        bytes,
                            gboolean      *bulk,

@@ -470,21 +470,12 @@ procura_store_assign_run (ProcuraStore  *store,
   return store_finish (store, ok, error);
 }
 
-gboolean
-procura_store_import_all (ProcuraStore            *store,
-                          GPtrArray               *results,
-                          gint64                   candidate_id,
-                          const ProcuraCandidate  *new_candidate,
-                          gint64                  *out_candidate_id,
-                          GError                 **error)
+guint64
+procura_store_import_bytes (GPtrArray *results)
 {
-  g_autoptr (GPtrArray) all_ids = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
-  g_autoptr (GArray) provs = g_array_new (FALSE, TRUE, sizeof (gint64));
-  gboolean ok = TRUE, bulk;
   guint64 bytes = 0;
 
-  g_return_val_if_fail (store != NULL && results != NULL, FALSE);
-  g_return_val_if_fail (new_candidate == NULL || candidate_id == 0, FALSE);
+  g_return_val_if_fail (results != NULL, 0);
   for (guint f = 0; f < results->len; f++)
     {
       const ProcuraImportResult *result = g_ptr_array_index (results, f);
@@ -497,7 +488,24 @@ procura_store_import_all (ProcuraStore            *store,
             bytes += ((const ProcuraSamples *) g_ptr_array_index (run->samples, i))->n * sizeof (double);
         }
     }
-  if (!store_begin_bulk (store, bytes, &bulk, error))
+  return bytes;
+}
+
+gboolean
+procura_store_import_all (ProcuraStore            *store,
+                          GPtrArray               *results,
+                          gint64                   candidate_id,
+                          const ProcuraCandidate  *new_candidate,
+                          gint64                  *out_candidate_id,
+                          GError                 **error)
+{
+  g_autoptr (GPtrArray) all_ids = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
+  g_autoptr (GArray) provs = g_array_new (FALSE, TRUE, sizeof (gint64));
+  gboolean ok = TRUE, bulk;
+
+  g_return_val_if_fail (store != NULL && results != NULL, FALSE);
+  g_return_val_if_fail (new_candidate == NULL || candidate_id == 0, FALSE);
+  if (!store_begin_bulk (store, procura_store_import_bytes (results), &bulk, error))
     return FALSE;
   if (new_candidate != NULL)
     {

@@ -1045,11 +1045,16 @@ store_new (const char *path)
   return store;
 }
 
+static char *journal_mode_after (ProcuraStore *store,
+                                 const char   *pragma);
+
 void
 procura_store_close (ProcuraStore *store)
 {
   if (store == NULL)
     return;
+  if (store->bulk_ready)
+    g_free (journal_mode_after (store, "PRAGMA journal_mode = WAL"));   /* no write came */
   if (store->db != NULL)
     sqlite3_close (store->db);
   if (store->lock_fd >= 0)
@@ -1499,6 +1504,34 @@ journal_mode_after (ProcuraStore *store,
   return mode;
 }
 
+/* A large write (a run's sample BLOBs, hundreds of MB) goes to the WAL and then again
+ * into the file at the checkpoint. With a rollback journal the pages it appends are
+ * written once, straight into the file: only the pages it changes are journaled
+ * (bench/import). The switch needs the only connection to the file (SQLite refuses it
+ * otherwise, and the write then goes through the WAL as any other); a crash leaves a
+ * hot journal, which procura_store_open() rolls back before its checks. TRUE where the
+ * connection is now in rollback mode. */
+static gboolean
+switch_to_rollback (ProcuraStore *store)
+{
+  g_autofree char *mode = journal_mode_after (store, "PRAGMA journal_mode = DELETE");
+  gboolean done = mode != NULL && g_str_equal (mode, "delete");
+
+  if (!done && mode != NULL && !g_str_equal (mode, "wal"))
+    g_free (journal_mode_after (store, "PRAGMA journal_mode = WAL"));
+  return done;
+}
+
+void
+procura_store_prepare_bulk (ProcuraStore *store,
+                            guint64       bytes)
+{
+  g_return_if_fail (store != NULL);
+  if (store->read_only || store->in_batch || store->bulk_ready || bytes < STORE_BULK_BYTES)
+    return;
+  store->bulk_ready = switch_to_rollback (store);
+}
+
 gboolean
 store_begin_bulk (ProcuraStore  *store,
                   guint64        bytes,
@@ -1508,20 +1541,14 @@ store_begin_bulk (ProcuraStore  *store,
   *bulk = FALSE;
   if (!check_writable (store, error))
     return FALSE;
-  /* A large write (a run's sample BLOBs, hundreds of MB) goes to the WAL and then again
-   * into the file at the checkpoint. With a rollback journal the pages it appends are
-   * written once, straight into the file: only the pages it changes are journaled
-   * (bench/import). The switch needs the only connection to the file (SQLite refuses it
-   * otherwise, and the write then goes through the WAL as any other); a crash leaves a
-   * hot journal, which procura_store_open() rolls back before its checks. */
-  if (!store->in_batch && bytes >= STORE_BULK_BYTES)
+  if (store->bulk_ready)
     {
-      g_autofree char *mode = journal_mode_after (store, "PRAGMA journal_mode = DELETE");
-
-      *bulk = mode != NULL && g_str_equal (mode, "delete");
-      if (!*bulk && mode != NULL && !g_str_equal (mode, "wal"))
-        g_free (journal_mode_after (store, "PRAGMA journal_mode = WAL"));
+      /* procura_store_prepare_bulk () made the switch: this write ends it */
+      store->bulk_ready = FALSE;
+      *bulk = TRUE;
     }
+  else if (!store->in_batch && bytes >= STORE_BULK_BYTES)
+    *bulk = switch_to_rollback (store);
   if (store_begin (store, error))
     return TRUE;
   if (*bulk)
