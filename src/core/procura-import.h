@@ -84,7 +84,21 @@ typedef enum {
   /* skip the quantile summaries (run_quantiles) an import keeps for the project: for a
    * result that is only read, not stored (`procura inspect`) */
   PROCURA_IMPORT_NO_SUMMARIES = 1 << 0,
+  /* parse and check only: the recomputed statistics, summaries and the checks on them
+   * (procura_import_finalize ()) are left to the caller, who must run them before the
+   * result is used. Every error an import can give has been given by then. */
+  PROCURA_IMPORT_NO_FINALIZE  = 1 << 1,
 } ProcuraImportFlags;
+
+/* Run by the import after a successful parse (the caller's, with
+ * PROCURA_IMPORT_NO_FINALIZE), once the file's bytes are no longer needed: for every
+ * run, recomputes mean, std, min, max and percentiles of each latency sample array
+ * (numpy linear), stores them as "recomputed" with the sample count, keeps their
+ * quantile summaries unless @flags has PROCURA_IMPORT_NO_SUMMARIES, warns where the
+ * file's own figures disagree, and warns about impossible data (negative latencies,
+ * p99 below p50, zero completed requests). Run it once per result. */
+void                 procura_import_finalize (ProcuraImportResult *result,
+                                              ProcuraImportFlags   flags);
 
 /* procura_import_file() with @flags. */
 ProcuraImportResult *procura_import_file_with_flags (const char          *path,

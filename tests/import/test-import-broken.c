@@ -5,6 +5,7 @@
  */
 #include "config.h"
 
+#include <glib/gstdio.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -309,6 +310,78 @@ test_disagreement_warning (void)
   /* both figures are kept, each labelled */
   g_assert_cmpfloat (stat_of (run, "ttft", "mean", PROCURA_SOURCE_AS_REPORTED)->value, ==, 900.0);
   g_assert_nonnull (stat_of (run, "ttft", "mean", PROCURA_SOURCE_RECOMPUTED));
+}
+
+/* PROCURA_IMPORT_NO_FINALIZE: the parse and its refusals only; procura_import_finalize ()
+ * run afterwards gives the result the import gives by itself, stat for stat, warning for
+ * warning, summary for summary */
+static void
+test_finalize_later (void)
+{
+  g_autofree char *text = make_vllm (300, 5, 900.0);
+  g_autofree char *dir = g_dir_make_tmp ("procura-finalize-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "input.json", NULL);
+  g_autofree char *bad = g_build_filename (dir, "bad.json", NULL);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (ProcuraImportResult) whole = NULL;
+  g_autoptr (ProcuraImportResult) later = NULL;
+  ProcuraRun *a, *b;
+  guint recomputed = 0;
+
+  g_assert_true (g_file_set_contents (path, text, -1, NULL));
+  whole = procura_import_file (path, NULL, NULL, &error);
+  g_assert_no_error (error);
+  later = procura_import_file_with_flags (path, NULL, PROCURA_IMPORT_NO_FINALIZE, NULL, &error);
+  g_assert_no_error (error);
+  a = g_ptr_array_index (whole->runs, 0);
+  b = g_ptr_array_index (later->runs, 0);
+
+  /* parsed, with its provenance, and nothing recomputed yet */
+  g_assert_cmpuint (b->samples->len, ==, a->samples->len);
+  g_assert_cmpstr (b->format, ==, a->format);
+  g_assert_cmpstr (b->provenance->sha256, ==, a->provenance->sha256);
+  for (guint i = 0; i < b->stats->len; i++)
+    g_assert_cmpint (((const ProcuraStat *) g_ptr_array_index (b->stats, i))->source, !=, PROCURA_SOURCE_RECOMPUTED);
+  g_assert_false (has_warning (b, "ttft mean: the file reports 900 ms"));
+  g_assert_null (procura_run_get_quantiles (b, "ttft"));
+
+  procura_import_finalize (later, PROCURA_IMPORT_DEFAULT);
+  g_assert_cmpuint (b->stats->len, ==, a->stats->len);
+  for (guint i = 0; i < a->stats->len; i++)
+    {
+      const ProcuraStat *x = g_ptr_array_index (a->stats, i), *y = g_ptr_array_index (b->stats, i);
+
+      g_assert_cmpstr (y->metric, ==, x->metric);
+      g_assert_cmpstr (y->stat, ==, x->stat);
+      g_assert_cmpint (y->source, ==, x->source);
+      g_assert_cmpint (y->samples, ==, x->samples);
+      g_assert_cmpmem (&y->value, sizeof (double), &x->value, sizeof (double));
+      recomputed += x->source == PROCURA_SOURCE_RECOMPUTED;
+    }
+  g_assert_cmpuint (recomputed, >, 10);
+  g_assert_cmpuint (b->warnings->len, ==, a->warnings->len);
+  for (guint i = 0; i < a->warnings->len; i++)
+    g_assert_cmpstr (g_ptr_array_index (b->warnings, i), ==, g_ptr_array_index (a->warnings, i));
+  g_assert_true (has_warning (b, "ttft mean: the file reports 900 ms"));
+  {
+    const ProcuraQuantiles *qa = procura_run_get_quantiles (a, "ttft");
+    const ProcuraQuantiles *qb = procura_run_get_quantiles (b, "ttft");
+
+    g_assert_nonnull (qa);
+    g_assert_nonnull (qb);
+    g_assert_cmpuint (qb->k, ==, qa->k);
+    g_assert_cmpmem (qb->ranks, qb->k * sizeof (guint64), qa->ranks, qa->k * sizeof (guint64));
+    g_assert_cmpmem (qb->values, qb->k * sizeof (double), qa->values, qa->k * sizeof (double));
+  }
+
+  /* the refusals come with the parse */
+  g_assert_true (g_file_set_contents (bad, "{\"backend\": \"vllm\", \"ttfts\": [1, 2,", -1, NULL));
+  g_assert_null (procura_import_file_with_flags (bad, "vllm-bench-serve", PROCURA_IMPORT_NO_FINALIZE, NULL, &error));
+  g_assert_nonnull (error);
+  g_assert_true (g_str_has_prefix (error->message, "bad.json") || strstr (error->message, "bad.json") != NULL);
+  g_unlink (bad);
+  g_unlink (path);
+  g_rmdir (dir);
 }
 
 /* simdjson and json-glib read the same file the same way */
@@ -716,6 +789,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/import/recomputed-percentiles", test_recomputed_percentiles);
   g_test_add_func ("/import/many-samples", test_many_samples);
   g_test_add_func ("/import/disagreement-warning", test_disagreement_warning);
+  g_test_add_func ("/import/finalize-later", test_finalize_later);
   g_test_add_func ("/import/bulk-path-agrees", test_bulk_path_agrees);
   g_test_add_func ("/import/impossible-data-warnings", test_impossible_data_warnings);
   g_test_add_func ("/import/broken-inputs", test_broken_inputs);

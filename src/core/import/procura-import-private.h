@@ -49,14 +49,6 @@ void        procura_import_reported  (ProcuraRun *run,
                                       double      value,
                                       double      factor);
 
-/* Called by the registry after a successful parse, once the file's bytes are no
- * longer needed: for every run, recomputes mean, std, min, max and percentiles of each
- * latency sample array (numpy linear), stores them as "recomputed" with the sample
- * count, warns where the file's own figures disagree, and warns about impossible data
- * (negative latencies, p99 below p50, zero completed requests). */
-void        procura_import_finalize  (ProcuraImportResult *result,
-                                      ProcuraImportFlags   flags);
-
 /* The empty-run rule, applied by the registry after every parse: a run without any
  * metric (no stat, sample, throughput or request count) is left out with a warning
  * naming it; when no run is left, or the file yields nothing at all, the file is

@@ -247,7 +247,8 @@ finish_import (const char            *name,
     result->format = g_strdup (imp->id);
   if (prov->format_version == NULL && result->format_version != NULL)
     prov->format_version = g_strdup (result->format_version);
-  procura_import_finalize (result, flags);
+  if ((flags & PROCURA_IMPORT_NO_FINALIZE) == 0)
+    procura_import_finalize (result, flags);
 
   for (guint i = 0; i < result->runs->len; i++)
     {
