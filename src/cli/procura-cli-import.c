@@ -182,6 +182,22 @@ early_open (gpointer data)
   return NULL;
 }
 
+/* The switch to a rollback journal for the bulk write, on a thread of its own while
+ * the statistics of the inputs are computed: its syncs wait on the disk, not the CPU */
+typedef struct {
+  ProcuraStore *store;
+  guint64       bytes;
+} PrepareBulk;
+
+static gpointer
+prepare_bulk (gpointer data)
+{
+  PrepareBulk *p = data;
+
+  procura_store_prepare_bulk (p->store, p->bytes);
+  return NULL;
+}
+
 /* The store early_open() opened (NULL with @error set where it failed); NULL without
  * an error where there was no thread. */
 static ProcuraStore *
@@ -236,10 +252,12 @@ procura_cli_import (int    argc,
       early.path = argv[1];
       opener = g_thread_try_new ("procura-open", early_open, &early, NULL);
     }
-  /* Parse everything first: one bad file and nothing is stored */
+  /* Parse everything first: one bad file and nothing is stored. The statistics come
+   * after (procura_import_finalize ()): they find nothing wrong enough to refuse */
   for (int i = 2; i < argc; i++)
     {
-      ProcuraImportResult *r = procura_import_file (argv[i], format, NULL, &error);
+      ProcuraImportResult *r = procura_import_file_with_flags (argv[i], format, PROCURA_IMPORT_NO_FINALIZE,
+                                                               NULL, &error);
       if (r == NULL)
         {
           store = early_open_join (opener, &early, NULL);   /* closed on return */
@@ -257,6 +275,19 @@ procura_cli_import (int    argc,
   if (procura_store_is_read_only (store))
     return procura_cli_fail ("import", PROCURA_EXIT_BAD_INPUT, _("%s is read-only: %s"), argv[1],
                              procura_store_get_read_only_reason (store));
+  /* every input is good: the project gets ready for the write (a journal switch, its
+   * syncs) while the statistics are computed */
+  {
+    PrepareBulk prep = { store, procura_store_import_bytes (results) };
+    GThread *preparer = g_thread_try_new ("procura-prepare", prepare_bulk, &prep, NULL);
+
+    if (preparer == NULL)
+      prepare_bulk (&prep);
+    for (guint f = 0; f < results->len; f++)
+      procura_import_finalize (g_ptr_array_index (results, f), PROCURA_IMPORT_DEFAULT);
+    if (preparer != NULL)
+      g_thread_join (preparer);
+  }
   if (candidate != NULL)
     {
       new_candidate = candidate_for (store, candidate, results, &candidate_id, &error);
