@@ -1760,6 +1760,63 @@ test_prepare_bulk (Fixture       *f,
   procura_store_close (store);
 }
 
+/* SQLite's default VFS with a count of the statement journals it opens (a statement
+ * that may have to undo part of itself inside a transaction keeps one: a temporary
+ * file holding a copy of each page it changes) */
+static sqlite3_vfs counting_vfs;
+static sqlite3_vfs *real_vfs;
+static gint subjournal_opens;
+
+static int
+counting_open (sqlite3_vfs  *vfs,
+               const char   *name,
+               sqlite3_file *file,
+               int           flags,
+               int          *out_flags)
+{
+  if (flags & SQLITE_OPEN_SUBJOURNAL)
+    g_atomic_int_inc (&subjournal_opens);
+  return real_vfs->xOpen (real_vfs, name, file, flags, out_flags);
+}
+
+/* A run's import writes its samples and their summary (a megabyte for 100,000 values)
+ * without a statement journal: each a plain INSERT of a new row */
+static void
+test_import_no_statement_journal (Fixture       *f,
+                                  gconstpointer  data)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (ProcuraImportResult) res = make_import ("big.json", 2, 100000);
+  g_autoptr (GPtrArray) all = g_ptr_array_new ();
+  g_autoptr (ProcuraProject) p = NULL;
+  ProcuraStore *store;
+
+  if (real_vfs == NULL)
+    {
+      real_vfs = sqlite3_vfs_find (NULL);
+      g_assert_nonnull (real_vfs);
+      counting_vfs = *real_vfs;
+      counting_vfs.zName = "procura-test-counting";
+      counting_vfs.xOpen = counting_open;
+      g_assert_cmpint (sqlite3_vfs_register (&counting_vfs, 1), ==, SQLITE_OK);
+    }
+  store = create_store (f);
+  g_atomic_int_set (&subjournal_opens, 0);
+  g_ptr_array_add (all, res);
+  g_assert_true (procura_store_import_all (store, all, 0, NULL, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (g_atomic_int_get (&subjournal_opens), ==, 0);
+  /* the summaries are there */
+  p = procura_store_load_project (store, PROCURA_STORE_LOAD_DEFAULT, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (p->runs->len, ==, 2);
+  g_assert_cmpint (sql_count (f->path, "SELECT count(*) FROM run_quantiles"), ==, 4);
+  procura_store_close (store);
+  sqlite3_vfs_unregister (&counting_vfs);
+  sqlite3_vfs_register (real_vfs, 1);
+  real_vfs = NULL;
+}
+
 int
 main (int    argc,
       char **argv)
@@ -1774,6 +1831,7 @@ main (int    argc,
   ADD ("/store/import", test_import);
   ADD ("/store/import-all-or-nothing", test_import_all_or_nothing);
   ADD ("/store/prepare-bulk", test_prepare_bulk);
+  ADD ("/store/import-no-statement-journal", test_import_no_statement_journal);
   ADD ("/store/import-repeated-stat", test_repeated_stat);
   ADD ("/store/assign-and-undo", test_assign_and_undo);
   ADD ("/store/quotes-ops-checklist", test_quotes_ops_checklist);

@@ -131,8 +131,8 @@ gboolean check_json_column (ProcuraStore  *store,
                             gboolean       lines,
                             GError       **error);
 
-/* procura-store-quantiles.c: the summary of @s, stored for @run_id (inside the caller's
- * transaction) */
+/* procura-store-quantiles.c: the summary of @s, stored for @run_id, a run the caller's
+ * transaction has just inserted (it has no summary yet) */
 gboolean store_insert_quantiles (ProcuraStore          *store,
                                  gint64                 run_id,
                                  const ProcuraRun      *run,

@@ -36,10 +36,15 @@ encode (const ProcuraQuantiles *q)
   return g_bytes_new_take (data, q->k * 16);
 }
 
+/* A run's new summary goes in with a plain INSERT: a REPLACE may delete a row, so SQLite
+ * keeps a statement journal for it, a temporary file that took a copy of every page the
+ * summary's megabyte touched. @replace for a summary computed later, which another
+ * writer may have stored meanwhile. */
 static gboolean
 insert_summary (ProcuraStore            *store,
                 gint64                   run_id,
                 const ProcuraQuantiles  *q,
+                gboolean                 replace,
                 GError                 **error)
 {
   g_autoptr (sqlite3_stmt) stmt = NULL;
@@ -47,8 +52,10 @@ insert_summary (ProcuraStore            *store,
   gsize len;
   gconstpointer data = g_bytes_get_data (bytes, &len);
 
-  stmt = store_prepare (store, "INSERT OR REPLACE INTO run_quantiles (run_id, metric, n, k, data)"
-                        " VALUES (:run, :metric, :n, :k, :data)", error);
+  stmt = store_prepare (store, replace ? "INSERT OR REPLACE INTO run_quantiles (run_id, metric, n, k, data)"
+                                         " VALUES (:run, :metric, :n, :k, :data)"
+                                       : "INSERT INTO run_quantiles (run_id, metric, n, k, data)"
+                                         " VALUES (:run, :metric, :n, :k, :data)", error);
   if (stmt == NULL)
     return FALSE;
   bind_int (stmt, "run", run_id);
@@ -72,12 +79,12 @@ store_insert_quantiles (ProcuraStore          *store,
   /* the summary the import made with its statistics, else the sort it may have made,
    * else one of our own */
   if (made != NULL)
-    return insert_summary (store, run_id, made, error);
+    return insert_summary (store, run_id, made, FALSE, error);
   if (s->sorted != NULL)
     q = procura_quantiles_new_sorted (s->metric, s->sorted, s->n_sorted);
   else
     q = procura_quantiles_new (s->metric, s->values, s->n);
-  return q == NULL || insert_summary (store, run_id, q, error);
+  return q == NULL || insert_summary (store, run_id, q, FALSE, error);
 }
 
 static gboolean
@@ -202,7 +209,7 @@ keep_summaries (ProcuraStore *store,
       const ProcuraRun *run = g_ptr_array_index (made, i);
       const ProcuraQuantiles *q = procura_run_get_quantiles (run, metric);
 
-      ok = q == NULL || insert_summary (store, run->id, q, NULL);
+      ok = q == NULL || insert_summary (store, run->id, q, TRUE, NULL);
     }
   if (ok)
     ok = sqlite3_exec (store->db, "COMMIT", NULL, NULL, NULL) == SQLITE_OK;
