@@ -189,6 +189,12 @@ mapping_advised_huge (gconstpointer addr)
   return FALSE;
 }
 
+static gpointer
+alloc_page_cache (gpointer data)
+{
+  return g_malloc0 (65536 + 256);
+}
+
 static void
 test_heap_huge_pages (void)
 {
@@ -216,11 +222,18 @@ test_heap_huge_pages (void)
         small[i] = g_malloc0 (256);
       page_cache = g_malloc0 (65536 + 256);
       record = g_malloc0 (2 << 20);
-      g_printerr ("first %p last %p pc %p rec %p\n", small[0], small[G_N_ELEMENTS (small) - 1], page_cache, record);
-      { g_autofree char *m = NULL; g_file_get_contents ("/proc/self/maps", &m, NULL, NULL); g_printerr ("%s", m); }
       g_assert_true (mapping_advised_huge (small[G_N_ELEMENTS (small) - 1]));
       g_assert_true (mapping_advised_huge (page_cache));
       g_assert_true (mapping_advised_huge (record));
+      /* a thread's allocations too (the project's open beside the parse): from the
+       * same heap, not from a fresh arena of small pages */
+      {
+        GThread *t = g_thread_new ("alloc", alloc_page_cache, NULL);
+        void *from_thread = g_thread_join (t);
+
+        g_assert_true (mapping_advised_huge (from_thread));
+        g_free (from_thread);
+      }
       /* a second call changes nothing */
       procura_memory_tune_for_batch ();
       g_assert_true (procura_memory_heap_on_huge_pages ());
