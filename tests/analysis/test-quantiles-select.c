@@ -215,6 +215,21 @@ test_bits (void)
   run_draw (draw_bits);
 }
 
+/* @v sorted, in a copy, each zero as +0.0: what a selection puts at a rank (the sort of
+ * 128 values or more gives a zero as +0.0 too) */
+static double *
+sorted_copy (const double *v,
+             gsize         n)
+{
+  double *sorted = g_memdup2 (v, n * sizeof (double));
+
+  procura_stats_sort (sorted, n);
+  for (gsize i = 0; i < n; i++)
+    if (sorted[i] == 0)
+      sorted[i] = 0.0;
+  return sorted;
+}
+
 /* procura_stats_select_ranks () on its own: random rank sets, both paths, against a sort */
 static void
 test_select_ranks (void)
@@ -234,17 +249,12 @@ test_select_ranks (void)
 
         for (gsize i = 0; i < n; i++)
           v[i] = draws[d] (rand);
-        sorted = g_memdup2 (v, n * sizeof (double));
-        procura_stats_sort (sorted, n);
+        sorted = sorted_copy (v, n);
         /* the ends, then a random share of the ranks */
         for (gsize i = 0; i < n; i++)
           if (i == 0 || i == n - 1 || g_rand_double (rand) < share)
             ks[nk++] = i;
         procura_stats_select_ranks (v, n, ks, nk);
-        /* a zero reads as +0.0, as the sort of 128 values or more gives it */
-        for (gsize i = 0; i < n; i++)
-          if (sorted[i] == 0)
-            sorted[i] = 0.0;
         for (gsize i = 0; i < nk; i++)
           if (!same_bits (v[ks[i]], sorted[ks[i]]))
             g_error ("n %" G_GSIZE_FORMAT ", rank %" G_GSIZE_FORMAT ": %a selected, %a sorted",
@@ -274,11 +284,7 @@ test_with_extra_ranks (void)
         for (gsize i = 0; i < n; i++)
           v[i] = draws[d] (rand);
         expected = procura_quantiles_new ("ttft", v, n);
-        sorted = g_memdup2 (v, n * sizeof (double));
-        procura_stats_sort (sorted, n);
-        for (gsize i = 0; i < n; i++)
-          if (sorted[i] == 0)
-            sorted[i] = 0.0;
+        sorted = sorted_copy (v, n);
         /* the ends, ranks next to the grid's and random ones, ascending and distinct */
         ks[nk++] = 0;
         for (gsize i = 0; i < 36; i++)
@@ -429,11 +435,7 @@ test_select_ranks_sparse (void)
         for (gsize i = 0; i < n; i++)
           v[i] = draws[d] (rand);
         before = g_memdup2 (v, n * sizeof (double));
-        sorted = g_memdup2 (v, n * sizeof (double));
-        procura_stats_sort (sorted, n);
-        for (gsize i = 0; i < n; i++)
-          if (sorted[i] == 0)
-            sorted[i] = 0.0;
+        sorted = sorted_copy (v, n);
         /* the ends and ranks spread between them, ascending and distinct */
         ks[nk++] = 0;
         for (gsize i = 1; i + 1 < want; i++)
