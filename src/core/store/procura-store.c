@@ -1541,7 +1541,7 @@ store_begin_bulk (ProcuraStore  *store,
   *bulk = FALSE;
   if (!check_writable (store, error))
     return FALSE;
-  if (store->bulk_ready)
+  if (store->bulk_ready && !store->in_batch)
     {
       /* procura_store_prepare_bulk () made the switch: this write ends it */
       store->bulk_ready = FALSE;
