@@ -193,7 +193,9 @@ procura_memory_tune_for_batch (void)
   /* One heap for every thread: a thread's own arena is fresh memory of small pages (the
    * project's open beside the parse faulted some 500 of them in, one per 4 KiB of
    * SQLite's page cache), where the main heap's next megabytes are on huge pages */
+# ifdef M_ARENA_MAX
   mallopt (M_ARENA_MAX, 1);
+# endif
 #endif
 #ifdef HEAP_ON_HUGE_PAGES
   if (!heap_advised)
