@@ -186,15 +186,15 @@ early_open (gpointer data)
  * the statistics of the inputs are computed: its syncs wait on the disk, not the CPU */
 typedef struct {
   ProcuraStore *store;
-  guint64       bytes;
-} PrepareBulk;
+  GPtrArray    *results;
+} PrepareImport;
 
 static gpointer
-prepare_bulk (gpointer data)
+prepare_import (gpointer data)
 {
-  PrepareBulk *p = data;
+  PrepareImport *p = data;
 
-  procura_store_prepare_bulk (p->store, p->bytes);
+  procura_store_prepare_import_all (p->store, p->results);
   return NULL;
 }
 
@@ -276,13 +276,14 @@ procura_cli_import (int    argc,
     return procura_cli_fail ("import", PROCURA_EXIT_BAD_INPUT, _("%s is read-only: %s"), argv[1],
                              procura_store_get_read_only_reason (store));
   /* every input is good: the project gets ready for the write (a journal switch, its
-   * syncs) while the statistics are computed */
+   * syncs) while the statistics are computed (which leave the runs' samples, all the
+   * switch reads of @results, as they are) */
   {
-    PrepareBulk prep = { store, procura_store_import_bytes (results) };
-    GThread *preparer = g_thread_try_new ("procura-prepare", prepare_bulk, &prep, NULL);
+    PrepareImport prep = { store, results };
+    GThread *preparer = g_thread_try_new ("procura-prepare", prepare_import, &prep, NULL);
 
     if (preparer == NULL)
-      prepare_bulk (&prep);
+      prepare_import (&prep);
     for (guint f = 0; f < results->len; f++)
       procura_import_finalize (g_ptr_array_index (results, f), PROCURA_IMPORT_DEFAULT);
     if (preparer != NULL)

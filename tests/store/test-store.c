@@ -1673,7 +1673,7 @@ file_journal_mode (const char *path)
   return "other";
 }
 
-/* procura_store_prepare_bulk (): the switch to a rollback journal made ahead of an
+/* procura_store_prepare_import_all (): the switch to a rollback journal made ahead of an
  * import, taken over by it (whatever its size) and undone after it; undone at close
  * where no import came; not made below the bulk size, for a read-only store, or beside
  * a second connection to the file (the import then goes through the WAL) */
@@ -1684,10 +1684,17 @@ test_prepare_bulk (Fixture       *f,
   g_autoptr (GError) error = NULL;
   g_autofree char *journal = g_strconcat (f->path, "-journal", NULL);
   ProcuraStore *store = create_store (f);
+  /* 2 runs of 70,000 TTFT and end-to-end samples: 2.2 MB, past the bulk size */
+  g_autoptr (ProcuraImportResult) bulky = make_import ("bulky.json", 2, 70000);
+  g_autoptr (GPtrArray) big = g_ptr_array_new ();
+  g_autoptr (ProcuraImportResult) tiny = make_import ("tiny.json", 1, 10);
+  g_autoptr (GPtrArray) small = g_ptr_array_new ();
 
-  procura_store_prepare_bulk (store, 1000);   /* too small: nothing */
+  g_ptr_array_add (big, bulky);
+  g_ptr_array_add (small, tiny);
+  procura_store_prepare_import_all (store, small);   /* too small: nothing */
   g_assert_cmpstr (file_journal_mode (f->path), ==, "wal");
-  procura_store_prepare_bulk (store, 64 << 20);
+  procura_store_prepare_import_all (store, big);
   g_assert_cmpstr (file_journal_mode (f->path), ==, "delete");
   {
     g_autoptr (ProcuraImportResult) res = make_import ("small.json", 2, 50);
@@ -1710,7 +1717,7 @@ test_prepare_bulk (Fixture       *f,
   }
 
   /* no import after it: the WAL back at close */
-  procura_store_prepare_bulk (store, 64 << 20);
+  procura_store_prepare_import_all (store, big);
   g_assert_cmpstr (file_journal_mode (f->path), ==, "delete");
   procura_store_close (store);
   g_assert_cmpstr (file_journal_mode (f->path), ==, "wal");
@@ -1719,7 +1726,7 @@ test_prepare_bulk (Fixture       *f,
   /* read-only: nothing */
   store = procura_store_open (f->path, PROCURA_STORE_OPEN_READ_ONLY, &error);
   g_assert_no_error (error);
-  procura_store_prepare_bulk (store, 64 << 20);
+  procura_store_prepare_import_all (store, big);
   g_assert_cmpstr (file_journal_mode (f->path), ==, "wal");
   procura_store_close (store);
 
@@ -1738,7 +1745,7 @@ test_prepare_bulk (Fixture       *f,
     g_assert_cmpint (sqlite3_prepare_v2 (other, "SELECT count(*) FROM runs", -1, &stmt, NULL), ==, SQLITE_OK);
     g_assert_cmpint (sqlite3_step (stmt), ==, SQLITE_ROW);
     sqlite3_finalize (stmt);
-    procura_store_prepare_bulk (store, 64 << 20);
+    procura_store_prepare_import_all (store, big);
     g_ptr_array_add (all, res);
     g_assert_true (procura_store_import_all (store, all, 0, NULL, NULL, &error));
     g_assert_no_error (error);
@@ -1785,15 +1792,12 @@ test_import_no_statement_journal (Fixture       *f,
   g_autoptr (ProcuraProject) p = NULL;
   ProcuraStore *store;
 
-  if (real_vfs == NULL)
-    {
-      real_vfs = sqlite3_vfs_find (NULL);
-      g_assert_nonnull (real_vfs);
-      counting_vfs = *real_vfs;
-      counting_vfs.zName = "procura-test-counting";
-      counting_vfs.xOpen = counting_open;
-      g_assert_cmpint (sqlite3_vfs_register (&counting_vfs, 1), ==, SQLITE_OK);
-    }
+  real_vfs = sqlite3_vfs_find (NULL);
+  g_assert_nonnull (real_vfs);
+  counting_vfs = *real_vfs;
+  counting_vfs.zName = "procura-test-counting";
+  counting_vfs.xOpen = counting_open;
+  g_assert_cmpint (sqlite3_vfs_register (&counting_vfs, 1), ==, SQLITE_OK);
   store = create_store (f);
   g_atomic_int_set (&subjournal_opens, 0);
   g_ptr_array_add (all, res);
@@ -1808,7 +1812,6 @@ test_import_no_statement_journal (Fixture       *f,
   procura_store_close (store);
   sqlite3_vfs_unregister (&counting_vfs);
   sqlite3_vfs_register (real_vfs, 1);
-  real_vfs = NULL;
 }
 
 int

@@ -22,7 +22,7 @@ struct _ProcuraStore {
   int       lock_fd;
   int       file_version;
   gboolean  in_batch;   /* procura_store_begin_batch(): writes nest as savepoints */
-  gboolean  bulk_ready; /* procura_store_prepare_bulk() switched to a rollback journal */
+  gboolean  bulk_ready; /* procura_store_prepare_import_all() switched to a rollback journal */
   char     *snapshot_dir; /* a private copy read instead (procura-store-snapshot.h), or NULL */
 };
 
@@ -84,12 +84,18 @@ int store_param (sqlite3_stmt *stmt,
                  const char   *name);
 /* Starts a transaction for a write of about @bytes; *@bulk says whether it runs with a
  * rollback journal (store_end_bulk() after its commit or rollback puts the WAL back).
- * After procura_store_prepare_bulk() the write takes the switch it made, whatever its
- * size. */
+ * After procura_store_prepare_import_all() the write takes the switch it made, whatever
+ * its size. */
 gboolean store_begin_bulk (ProcuraStore  *store,
                            guint64        bytes,
                            gboolean      *bulk,
                            GError       **error);
+/* Makes the switch to a rollback journal for a write of about @bytes ahead of it, where
+ * that write would take one (store_begin_bulk() then takes it over). */
+void     store_prepare_bulk (ProcuraStore  *store,
+                             guint64        bytes);
+/* procura-store-runs.c: the sample bytes procura_store_import_all() writes for @results */
+guint64  store_import_bytes (GPtrArray *results);
 void     store_end_bulk   (ProcuraStore  *store,
                            gboolean       bulk);
 gboolean store_exec_sql (sqlite3     *db,

@@ -52,10 +52,11 @@ insert_summary (ProcuraStore            *store,
   gsize len;
   gconstpointer data = g_bytes_get_data (bytes, &len);
 
-  stmt = store_prepare (store, replace ? "INSERT OR REPLACE INTO run_quantiles (run_id, metric, n, k, data)"
-                                         " VALUES (:run, :metric, :n, :k, :data)"
-                                       : "INSERT INTO run_quantiles (run_id, metric, n, k, data)"
-                                         " VALUES (:run, :metric, :n, :k, :data)", error);
+#define INSERT_SUMMARY(verb) \
+  verb " INTO run_quantiles (run_id, metric, n, k, data) VALUES (:run, :metric, :n, :k, :data)"
+  stmt = store_prepare (store, replace ? INSERT_SUMMARY ("INSERT OR REPLACE") : INSERT_SUMMARY ("INSERT"),
+                        error);
+#undef INSERT_SUMMARY
   if (stmt == NULL)
     return FALSE;
   bind_int (stmt, "run", run_id);

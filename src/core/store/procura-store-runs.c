@@ -471,11 +471,10 @@ procura_store_assign_run (ProcuraStore  *store,
 }
 
 guint64
-procura_store_import_bytes (GPtrArray *results)
+store_import_bytes (GPtrArray *results)
 {
   guint64 bytes = 0;
 
-  g_return_val_if_fail (results != NULL, 0);
   for (guint f = 0; f < results->len; f++)
     {
       const ProcuraImportResult *result = g_ptr_array_index (results, f);
@@ -489,6 +488,14 @@ procura_store_import_bytes (GPtrArray *results)
         }
     }
   return bytes;
+}
+
+void
+procura_store_prepare_import_all (ProcuraStore *store,
+                                  GPtrArray    *results)
+{
+  g_return_if_fail (store != NULL && results != NULL);
+  store_prepare_bulk (store, store_import_bytes (results));
 }
 
 gboolean
@@ -505,7 +512,7 @@ procura_store_import_all (ProcuraStore            *store,
 
   g_return_val_if_fail (store != NULL && results != NULL, FALSE);
   g_return_val_if_fail (new_candidate == NULL || candidate_id == 0, FALSE);
-  if (!store_begin_bulk (store, procura_store_import_bytes (results), &bulk, error))
+  if (!store_begin_bulk (store, store_import_bytes (results), &bulk, error))
     return FALSE;
   if (new_candidate != NULL)
     {

@@ -1523,10 +1523,9 @@ switch_to_rollback (ProcuraStore *store)
 }
 
 void
-procura_store_prepare_bulk (ProcuraStore *store,
-                            guint64       bytes)
+store_prepare_bulk (ProcuraStore *store,
+                    guint64       bytes)
 {
-  g_return_if_fail (store != NULL);
   if (store->read_only || store->in_batch || store->bulk_ready || bytes < STORE_BULK_BYTES)
     return;
   store->bulk_ready = switch_to_rollback (store);
@@ -1543,7 +1542,7 @@ store_begin_bulk (ProcuraStore  *store,
     return FALSE;
   if (store->bulk_ready && !store->in_batch)
     {
-      /* procura_store_prepare_bulk () made the switch: this write ends it */
+      /* procura_store_prepare_import_all () made the switch: this write ends it */
       store->bulk_ready = FALSE;
       *bulk = TRUE;
     }

@@ -214,19 +214,16 @@ gboolean procura_store_import     (ProcuraStore         *store,
                                    ProcuraImportResult  *result,
                                    gint64                candidate_id,
                                    GError              **error);
-/* The sample bytes procura_store_import_all() writes for @results (what makes it a bulk
- * write or not). */
-guint64  procura_store_import_bytes (GPtrArray *results);
-/* Readies @store for a write of about @bytes (procura_store_import_all () of as much):
- * where that write would run with a rollback journal instead of the WAL, the switch is
- * made now, with its syncs, so that a caller can overlap them with work of its own on
- * another thread (the import's statistics). The next procura_store_import_all () takes
- * the switch over and puts the WAL back after it (writes before it run with the rollback
- * journal too); procura_store_close () puts it back where no import came. Nothing else
- * may use @store while this runs. Does nothing for a read-only store, inside a
- * batch, or below the bulk size. */
-void     procura_store_prepare_bulk (ProcuraStore *store,
-                                     guint64       bytes);
+/* Readies @store for procura_store_import_all () of @results: where that write would
+ * run with a rollback journal instead of the WAL (its samples reach the bulk size), the
+ * switch is made now, with its syncs, so that a caller can overlap them with work of its
+ * own on another thread (the import's statistics). The next procura_store_import_all ()
+ * takes the switch over, whatever it imports, and puts the WAL back after it (writes
+ * before it run with the rollback journal too); procura_store_close () puts it back
+ * where no import came. Nothing else may use @store while this runs. Does nothing for a
+ * read-only store or inside a batch. */
+void     procura_store_prepare_import_all (ProcuraStore *store,
+                                           GPtrArray    *results);
 /* Like procura_store_import() for every ProcuraImportResult of @results, and, when
  * @new_candidate is not NULL (then @candidate_id must be 0), that candidate created
  * first: all in ONE transaction, so that a failure or a kill leaves neither the
